@@ -1,0 +1,38 @@
+//! `skillscope bundles`: get_skill_bundles.
+
+use super::output::{print_json, print_table, Out};
+use super::EXIT_OK;
+use crate::engine::Engine;
+use crate::sanitize::clean;
+use std::io;
+
+pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
+    let set = engine.bundles();
+    if json {
+        print_json(out, &set.to_json())?;
+        return Ok(EXIT_OK);
+    }
+    let rows: Vec<Vec<String>> = set
+        .bundles
+        .iter()
+        .map(|(k, b)| {
+            vec![
+                k.clone(),
+                b.name.clone(),
+                b.skills.join(", "),
+                b.description.clone(),
+            ]
+        })
+        .collect();
+    print_table(out, &["COMMAND", "NAME", "SKILLS", "DESCRIPTION"], &rows)?;
+    writeln!(
+        out,
+        "\n{} bundles in {}",
+        set.bundles.len(),
+        engine.home.bundles_dir(&engine.env).display()
+    )?;
+    for p in &set.problems {
+        writeln!(out, "skipped {}: {}", p.path.display(), clean(&p.reason))?;
+    }
+    Ok(EXIT_OK)
+}

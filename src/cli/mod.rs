@@ -1,0 +1,204 @@
+//! Command-line interface: global flags, subcommands, exit statuses.
+//!
+//! Every subcommand asks the engine one question and prints Hermes' JSON
+//! (`--json`) or a readable rendering of it. Exit status: 0 on success, 1 when
+//! the answer is a Hermes error (or Hermes builds no message), 2 on usage
+//! errors and unreadable homes.
+
+mod bundles;
+mod commands;
+mod list;
+mod mounts;
+mod output;
+mod prompt;
+mod skills;
+
+use crate::engine::env::{Env, Os};
+use crate::engine::home::resolve_home_path;
+use crate::engine::{Engine, Options};
+use clap::{Args, Parser, Subcommand};
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+pub const EXIT_OK: i32 = 0;
+pub const EXIT_ANSWER_ERROR: i32 = 1;
+pub const EXIT_USAGE: i32 = 2;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "skillscope",
+    version,
+    about = "See your agent skills exactly as Hermes Agent 0.19.0 sees them",
+    long_about = "See your agent skills exactly as Hermes Agent 0.19.0 sees them.\n\n\
+        Each subcommand answers with what the real Hermes would produce for the same \
+        skills home; add --json for the exact JSON.\n\n\
+        Exit status: 0 success, 1 the answer is a Hermes error (or no message is built), \
+        2 usage error or unreadable home."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct GlobalArgs {
+    /// Hermes home to read (default: $HERMES_HOME, else ~/.hermes)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub home: Option<PathBuf>,
+    /// Evaluate platform gates as on another OS: linux, macos or windows
+    #[arg(long, global = true, value_name = "NAME", value_parser = parse_os)]
+    pub platform: Option<Os>,
+    /// Session id substituted for ${HERMES_SESSION_ID}
+    #[arg(long, global = true, value_name = "ID", default_value = "preview")]
+    pub session_id: String,
+    /// Run !`cmd` snippets when config.yaml enables skills.inline_shell (off: they stay literal)
+    #[arg(long, global = true)]
+    pub inline_shell: bool,
+    /// Print Hermes' JSON instead of a readable rendering
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List skills as skills_list does (name, description, category)
+    List {
+        /// Only skills of this category
+        #[arg(long)]
+        category: Option<String>,
+    },
+    /// Show a skill as skill_view returns it, or one of its files
+    View {
+        /// Skill name or relative path (e.g. `deploy`, `devops/deploy`)
+        name: String,
+        /// A file inside the skill (e.g. `references/api.md`)
+        file_path: Option<String>,
+    },
+    /// Print the system-prompt skills index
+    Prompt {
+        /// Enabled tool names, comma-separated (applies tool conditions)
+        #[arg(long, value_delimiter = ',', num_args = 0..)]
+        tools: Option<Vec<String>>,
+        /// Enabled toolsets, comma-separated (applies toolset conditions)
+        #[arg(long, value_delimiter = ',', num_args = 0..)]
+        toolsets: Option<Vec<String>>,
+    },
+    /// List the slash commands skills register, in scan order
+    Commands,
+    /// Print the message the agent receives for `/KEY [INSTRUCTION...]`
+    Invoke {
+        /// The command as typed, e.g. `/deploy` (bundles win over skills)
+        key: String,
+        /// Text after the command; further `/skill` words stack skills
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        instruction: Vec<String>,
+    },
+    /// Print the prompt `hermes -s NAME,...` preloads: [text, loaded, missing]
+    Preload {
+        /// Skill names or paths (comma-separated lists allowed)
+        #[arg(required = true)]
+        names: Vec<String>,
+    },
+    /// List skill bundles (skill-bundles/*.yaml)
+    Bundles,
+    /// List the sandbox mounts of the skill roots
+    Mounts,
+}
+
+fn parse_os(s: &str) -> Result<Os, String> {
+    Os::parse(s).ok_or_else(|| format!("unknown platform '{s}' (use linux, macos or windows)"))
+}
+
+/// Builds the engine for these flags, or explains why the home is unusable.
+pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
+    if let Some(os) = global.platform {
+        env.os = os;
+    }
+    let root = resolve_home_path(global.home.as_deref(), &env);
+    match std::fs::metadata(&root) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => {
+            return Err(format!(
+                "{}: not a directory (pass --home with a Hermes home)",
+                root.display()
+            ))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "{}: no Hermes home here (pass --home or set HERMES_HOME)",
+                root.display()
+            ))
+        }
+        Err(e) => {
+            return Err(format!(
+                "{}: cannot read the Hermes home: {e}",
+                root.display()
+            ))
+        }
+    }
+    if let Err(e) = std::fs::read_dir(&root) {
+        return Err(format!(
+            "{}: cannot read the Hermes home: {e}",
+            root.display()
+        ));
+    }
+    let options = Options {
+        session_id: global.session_id.clone(),
+        allow_inline_shell: global.inline_shell,
+    };
+    Ok(Engine::new(root, env, options))
+}
+
+/// Parses `args`, runs the subcommand, and returns the exit status.
+pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
+            let _ = e.print();
+            return code;
+        }
+    };
+    let Some(command) = cli.command else {
+        eprintln!(
+            "skillscope: the terminal browser is not available yet; use a subcommand (see --help)"
+        );
+        return EXIT_USAGE;
+    };
+    let engine = match engine_for(&cli.global, Env::from_process()) {
+        Ok(e) => e,
+        Err(msg) => {
+            eprintln!("skillscope: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let json = cli.global.json;
+    let mut out = std::io::stdout().lock();
+    let result = match command {
+        Command::List { category } => list::run(&engine, category.as_deref(), json, &mut out),
+        Command::View { name, file_path } => {
+            skills::view(&engine, &name, file_path.as_deref(), json, &mut out)
+        }
+        Command::Prompt { tools, toolsets } => {
+            prompt::run(&engine, tools, toolsets, json, &mut out)
+        }
+        Command::Commands => commands::run(&engine, json, &mut out),
+        Command::Invoke { key, instruction } => {
+            skills::invoke(&engine, &key, &instruction, json, &mut out)
+        }
+        Command::Preload { names } => skills::preload(&engine, &names, json, &mut out),
+        Command::Bundles => bundles::run(&engine, json, &mut out),
+        Command::Mounts => mounts::run(&engine, json, &mut out),
+    };
+    match result {
+        Ok(code) => code,
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("skillscope: {e}");
+            EXIT_USAGE
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! `skillscope mounts`: where the skill roots appear inside a sandbox.
+
+use super::output::{print_json, print_table, Out};
+use super::EXIT_OK;
+use crate::engine::Engine;
+use serde_json::Value as Json;
+use std::io;
+
+pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
+    let mounts = engine.mounts();
+    if json {
+        print_json(
+            out,
+            &Json::Array(mounts.iter().map(|m| m.to_json()).collect()),
+        )?;
+        return Ok(EXIT_OK);
+    }
+    let rows: Vec<Vec<String>> = mounts
+        .iter()
+        .map(|m| vec![m.container_path.clone(), m.host_path.display().to_string()])
+        .collect();
+    print_table(out, &["CONTAINER PATH", "HOST PATH"], &rows)?;
+    for m in mounts.iter().filter(|m| !m.symlinks.is_empty()) {
+        writeln!(
+            out,
+            "\n{} holds {} symlink(s): Hermes mounts a copy without them, so files reached through them are missing in the sandbox:",
+            m.host_path.display(),
+            m.symlinks.len()
+        )?;
+        for s in &m.symlinks {
+            writeln!(out, "  {}", s.display())?;
+        }
+    }
+    Ok(EXIT_OK)
+}

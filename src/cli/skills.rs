@@ -1,0 +1,175 @@
+//! `skillscope view`, `invoke` and `preload`: what the agent reads.
+
+use super::output::{print_json, status_of, text, Out};
+use super::{EXIT_ANSWER_ERROR, EXIT_OK};
+use crate::engine::Engine;
+use crate::sanitize::clean;
+use serde_json::{json, Value as Json};
+use std::io;
+
+pub fn view(
+    engine: &Engine,
+    name: &str,
+    file_path: Option<&str>,
+    json: bool,
+    out: &mut Out,
+) -> io::Result<i32> {
+    let answer = engine.skill_view(name, file_path, Some(&engine.options.session_id), true);
+    if json {
+        print_json(out, &answer)?;
+        return Ok(status_of(&answer));
+    }
+    if status_of(&answer) != EXIT_OK {
+        print_error(out, &answer)?;
+        return Ok(status_of(&answer));
+    }
+    if answer.get("file").is_some() {
+        writeln!(out, "{}", clean(&text(&answer["content"])))?;
+        return Ok(EXIT_OK);
+    }
+    let field = |k: &str| answer.get(k).filter(|v| !v.is_null()).map(text);
+    writeln!(
+        out,
+        "name:        {}",
+        clean(&field("name").unwrap_or_default())
+    )?;
+    writeln!(
+        out,
+        "description: {}",
+        clean(&field("description").unwrap_or_default())
+    )?;
+    writeln!(
+        out,
+        "path:        {}",
+        clean(&field("path").unwrap_or_default())
+    )?;
+    if let Some(dir) = field("skill_dir") {
+        writeln!(out, "skill_dir:   {}", clean(&dir))?;
+    }
+    writeln!(
+        out,
+        "readiness:   {}",
+        field("readiness_status").unwrap_or_default()
+    )?;
+    if let Some(note) = field("setup_note") {
+        writeln!(out, "setup:       {}", clean(&note))?;
+    }
+    for key in ["tags", "related_skills"] {
+        let items: Vec<String> = answer[key]
+            .as_array()
+            .map(|a| a.iter().map(text).collect())
+            .unwrap_or_default();
+        if !items.is_empty() {
+            writeln!(
+                out,
+                "{:<12} {}",
+                format!("{key}:"),
+                clean(&items.join(", "))
+            )?;
+        }
+    }
+    if let Some(Json::Object(groups)) = answer.get("linked_files") {
+        writeln!(out, "linked files:")?;
+        for (group, files) in groups {
+            for f in files.as_array().into_iter().flatten() {
+                writeln!(out, "  {group:<11} {}", clean(&text(f)))?;
+            }
+        }
+    }
+    writeln!(out, "\n{}", clean(&text(&answer["content"])))?;
+    Ok(EXIT_OK)
+}
+
+fn print_error(out: &mut Out, answer: &Json) -> io::Result<()> {
+    writeln!(
+        out,
+        "error: {}",
+        clean(&answer.get("error").map(text).unwrap_or_default())
+    )?;
+    if let Some(matches) = answer.get("matches").and_then(Json::as_array) {
+        for m in matches {
+            writeln!(out, "  {}", clean(&text(m)))?;
+        }
+    }
+    if let Some(skills) = answer.get("available_skills").and_then(Json::as_array) {
+        let names: Vec<String> = skills.iter().map(text).collect();
+        writeln!(out, "available: {}", clean(&names.join(", ")))?;
+    }
+    if let Some(Json::Object(files)) = answer.get("available_files") {
+        for (group, list) in files {
+            for f in list.as_array().into_iter().flatten() {
+                writeln!(out, "  {group:<11} {}", clean(&text(f)))?;
+            }
+        }
+    }
+    if let Some(hint) = answer.get("hint") {
+        writeln!(out, "hint: {}", clean(&text(hint)))?;
+    }
+    Ok(())
+}
+
+pub fn invoke(
+    engine: &Engine,
+    key: &str,
+    instruction: &[String],
+    json: bool,
+    out: &mut Out,
+) -> io::Result<i32> {
+    let key = if key.starts_with('/') {
+        key.to_owned()
+    } else {
+        format!("/{key}")
+    };
+    let line = std::iter::once(key.clone())
+        .chain(instruction.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let message = engine.dispatch(&line, Some(&engine.options.session_id));
+    let code = if message.is_some() {
+        EXIT_OK
+    } else {
+        EXIT_ANSWER_ERROR
+    };
+    if json {
+        print_json(out, &json!(message))?;
+    } else {
+        match &message {
+            Some(m) => writeln!(out, "{}", clean(m))?,
+            None => eprintln!("skillscope: Hermes builds no skill message for {key}"),
+        }
+    }
+    Ok(code)
+}
+
+/// Splits `hermes -s a,b` style arguments: trimmed, no empties, no repeats.
+pub fn split_names(names: &[String]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for part in names.iter().flat_map(|n| n.split(',')) {
+        let part = part.trim();
+        if !part.is_empty() && !out.iter().any(|o| o == part) {
+            out.push(part.to_owned());
+        }
+    }
+    out
+}
+
+pub fn preload(engine: &Engine, names: &[String], json: bool, out: &mut Out) -> io::Result<i32> {
+    let ids = split_names(names);
+    let (text, loaded, missing) = engine.preloaded_prompt(&ids, Some(&engine.options.session_id));
+    // Hermes refuses to start only when nothing at all could be loaded.
+    let code = if loaded.is_empty() {
+        EXIT_ANSWER_ERROR
+    } else {
+        EXIT_OK
+    };
+    if json {
+        print_json(out, &json!([text, loaded, missing]))?;
+    } else {
+        writeln!(out, "{}", clean(&text))?;
+        eprintln!("loaded: {}", clean(&loaded.join(", ")));
+        if !missing.is_empty() {
+            eprintln!("missing: {}", clean(&missing.join(", ")));
+        }
+    }
+    Ok(code)
+}

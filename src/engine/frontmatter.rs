@@ -1,0 +1,167 @@
+//! `parse_frontmatter` (spec §5): fences, YAML, and the line-split fallback.
+
+use super::value::{py_is_space, py_strip, Map, Value};
+
+/// How the frontmatter block was read, for authors who need to know.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FrontmatterKind {
+    /// The file does not start with `---`, or no closing fence was found.
+    None,
+    /// YAML parsed to a mapping.
+    Yaml,
+    /// YAML parsed, but not to a mapping: Hermes uses `{}`.
+    NotAMapping,
+    /// YAML failed; `key: value` lines were split by hand.
+    Fallback(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct Frontmatter {
+    pub fields: Map,
+    /// Byte offset in the (BOM-stripped) text where the body starts.
+    pub body_start: usize,
+    pub kind: FrontmatterKind,
+    /// The raw YAML block text (between the fences), when there is one.
+    pub yaml_len: usize,
+}
+
+impl Frontmatter {
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        self.fields.get(key)
+    }
+}
+
+/// Finds `\n---\s*\n` in `text` (Python `\s`, greedy): returns
+/// (start of the `\n`, end of the match).
+fn find_closing_fence(text: &str) -> Option<(usize, usize)> {
+    let bytes = text.as_bytes();
+    let mut from = 0;
+    while let Some(rel) = text[from..].find("\n---") {
+        let start = from + rel;
+        let after = start + 4;
+        // Greedy `\s*` then backtrack to the last `\n` inside the whitespace run.
+        let mut end = after;
+        let mut last_newline = None;
+        for (i, c) in text[after..].char_indices() {
+            if !py_is_space(c) {
+                break;
+            }
+            end = after + i + c.len_utf8();
+            if c == '\n' {
+                last_newline = Some(end);
+            }
+        }
+        let _ = end;
+        if let Some(m_end) = last_newline {
+            return Some((start, m_end));
+        }
+        from = start + 1;
+        if from >= bytes.len() {
+            break;
+        }
+    }
+    None
+}
+
+/// Parses `content` as Hermes does; returns the frontmatter and the body.
+pub fn parse(content: &str) -> (Frontmatter, &str) {
+    let content = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let none = |body_start| Frontmatter {
+        fields: Map::new(),
+        body_start,
+        kind: FrontmatterKind::None,
+        yaml_len: 0,
+    };
+    if !content.starts_with("---") {
+        return (none(0), content);
+    }
+    let Some((fence_start, fence_end)) = find_closing_fence(&content[3..]) else {
+        return (none(0), content);
+    };
+    let yaml = &content[3..3 + fence_start];
+    let body_start = 3 + fence_end;
+    let body = &content[body_start..];
+    let (fields, kind) = match Value::from_yaml(yaml) {
+        Ok(Value::Map(m)) => (m, FrontmatterKind::Yaml),
+        Ok(_) => (Map::new(), FrontmatterKind::NotAMapping),
+        Err(e) => (split_lines(yaml), FrontmatterKind::Fallback(e)),
+    };
+    (
+        Frontmatter {
+            fields,
+            body_start,
+            kind,
+            yaml_len: yaml.len(),
+        },
+        body,
+    )
+}
+
+/// The fallback: each line with a `:` becomes `key.strip(): value.strip()`.
+fn split_lines(yaml: &str) -> Map {
+    let mut map = Map::new();
+    for line in py_strip(yaml).split('\n') {
+        if let Some((key, value)) = line.split_once(':') {
+            map.insert(
+                py_strip(key).to_owned(),
+                Value::Str(py_strip(value).to_owned()),
+            );
+        }
+    }
+    map
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fm(text: &str) -> (Map, String, FrontmatterKind) {
+        let (f, body) = parse(text);
+        (f.fields, body.to_owned(), f.kind)
+    }
+
+    #[test]
+    fn basic() {
+        let (m, body, kind) = fm("---\nname: a\ndescription: b\n---\n# Body\n");
+        assert_eq!(m["name"], Value::Str("a".into()));
+        assert_eq!(body, "# Body\n");
+        assert_eq!(kind, FrontmatterKind::Yaml);
+    }
+
+    #[test]
+    fn closing_fence_needs_a_newline() {
+        let (m, body, _) = fm("---\nname: a\n---");
+        assert!(m.is_empty());
+        assert_eq!(body, "---\nname: a\n---");
+    }
+
+    #[test]
+    fn opening_fence_needs_no_newline_and_blank_lines_are_consumed() {
+        let (m, body, _) = fm("---name: a\n---  \n\n\nbody");
+        assert_eq!(m["name"], Value::Str("a".into()));
+        assert_eq!(body, "body");
+    }
+
+    #[test]
+    fn bom_and_crlf() {
+        let (m, body, _) = fm("\u{feff}---\r\nname: a\r\n---\r\nbody\r\n");
+        assert_eq!(m["name"], Value::Str("a".into()));
+        assert_eq!(body, "body\r\n");
+    }
+
+    #[test]
+    fn fallback_splits_lines() {
+        let (m, _, kind) = fm("---\nname: x: y\n  bad: [unclosed\ndescription: d\n---\n");
+        assert!(matches!(kind, FrontmatterKind::Fallback(_)));
+        assert_eq!(m["name"], Value::Str("x: y".into()));
+        assert_eq!(m["description"], Value::Str("d".into()));
+        assert_eq!(m["bad"], Value::Str("[unclosed".into()));
+    }
+
+    #[test]
+    fn non_mapping_is_empty() {
+        let (m, _, kind) = fm("---\n- a\n---\nbody");
+        assert!(m.is_empty());
+        assert_eq!(kind, FrontmatterKind::NotAMapping);
+    }
+}

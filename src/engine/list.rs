@@ -1,0 +1,168 @@
+//! `skills_list` (spec §8) and the scan behind it, `_find_all_skills`.
+
+use super::discover;
+use super::frontmatter;
+use super::gates::{self, PyError};
+use super::skill::{self, LISTING_READ_CHARS};
+use super::source;
+use super::value::{take_chars, Value};
+use super::Engine;
+use serde_json::{json, Value as Json};
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+/// One row of the listing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListedSkill {
+    pub name: String,
+    pub description: Value,
+    pub category: Option<String>,
+    /// Where the SKILL.md is (not part of Hermes' JSON).
+    pub skill_md: PathBuf,
+}
+
+impl ListedSkill {
+    pub fn to_json(&self) -> Json {
+        json!({
+            "name": self.name,
+            "description": self.description.to_json(),
+            "category": self.category,
+        })
+    }
+}
+
+/// What the listing makes of one SKILL.md before the first-name-wins pass.
+enum Candidate {
+    /// Dropped: unreadable, gated, or a value Hermes cannot handle.
+    Skip,
+    Keep {
+        name: String,
+        description: Value,
+    },
+}
+
+pub const LIST_HINT: &str = "Use skill_view(name) to see full content, tags, and linked files";
+
+impl Engine {
+    /// `_find_all_skills(skip_disabled)`: every listable skill, first name wins.
+    pub fn find_all_skills(&self, skip_disabled: bool) -> Result<Vec<ListedSkill>, PyError> {
+        let disabled: HashSet<String> = if skip_disabled {
+            HashSet::new()
+        } else {
+            gates::disabled_names(&self.home, &self.env, None)?
+        };
+        let mut files = Vec::new();
+        for dir in self.home.scan_dirs() {
+            files.extend(
+                discover::index_files(&dir, "SKILL.md")
+                    .into_iter()
+                    .filter(|p| !discover::has_excluded_component(p)),
+            );
+        }
+        let candidates = super::parallel_map(&files, |path| self.listing_candidate(path));
+        let mut seen = HashSet::new();
+        let mut skills = Vec::new();
+        for (path, candidate) in files.iter().zip(candidates) {
+            let Candidate::Keep { name, description } = candidate else {
+                continue;
+            };
+            if seen.contains(&name) || disabled.contains(&name) {
+                continue;
+            }
+            let category = self.listing_category(path);
+            seen.insert(name.clone());
+            skills.push(ListedSkill {
+                name,
+                description,
+                category,
+                skill_md: path.clone(),
+            });
+        }
+        Ok(skills)
+    }
+
+    fn listing_candidate(&self, path: &std::path::Path) -> Candidate {
+        let Ok(text) = source::read_text(path) else {
+            return Candidate::Skip;
+        };
+        let head = take_chars(&text, LISTING_READ_CHARS);
+        let (fm, body) = frontmatter::parse(head);
+        if !gates::frontmatter_platform_matches(&fm.fields, &self.env)
+            || !gates::environment_matches(&fm.fields, &self.home, &self.env)
+        {
+            return Candidate::Skip;
+        }
+        let dir_name = path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let Some(name) = skill::listing_name(&fm.fields, &dir_name) else {
+            return Candidate::Skip;
+        };
+        let Some(description) = skill::listing_description(&fm.fields, body) else {
+            return Candidate::Skip;
+        };
+        Candidate::Keep { name, description }
+    }
+
+    /// The listing in `skills_list` order: by (category or "", name).
+    pub fn sorted_skills(&self) -> Result<Vec<ListedSkill>, PyError> {
+        let mut skills = self.find_all_skills(false)?;
+        sort_listing(&mut skills);
+        Ok(skills)
+    }
+
+    /// `skills_list(category)` as Hermes' JSON.
+    pub fn skills_list(&self, category: Option<&str>) -> Json {
+        if !super::paths::exists(&self.home.skills_dir) {
+            // Hermes creates the folder here; skillscope only reports it.
+            return json!({
+                "success": true,
+                "skills": [],
+                "categories": [],
+                "message": format!(
+                    "No skills found. Skills directory created at {}/skills/",
+                    self.home.display(&self.env)
+                ),
+            });
+        }
+        let mut skills = match self.find_all_skills(false) {
+            Ok(s) => s,
+            Err(e) => return json!({"error": e, "success": false}),
+        };
+        if skills.is_empty() {
+            return json!({
+                "success": true,
+                "skills": [],
+                "categories": [],
+                "message": "No skills found in skills/ directory.",
+            });
+        }
+        if let Some(cat) = category.filter(|c| !c.is_empty()) {
+            skills.retain(|s| s.category.as_deref() == Some(cat));
+        }
+        sort_listing(&mut skills);
+        let mut categories: Vec<&str> = skills
+            .iter()
+            .filter_map(|s| s.category.as_deref())
+            .filter(|c| !c.is_empty())
+            .collect();
+        categories.sort_unstable();
+        categories.dedup();
+        json!({
+            "success": true,
+            "skills": skills.iter().map(ListedSkill::to_json).collect::<Vec<_>>(),
+            "categories": categories,
+            "count": skills.len(),
+            "hint": LIST_HINT,
+        })
+    }
+}
+
+pub fn sort_listing(skills: &mut [ListedSkill]) {
+    skills.sort_by(|a, b| {
+        (a.category.as_deref().unwrap_or(""), a.name.as_str())
+            .cmp(&(b.category.as_deref().unwrap_or(""), b.name.as_str()))
+    });
+}

@@ -1,0 +1,913 @@
+//! Slash commands, invocation messages (single, stacked, bundle) and the
+//! preloaded-skills prompt (spec §12–§13).
+
+use super::discover;
+use super::frontmatter;
+use super::gates;
+use super::paths;
+use super::preprocess::{self, PreprocessConfig};
+use super::skill::{self, slugify};
+use super::source;
+use super::value::{py_strip, take_chars, Map, Value};
+use super::Engine;
+use indexmap::IndexMap;
+use serde_json::{json, Value as Json};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+/// Core command names and aliases of Hermes 0.19.0; a skill whose slug is
+/// one of these gets no slash command.
+pub const CORE_COMMANDS: &[&str] = &[
+    "agents",
+    "approve",
+    "background",
+    "bg",
+    "blueprint",
+    "bp",
+    "branch",
+    "browser",
+    "btw",
+    "bundles",
+    "busy",
+    "clear",
+    "codex-runtime",
+    "codex_runtime",
+    "commands",
+    "compact",
+    "compose",
+    "compress",
+    "config",
+    "copy",
+    "cron",
+    "curator",
+    "debug",
+    "deny",
+    "exit",
+    "fast",
+    "footer",
+    "fork",
+    "gateway",
+    "generate-pet",
+    "goal",
+    "handoff",
+    "hatch",
+    "help",
+    "history",
+    "image",
+    "indicator",
+    "insights",
+    "journey",
+    "kanban",
+    "learn",
+    "learning",
+    "memory",
+    "memory-graph",
+    "moa",
+    "model",
+    "new",
+    "paste",
+    "personality",
+    "pet",
+    "platform",
+    "platforms",
+    "plugins",
+    "profile",
+    "prompt",
+    "q",
+    "queue",
+    "quit",
+    "reasoning",
+    "redraw",
+    "reload",
+    "reload-mcp",
+    "reload-skills",
+    "reload_mcp",
+    "reload_skills",
+    "reset",
+    "restart",
+    "resume",
+    "retry",
+    "rollback",
+    "save",
+    "sb",
+    "sessions",
+    "set-home",
+    "sethome",
+    "skills",
+    "skin",
+    "snap",
+    "snapshot",
+    "start",
+    "status",
+    "statusbar",
+    "steer",
+    "stop",
+    "subgoal",
+    "subscription",
+    "suggest",
+    "suggestions",
+    "tasks",
+    "timestamps",
+    "title",
+    "tools",
+    "toolsets",
+    "topic",
+    "topup",
+    "ts",
+    "undo",
+    "update",
+    "upgrade",
+    "usage",
+    "v",
+    "verbose",
+    "version",
+    "voice",
+    "whoami",
+    "yolo",
+];
+
+/// Core commands that exist only on messaging gateways: the CLI's prefix
+/// matching does not offer them.
+const GATEWAY_ONLY_COMMANDS: [&str; 9] = [
+    "start", "topic", "approve", "deny", "sethome", "set-home", "commands", "restart", "platform",
+];
+
+pub fn is_core_command(name: &str) -> bool {
+    CORE_COMMANDS.contains(&name.to_lowercase().as_str())
+}
+
+/// Folder names whose presence anywhere in the path hides a skill from the
+/// slash-command scan (a narrower list than the walk's).
+const COMMAND_SCAN_EXCLUDED: [&str; 4] = [".git", ".github", ".hub", ".archive"];
+const MAX_STACKED_SKILLS: usize = 5;
+
+/// One registered slash command.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillCommand {
+    pub name: String,
+    pub description: Value,
+    pub skill_md_path: PathBuf,
+    pub skill_dir: PathBuf,
+}
+
+impl SkillCommand {
+    pub fn to_json(&self) -> Json {
+        json!({
+            "name": self.name,
+            "description": self.description.to_json(),
+            "skill_md_path": paths::path_string(&self.skill_md_path),
+            "skill_dir": paths::path_string(&self.skill_dir),
+        })
+    }
+}
+
+/// A skill loaded for a message: the `skill_view(preprocess=False)` payload,
+/// the folder it resolves to, and the name to show.
+pub struct LoadedSkill {
+    pub payload: Json,
+    pub skill_dir: Option<PathBuf>,
+    pub name: String,
+}
+
+/// A composed multi-skill message: (text, loaded names, missing names).
+pub type Composed = (String, Vec<String>, Vec<String>);
+
+impl Engine {
+    /// `scan_skill_commands()` in scan order.
+    pub fn skill_commands(&self) -> IndexMap<String, SkillCommand> {
+        let mut commands = IndexMap::new();
+        let Ok(disabled) = gates::disabled_names(&self.home, &self.env, None) else {
+            return commands;
+        };
+        let mut files = Vec::new();
+        for dir in self.home.scan_dirs() {
+            files.extend(
+                discover::index_files(&dir, "SKILL.md")
+                    .into_iter()
+                    .filter(|p| {
+                        !p.components().any(|c| {
+                            COMMAND_SCAN_EXCLUDED
+                                .contains(&c.as_os_str().to_string_lossy().as_ref())
+                        })
+                    }),
+            );
+        }
+        let parsed = super::parallel_map(&files, |p| self.command_candidate(p));
+        let mut seen: HashSet<String> = HashSet::new();
+        for (path, candidate) in files.iter().zip(parsed) {
+            let Some((name, description)) = candidate else {
+                continue;
+            };
+            if seen.contains(&name) || disabled.contains(&name) {
+                continue;
+            }
+            seen.insert(name.clone());
+            let slug = slugify(&name);
+            if slug.is_empty() || is_core_command(&slug) {
+                continue;
+            }
+            let key = format!("/{slug}");
+            if commands.contains_key(&key) {
+                continue;
+            }
+            let description = if description.truthy() {
+                description
+            } else {
+                Value::Str(format!("Invoke the {name} skill"))
+            };
+            let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            commands.insert(
+                key,
+                SkillCommand {
+                    name,
+                    description,
+                    skill_md_path: path.clone(),
+                    skill_dir,
+                },
+            );
+        }
+        commands
+    }
+
+    fn command_candidate(&self, path: &Path) -> Option<(String, Value)> {
+        let text = source::read_text(path).ok()?;
+        let (fm, body) = frontmatter::parse(&text);
+        if !gates::frontmatter_platform_matches(&fm.fields, &self.env)
+            || !gates::environment_matches(&fm.fields, &self.home, &self.env)
+        {
+            return None;
+        }
+        let dir_name = path
+            .parent()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let name = match fm.get("name") {
+            None => dir_name,
+            Some(Value::Str(s)) => s.clone(),
+            Some(_) => return None, // `.lower()` on a non-string raises
+        };
+        let mut description = fm
+            .get("description")
+            .cloned()
+            .unwrap_or(Value::Str(String::new()));
+        if !description.truthy() {
+            if let Some(line) = skill::first_body_line(body) {
+                description = Value::Str(take_chars(line, 80).to_owned());
+            }
+        }
+        Some((name, description))
+    }
+
+    /// `normalize_skill_lookup_name(identifier)`.
+    pub fn normalize_lookup_name(&self, identifier: &str) -> String {
+        let raw = py_strip(identifier);
+        if raw.is_empty() {
+            return String::new();
+        }
+        let expanded = self.env.expand_user(raw);
+        let path = Path::new(&expanded);
+        if !path.is_absolute() {
+            return raw.trim_start_matches('/').to_owned();
+        }
+        let path = paths::normalize(path);
+        for root in self.home.all_skills_dirs() {
+            if let Some(rel) = paths::relative_to(&path, &root) {
+                return rel_or_dot(rel);
+            }
+        }
+        let resolved = paths::resolve(&path);
+        match resolved.strip_prefix(paths::resolve(&self.home.skills_dir)) {
+            Ok(rel) => rel_or_dot(rel),
+            Err(_) => raw.to_owned(),
+        }
+    }
+
+    /// `_load_skill_payload(identifier)`.
+    pub fn load_skill(&self, identifier: &str, task_id: Option<&str>) -> Option<LoadedSkill> {
+        let raw = py_strip(identifier);
+        if raw.is_empty() {
+            return None;
+        }
+        let normalized = self.normalize_lookup_name(raw);
+        let payload = self.skill_view(&normalized, None, task_id, false);
+        if payload.get("success").and_then(Json::as_bool) != Some(true) {
+            return None;
+        }
+        let name = match payload.get("name") {
+            Some(v) if json_truthy(v) => json_py_str(v),
+            _ => normalized.clone(),
+        };
+        let skill_dir = match payload
+            .get("skill_dir")
+            .and_then(Json::as_str)
+            .filter(|s| !s.is_empty())
+        {
+            Some(dir) => Some(PathBuf::from(dir)),
+            None => payload
+                .get("path")
+                .and_then(Json::as_str)
+                .filter(|p| !p.is_empty())
+                .map(|p| {
+                    paths::normalize(
+                        &self
+                            .home
+                            .skills_dir
+                            .join(Path::new(p).parent().unwrap_or(Path::new(""))),
+                    )
+                }),
+        };
+        Some(LoadedSkill {
+            payload,
+            skill_dir,
+            name,
+        })
+    }
+
+    /// `_build_skill_message`: one skill's block of a message.
+    pub fn build_skill_message(
+        &self,
+        loaded: &LoadedSkill,
+        activation_note: &str,
+        user_instruction: &str,
+        session_id: Option<&str>,
+    ) -> String {
+        let raw_content = match loaded.payload.get("content") {
+            Some(v) if json_truthy(v) => json_py_str(v),
+            _ => String::new(),
+        };
+        let dir = loaded.skill_dir.as_deref();
+        let dir_str = dir.map(paths::path_string);
+        let cfg = PreprocessConfig::from_skills(self.home.merged_skills());
+        let mut content = raw_content.clone();
+        if cfg.template_vars {
+            content =
+                preprocess::substitute_template_vars(&content, dir_str.as_deref(), session_id);
+        }
+        if cfg.inline_shell && self.options.allow_inline_shell {
+            let timeout = cfg.timeout.clone().unwrap_or(10);
+            content = preprocess::expand_inline_shell(&content, dir, timeout);
+        }
+        let mut parts: Vec<String> = vec![
+            activation_note.to_owned(),
+            String::new(),
+            py_strip(&content).to_owned(),
+        ];
+        if let Some(d) = &dir_str {
+            parts.push(String::new());
+            parts.push(format!("[Skill directory: {d}]"));
+            parts.push(
+                "Resolve any relative paths in this skill (e.g. `scripts/foo.js`, `templates/config.yaml`) against that directory, then run them with the terminal tool using the absolute path."
+                    .into(),
+            );
+        }
+        self.inject_skill_config(&raw_content, &mut parts);
+        let p = &loaded.payload;
+        let flag = |k: &str| p.get(k).is_some_and(json_truthy);
+        if flag("setup_skipped") {
+            parts.push(String::new());
+            parts.push("[Skill setup note: Required environment setup was skipped. Continue loading the skill and explain any reduced functionality if it matters.]".into());
+        } else if flag("gateway_setup_hint") {
+            parts.push(String::new());
+            parts.push(format!(
+                "[Skill setup note: {}]",
+                json_py_str(&p["gateway_setup_hint"])
+            ));
+        } else if flag("setup_needed") && flag("setup_note") {
+            parts.push(String::new());
+            parts.push(format!(
+                "[Skill setup note: {}]",
+                json_py_str(&p["setup_note"])
+            ));
+        }
+        let supporting = supporting_files(p, dir);
+        if let (false, Some(dir)) = (supporting.is_empty(), dir) {
+            let target = match dir.strip_prefix(&self.home.skills_dir) {
+                Ok(rel) => rel_or_dot(rel),
+                Err(_) => dir
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+            };
+            let d = paths::path_string(dir);
+            parts.push(String::new());
+            parts.push("[This skill has supporting files:]".into());
+            for sf in &supporting {
+                parts.push(format!(
+                    "- {sf}  ->  {}",
+                    paths::path_string(&paths::join(dir, sf))
+                ));
+            }
+            parts.push(format!(
+                "\nLoad any of these with skill_view(name=\"{target}\", file_path=\"<path>\"), or run scripts directly by absolute path (e.g. `node {d}/scripts/foo.js`)."
+            ));
+        }
+        if !user_instruction.is_empty() {
+            parts.push(String::new());
+            parts.push(format!(
+                "The user has provided the following instruction alongside the skill invocation: {user_instruction}"
+            ));
+        }
+        parts.join("\n")
+    }
+
+    /// `_inject_skill_config`: the `[Skill config ...]` block, if any.
+    fn inject_skill_config(&self, raw_content: &str, parts: &mut Vec<String>) {
+        if raw_content.is_empty() {
+            return;
+        }
+        let (fm, _) = frontmatter::parse(raw_content);
+        let vars = config_vars(&fm.fields);
+        if vars.is_empty() {
+            return;
+        }
+        parts.push(String::new());
+        parts.push(format!(
+            "[Skill config (from {}/config.yaml):",
+            self.home.display(&self.env)
+        ));
+        for var in &vars {
+            let value = self.config_value(var);
+            let shown = if value.truthy() {
+                value.py_str()
+            } else {
+                "(not set)".into()
+            };
+            parts.push(format!("  {} = {shown}", var.key));
+        }
+        parts.push("]".into());
+    }
+
+    /// `resolve_skill_config_values` for one variable (raw config).
+    pub fn config_value(&self, var: &ConfigVar) -> Value {
+        let mut current: Option<&Value> = None;
+        let mut map: Option<&Map> = Some(&self.home.raw_config);
+        for part in format!("skills.config.{}", var.key).split('.') {
+            current = map.and_then(|m| m.get(part));
+            map = current.and_then(Value::as_map);
+            if current.is_none() {
+                break;
+            }
+        }
+        let mut value = match current {
+            None | Some(Value::Null) => var.default.clone().unwrap_or(Value::Str(String::new())),
+            Some(Value::Str(s)) if py_strip(s).is_empty() => {
+                var.default.clone().unwrap_or(Value::Str(String::new()))
+            }
+            Some(v) => v.clone(),
+        };
+        if let Value::Str(s) = &value {
+            if s.contains('~') || s.contains("${") {
+                value = Value::Str(self.env.expand_user(&self.env.expand_vars(s)));
+            }
+        }
+        value
+    }
+
+    /// `build_skill_invocation_message(key, instruction)`.
+    pub fn invocation_message(
+        &self,
+        key: &str,
+        instruction: &str,
+        task_id: Option<&str>,
+    ) -> Option<String> {
+        let commands = self.skill_commands();
+        let info = commands.get(key)?;
+        let loaded = self.load_skill(&paths::path_string(&info.skill_dir), task_id)?;
+        let note = format!(
+            "[IMPORTANT: The user has invoked the \"{}\" skill, indicating they want you to follow its instructions. The full skill content is loaded below.]",
+            loaded.name
+        );
+        Some(self.build_skill_message(&loaded, &note, instruction, task_id))
+    }
+
+    /// `split_stacked_skill_commands(rest)`.
+    pub fn split_stacked(
+        &self,
+        commands: &IndexMap<String, SkillCommand>,
+        rest: &str,
+    ) -> (Vec<String>, String) {
+        let mut keys: Vec<String> = Vec::new();
+        let mut remaining = rest.to_owned();
+        while keys.len() < MAX_STACKED_SKILLS - 1 {
+            let stripped = remaining.trim_start_matches(super::value::py_is_space);
+            if !stripped.starts_with('/') {
+                break;
+            }
+            let mut split = stripped.splitn(2, super::value::py_is_space);
+            let token = split.next().unwrap_or("");
+            let tail = split
+                .next()
+                .unwrap_or("")
+                .trim_start_matches(super::value::py_is_space);
+            let key = format!("/{}", token.trim_start_matches('/').replace('_', "-"));
+            if token.trim_start_matches('/').is_empty()
+                || !commands.contains_key(&key)
+                || keys.contains(&key)
+            {
+                break;
+            }
+            keys.push(key);
+            remaining = tail.to_owned();
+        }
+        (keys, py_strip(&remaining).to_owned())
+    }
+
+    /// `build_stacked_skill_invocation_message(keys, instruction)`.
+    pub fn stacked_message(
+        &self,
+        keys: &[String],
+        instruction: &str,
+        task_id: Option<&str>,
+    ) -> Option<Composed> {
+        let commands = self.skill_commands();
+        let (mut loaded_names, mut missing, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seen = HashSet::new();
+        for key in keys {
+            if key.is_empty() || !seen.insert(key.clone()) {
+                continue;
+            }
+            let loaded = commands
+                .get(key)
+                .and_then(|info| self.load_skill(&paths::path_string(&info.skill_dir), task_id));
+            let Some(loaded) = loaded else {
+                missing.push(key.trim_start_matches('/').to_owned());
+                continue;
+            };
+            let note = format!(
+                "[Loaded as part of the stacked skill invocation \"{}\".]",
+                loaded.name
+            );
+            blocks.push(self.build_skill_message(&loaded, &note, "", task_id));
+            loaded_names.push(loaded.name);
+        }
+        if blocks.is_empty() {
+            return None;
+        }
+        let typed: Vec<&str> = keys
+            .iter()
+            .filter(|k| !k.is_empty())
+            .map(String::as_str)
+            .collect();
+        let mut header = vec![
+            format!(
+                "[IMPORTANT: The user has invoked the \"{}\" stacked skill bundle, loading {} skills together. Treat every skill below as active guidance for this turn.]",
+                typed.join(" "),
+                loaded_names.len()
+            ),
+            String::new(),
+            format!("Skills loaded: {}", loaded_names.join(", ")),
+        ];
+        if !missing.is_empty() {
+            header.push(format!("Skills missing (skipped): {}", missing.join(", ")));
+        }
+        if !instruction.is_empty() {
+            header.push(String::new());
+            header.push(format!("User instruction: {instruction}"));
+        }
+        Some(compose(header, blocks, loaded_names, missing))
+    }
+
+    /// `build_bundle_invocation_message(key, instruction)`.
+    pub fn bundle_message(
+        &self,
+        key: &str,
+        instruction: &str,
+        task_id: Option<&str>,
+    ) -> Option<Composed> {
+        let set = self.bundles();
+        let info = set.bundles.get(key)?;
+        let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
+        let (mut loaded_names, mut missing, mut disabled_hit, mut blocks) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut seen = HashSet::new();
+        for id in &info.skills {
+            let id = py_strip(id).to_owned();
+            if id.is_empty() || !seen.insert(id.clone()) {
+                continue;
+            }
+            let Some(loaded) = self.load_skill(&id, task_id) else {
+                missing.push(id);
+                continue;
+            };
+            if disabled.contains(&loaded.name) || disabled.contains(&id) {
+                disabled_hit.push(if loaded.name.is_empty() {
+                    id
+                } else {
+                    loaded.name
+                });
+                continue;
+            }
+            let note = format!("[Loaded as part of the \"{}\" skill bundle.]", info.name);
+            blocks.push(self.build_skill_message(&loaded, &note, "", task_id));
+            loaded_names.push(loaded.name);
+        }
+        if blocks.is_empty() {
+            return None;
+        }
+        let mut header = vec![
+            format!(
+                "[IMPORTANT: The user has invoked the \"{}\" skill bundle, loading {} skills together. Treat every skill below as active guidance for this turn.]",
+                info.name,
+                loaded_names.len()
+            ),
+            String::new(),
+            format!("Bundle: {}", info.name),
+            format!("Skills loaded: {}", loaded_names.join(", ")),
+        ];
+        if !missing.is_empty() {
+            header.push(format!("Skills missing (skipped): {}", missing.join(", ")));
+        }
+        if !disabled_hit.is_empty() {
+            header.push(format!(
+                "Skills disabled for this platform (skipped): {}",
+                disabled_hit.join(", ")
+            ));
+        }
+        if !info.instruction.is_empty() {
+            header.push(String::new());
+            header.push(format!("Bundle instruction: {}", info.instruction));
+        }
+        if !instruction.is_empty() {
+            header.push(String::new());
+            header.push(format!("User instruction: {instruction}"));
+        }
+        Some(compose(header, blocks, loaded_names, missing))
+    }
+
+    /// `build_preloaded_skills_prompt(identifiers)`.
+    pub fn preloaded_prompt(&self, identifiers: &[String], task_id: Option<&str>) -> Composed {
+        let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
+        let (mut blocks, mut loaded_names, mut missing) = (Vec::new(), Vec::new(), Vec::new());
+        let mut seen = HashSet::new();
+        for raw in identifiers {
+            let id = py_strip(raw).to_owned();
+            if id.is_empty() || !seen.insert(id.clone()) {
+                continue;
+            }
+            let Some(loaded) = self.load_skill(&id, task_id) else {
+                missing.push(id);
+                continue;
+            };
+            if disabled.contains(&loaded.name) || disabled.contains(&id) {
+                missing.push(id);
+                continue;
+            }
+            let note = format!(
+                "[IMPORTANT: The user launched this CLI session with the \"{}\" skill preloaded. Treat its instructions as active guidance for the duration of this session unless the user overrides them.]",
+                loaded.name
+            );
+            blocks.push(self.build_skill_message(&loaded, &note, "", task_id));
+            loaded_names.push(loaded.name);
+        }
+        (blocks.join("\n\n"), loaded_names, missing)
+    }
+
+    /// The message the CLI sends for a typed `/command ...` line: bundles
+    /// first, then skills (stacked or single), then a unique prefix match.
+    /// `None` when Hermes builds no skill message (a core command, unknown, ...).
+    pub fn dispatch(&self, line: &str, task_id: Option<&str>) -> Option<String> {
+        self.dispatch_depth(line, task_id, 0)
+    }
+
+    fn dispatch_depth(&self, line: &str, task_id: Option<&str>, depth: u8) -> Option<String> {
+        let original = py_strip(line);
+        let lower = original.to_lowercase();
+        let base = lower
+            .split(super::value::py_is_space)
+            .find(|s| !s.is_empty())?
+            .to_owned();
+        if !base.starts_with('/') {
+            return None;
+        }
+        let bare = base.trim_start_matches('/');
+        if is_core_command(bare) || self.is_quick_command(bare) {
+            return None;
+        }
+        let rest_of = |base: &str| py_strip(original.get(base.len()..).unwrap_or("")).to_owned();
+        let bundles = self.bundles();
+        if bundles.bundles.contains_key(&base) {
+            return self
+                .bundle_message(&base, &rest_of(&base), task_id)
+                .map(|c| c.0);
+        }
+        let commands = self.skill_commands();
+        if commands.contains_key(&base) {
+            let rest = rest_of(&base);
+            let (extra, instruction) = self.split_stacked(&commands, &rest);
+            if !extra.is_empty() {
+                let mut keys = vec![base.clone()];
+                keys.extend(extra);
+                return self
+                    .stacked_message(&keys, &instruction, task_id)
+                    .map(|c| c.0);
+            }
+            return self.invocation_message(&base, &rest, task_id);
+        }
+        if depth > 0 {
+            return None;
+        }
+        let mut matches: Vec<String> = CORE_COMMANDS
+            .iter()
+            .filter(|c| !GATEWAY_ONLY_COMMANDS.contains(c))
+            .map(|c| format!("/{c}"))
+            .chain(commands.keys().cloned())
+            .chain(bundles.bundles.keys().cloned())
+            .filter(|c| c.starts_with(&base))
+            .collect();
+        matches.sort();
+        matches.dedup();
+        if matches.len() > 1 {
+            let exact: Vec<String> = matches.iter().filter(|c| **c == base).cloned().collect();
+            if exact.len() == 1 {
+                matches = exact;
+            } else {
+                let min = matches.iter().map(|c| c.chars().count()).min().unwrap_or(0);
+                let shortest: Vec<String> = matches
+                    .iter()
+                    .filter(|c| c.chars().count() == min)
+                    .cloned()
+                    .collect();
+                if shortest.len() == 1 {
+                    matches = shortest;
+                }
+            }
+        }
+        match matches.as_slice() {
+            [full] if *full != base => {
+                let remainder = original.get(base.len()..).unwrap_or("");
+                self.dispatch_depth(&format!("{full}{remainder}"), task_id, depth + 1)
+            }
+            _ => None,
+        }
+    }
+
+    fn is_quick_command(&self, name: &str) -> bool {
+        self.home
+            .merged_config
+            .get("quick_commands")
+            .and_then(Value::as_map)
+            .is_some_and(|m| m.contains_key(name))
+    }
+}
+
+fn compose(
+    header: Vec<String>,
+    blocks: Vec<String>,
+    loaded: Vec<String>,
+    missing: Vec<String>,
+) -> Composed {
+    let mut all = vec![header.join("\n")];
+    all.extend(blocks);
+    (all.join("\n\n"), loaded, missing)
+}
+
+fn rel_or_dot(rel: &Path) -> String {
+    let s = paths::rel_string(rel);
+    if s.is_empty() {
+        ".".into()
+    } else {
+        s
+    }
+}
+
+/// Python truthiness of a JSON value.
+pub fn json_truthy(v: &Json) -> bool {
+    match v {
+        Json::Null => false,
+        Json::Bool(b) => *b,
+        Json::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Json::String(s) => !s.is_empty(),
+        Json::Array(a) => !a.is_empty(),
+        Json::Object(o) => !o.is_empty(),
+    }
+}
+
+/// Python `str()` of a JSON value that came from YAML.
+pub fn json_py_str(v: &Json) -> String {
+    match v {
+        Json::String(s) => s.clone(),
+        other => Value::from_json(other).py_str(),
+    }
+}
+
+/// The supporting-file list of a message: `linked_files` values in order,
+/// else every regular file under the four support folders.
+fn supporting_files(payload: &Json, dir: Option<&Path>) -> Vec<String> {
+    let mut files: Vec<String> = Vec::new();
+    if let Some(Json::Object(groups)) = payload.get("linked_files") {
+        for entries in groups.values() {
+            if let Json::Array(items) = entries {
+                files.extend(items.iter().map(json_py_str));
+            }
+        }
+    }
+    if files.is_empty() {
+        if let Some(dir) = dir {
+            for sub in ["references", "templates", "scripts", "assets"] {
+                let root = dir.join(sub);
+                if !paths::exists(&root) {
+                    continue;
+                }
+                let mut found: Vec<PathBuf> = paths::rglob(&root, "*")
+                    .into_iter()
+                    .filter(|p| paths::is_file(p) && !paths::is_symlink(p))
+                    .collect();
+                found.sort_by(|a, b| a.components().cmp(b.components()));
+                files.extend(found.iter().map(|p| {
+                    p.strip_prefix(dir)
+                        .map(paths::rel_string)
+                        .unwrap_or_default()
+                }));
+            }
+        }
+    }
+    files
+}
+
+/// One declared skill config variable (`metadata.hermes.config`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigVar {
+    pub key: String,
+    pub description: String,
+    pub default: Option<Value>,
+    pub prompt: String,
+}
+
+/// `extract_skill_config_vars(frontmatter)`.
+pub fn config_vars(fm: &Map) -> Vec<ConfigVar> {
+    let raw = fm
+        .get("metadata")
+        .and_then(Value::as_map)
+        .and_then(|m| m.get("hermes"))
+        .and_then(Value::as_map)
+        .and_then(|h| h.get("config"))
+        .filter(|v| v.truthy());
+    let items: Vec<Value> = match raw {
+        Some(Value::Map(m)) => vec![Value::Map(m.clone())],
+        Some(Value::Seq(items)) => items.clone(),
+        _ => return Vec::new(),
+    };
+    let mut out: Vec<ConfigVar> = Vec::new();
+    for item in items {
+        let Value::Map(entry) = item else { continue };
+        let field = |k: &str| {
+            py_strip(
+                &entry
+                    .get(k)
+                    .cloned()
+                    .unwrap_or(Value::Str(String::new()))
+                    .py_str(),
+            )
+            .to_owned()
+        };
+        let key = field("key");
+        if key.is_empty() || out.iter().any(|v| v.key == key) {
+            continue;
+        }
+        let description = field("description");
+        if description.is_empty() {
+            continue;
+        }
+        let default = entry
+            .get("default")
+            .filter(|v| !matches!(v, Value::Null))
+            .cloned();
+        let prompt = match entry.get("prompt") {
+            Some(Value::Str(s)) if !py_strip(s).is_empty() => py_strip(s).to_owned(),
+            _ => description.clone(),
+        };
+        out.push(ConfigVar {
+            key,
+            description,
+            default,
+            prompt,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn core_commands_are_case_insensitive() {
+        assert!(is_core_command("Help"));
+        assert!(is_core_command("reload_mcp"));
+        assert!(!is_core_command("deploy"));
+    }
+
+    #[test]
+    fn config_vars_rules() {
+        let fm = Value::from_yaml(
+            "metadata:\n  hermes:\n    config:\n      - key: wiki.path\n        description: Wiki dir\n        default: ~/wiki\n\
+             \n      - key: wiki.path\n        description: dup\n      - key: nodesc\n      - key: other\n        description: d\n        prompt: '  p  '\n",
+        )
+        .unwrap();
+        let vars = config_vars(fm.as_map().unwrap());
+        assert_eq!(vars.len(), 2);
+        assert_eq!(vars[0].prompt, "Wiki dir");
+        assert_eq!(vars[1].prompt, "p");
+    }
+}

@@ -1,0 +1,103 @@
+//! A faithful model of the Hermes Agent 0.19.0 skills engine.
+//!
+//! No terminal code lives here. Each surface (`skills_list`, `skill_view`,
+//! slash commands, bundles, preload, the system-prompt index, sandbox mounts)
+//! returns the JSON Hermes would return for the same home, so the CLI and the
+//! browser show exactly what the agent receives.
+
+pub mod bundles;
+pub mod discover;
+pub mod env;
+pub mod frontmatter;
+pub mod gates;
+pub mod home;
+pub mod list;
+pub mod messages;
+pub mod paths;
+pub mod preprocess;
+pub mod prompt;
+pub mod readiness;
+pub mod sandbox;
+pub mod skill;
+pub mod snapshot;
+pub mod source;
+pub mod value;
+pub mod view;
+
+use env::Env;
+use home::Home;
+use std::path::{Path, PathBuf};
+
+/// Choices the user makes for a session that Hermes takes from elsewhere.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// The session id substituted for `${HERMES_SESSION_ID}` (Hermes' task id).
+    pub session_id: String,
+    /// The user's consent to run `` !`cmd` `` snippets when config enables them.
+    pub allow_inline_shell: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            session_id: "preview".into(),
+            allow_inline_shell: false,
+        }
+    }
+}
+
+/// One home, evaluated against one environment.
+#[derive(Debug, Clone)]
+pub struct Engine {
+    pub home: Home,
+    pub env: Env,
+    pub options: Options,
+}
+
+impl Engine {
+    pub fn new(home_root: PathBuf, env: Env, options: Options) -> Engine {
+        let home = Home::load(home_root, &env);
+        Engine { home, env, options }
+    }
+
+    /// `_get_category_from_path`: the first folder under the first root the
+    /// SKILL.md lies in, when it is at least two folders deep.
+    pub fn listing_category(&self, skill_md: &Path) -> Option<String> {
+        for root in self.home.all_skills_dirs() {
+            if let Some(rel) = paths::relative_to(skill_md, &root) {
+                let parts = paths::parts(rel);
+                if parts.len() >= 3 {
+                    return Some(parts[0].clone());
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Runs `f` over `items` on all cores, keeping the input order.
+pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    if threads <= 1 || items.len() < 64 {
+        return items.iter().map(&f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                let f = &f;
+                scope.spawn(move || part.iter().map(f).collect::<Vec<R>>())
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| {
+                h.join()
+                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+            })
+            .collect()
+    })
+}

@@ -1,0 +1,373 @@
+//! Path operations with `pathlib` semantics: lexical joins, non-strict
+//! `resolve()`, and `glob`/`rglob` (which do not descend into symlinked dirs).
+
+use std::fs;
+use std::path::{Component, Path, PathBuf};
+
+/// `PurePosixPath(s)`: drops empty and `.` components and a trailing slash.
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for comp in path.components() {
+        match comp {
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    if out.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        out
+    }
+}
+
+/// `base / rel` as pathlib joins it (an absolute `rel` replaces `base`).
+pub fn join(base: &Path, rel: &str) -> PathBuf {
+    normalize(&base.join(rel))
+}
+
+/// Non-strict `Path.resolve()`: symlinks followed where the path exists,
+/// `..` collapsed, the missing tail appended as written.
+pub fn resolve(path: &Path) -> PathBuf {
+    let absolute = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir().unwrap_or_default().join(path)
+    };
+    if let Ok(real) = fs::canonicalize(&absolute) {
+        return real;
+    }
+    let mut resolved = PathBuf::new();
+    let mut components = absolute.components().peekable();
+    while let Some(comp) = components.next() {
+        match comp {
+            Component::RootDir | Component::Prefix(_) => resolved.push(comp.as_os_str()),
+            Component::CurDir => {}
+            Component::ParentDir => {
+                resolved.pop();
+            }
+            Component::Normal(name) => {
+                resolved.push(name);
+                if let Ok(real) = fs::canonicalize(&resolved) {
+                    resolved = real;
+                } else {
+                    // The rest does not exist: finish lexically.
+                    for rest in components.by_ref() {
+                        match rest {
+                            Component::ParentDir => {
+                                resolved.pop();
+                            }
+                            Component::Normal(n) => resolved.push(n),
+                            _ => {}
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    resolved
+}
+
+/// Lexical `relative_to`; `None` when `path` is not under `base`.
+pub fn relative_to<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
+    path.strip_prefix(base).ok()
+}
+
+/// A relative path as a `/`-joined string (what Python's `str()` prints).
+pub fn rel_string(path: &Path) -> String {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy())
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+pub fn path_string(path: &Path) -> String {
+    path.to_string_lossy().into_owned()
+}
+
+/// Python `Path.parts` as strings (`/` first for an absolute path).
+pub fn parts(path: &Path) -> Vec<String> {
+    path.components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect()
+}
+
+/// `Path.exists()` (follows symlinks).
+pub fn exists(path: &Path) -> bool {
+    fs::metadata(path).is_ok()
+}
+
+pub fn is_dir(path: &Path) -> bool {
+    fs::metadata(path).map(|m| m.is_dir()).unwrap_or(false)
+}
+
+pub fn is_file(path: &Path) -> bool {
+    fs::metadata(path).map(|m| m.is_file()).unwrap_or(false)
+}
+
+pub fn is_symlink(path: &Path) -> bool {
+    fs::symlink_metadata(path)
+        .map(|m| m.file_type().is_symlink())
+        .unwrap_or(false)
+}
+
+/// Python's `Path.suffix`.
+pub fn suffix(name: &str) -> &str {
+    match name.rfind('.') {
+        Some(i) if i > 0 && i < name.len() - 1 => &name[i..],
+        _ => "",
+    }
+}
+
+/// Python's `Path.with_suffix(".md")` applied to the last component.
+pub fn with_md_suffix(path: &Path) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem_len = name.len() - suffix(&name).len();
+    path.with_file_name(format!("{}.md", &name[..stem_len]))
+}
+
+/// `fnmatch` for one path component (`*`, `?`, `[...]`, `[!...]`), case-sensitive.
+pub fn fnmatch(name: &str, pattern: &str) -> bool {
+    let name: Vec<char> = name.chars().collect();
+    let pat: Vec<char> = pattern.chars().collect();
+    fnmatch_at(&name, &pat)
+}
+
+fn fnmatch_at(name: &[char], pat: &[char]) -> bool {
+    let (mut n, mut p) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while n < name.len() {
+        if p < pat.len() {
+            match pat[p] {
+                '*' => {
+                    star = Some((p, n));
+                    p += 1;
+                    continue;
+                }
+                '?' => {
+                    n += 1;
+                    p += 1;
+                    continue;
+                }
+                '[' => {
+                    if let Some((matched, next)) = match_class(name[n], &pat[p..]) {
+                        if matched {
+                            n += 1;
+                            p += next;
+                            continue;
+                        }
+                    } else if name[n] == '[' {
+                        n += 1;
+                        p += 1;
+                        continue;
+                    }
+                }
+                c if c == name[n] => {
+                    n += 1;
+                    p += 1;
+                    continue;
+                }
+                _ => {}
+            }
+        }
+        match star {
+            Some((sp, sn)) => {
+                p = sp + 1;
+                n = sn + 1;
+                star = Some((sp, sn + 1));
+            }
+            None => return false,
+        }
+    }
+    pat[p..].iter().all(|&c| c == '*')
+}
+
+/// Matches `c` against a class starting at `pat[0] == '['`; returns whether it
+/// matched and the class length, or `None` when the class is unterminated.
+fn match_class(c: char, pat: &[char]) -> Option<(bool, usize)> {
+    let mut i = 1;
+    let negate = matches!(pat.get(i), Some('!'));
+    if negate {
+        i += 1;
+    }
+    if pat.get(i) == Some(&']') {
+        i += 1;
+    }
+    while i < pat.len() && pat[i] != ']' {
+        i += 1;
+    }
+    if i >= pat.len() {
+        return None;
+    }
+    let body = &pat[if negate { 2 } else { 1 }..i];
+    let mut matched = false;
+    let mut j = 0;
+    while j < body.len() {
+        if j + 2 < body.len() && body[j + 1] == '-' {
+            if body[j] <= c && c <= body[j + 2] {
+                matched = true;
+            }
+            j += 3;
+        } else {
+            if body[j] == c {
+                matched = true;
+            }
+            j += 1;
+        }
+    }
+    Some((matched != negate, i + 1))
+}
+
+fn has_magic(s: &str) -> bool {
+    s.contains(['*', '?', '['])
+}
+
+/// Names in `dir` in the order the OS lists them.
+fn list_dir(dir: &Path) -> Vec<fs::DirEntry> {
+    match fs::read_dir(dir) {
+        Ok(rd) => rd.filter_map(Result::ok).collect(),
+        Err(_) => Vec::new(),
+    }
+}
+
+/// `dir.glob(pattern)` where `pattern` is one component: every entry whose
+/// name matches, sorted (the filesystem order is not reproducible).
+pub fn glob(dir: &Path, pattern: &str) -> Vec<PathBuf> {
+    select(dir, &components(pattern))
+}
+
+/// `dir.rglob(pattern)`: `pattern` under `dir` and every subdirectory that is
+/// not a symlink, parents before children, each directory's matches sorted.
+pub fn rglob(dir: &Path, pattern: &str) -> Vec<PathBuf> {
+    let comps = components(pattern);
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for d in walk_dirs_no_follow(dir) {
+        for p in select(&d, &comps) {
+            if seen.insert(p.clone()) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
+fn components(pattern: &str) -> Vec<String> {
+    pattern
+        .split('/')
+        .filter(|c| !c.is_empty() && *c != ".")
+        .map(str::to_owned)
+        .collect()
+}
+
+fn select(dir: &Path, comps: &[String]) -> Vec<PathBuf> {
+    let Some((first, rest)) = comps.split_first() else {
+        return vec![dir.to_path_buf()];
+    };
+    let last = rest.is_empty();
+    let mut matches: Vec<PathBuf> = if has_magic(first) {
+        let mut names: Vec<PathBuf> = list_dir(dir)
+            .into_iter()
+            .filter(|e| fnmatch(&e.file_name().to_string_lossy(), first))
+            .filter(|e| last || e.path().is_dir())
+            .map(|e| e.path())
+            .collect();
+        names.sort();
+        names
+    } else {
+        let p = dir.join(first);
+        let ok = if last { exists(&p) } else { is_dir(&p) };
+        if ok {
+            vec![p]
+        } else {
+            vec![]
+        }
+    };
+    if last {
+        return matches;
+    }
+    let mut out = Vec::new();
+    for m in matches.drain(..) {
+        out.extend(select(&m, rest));
+    }
+    out
+}
+
+/// `dir` and all its subdirectories, not entering symlinked directories.
+pub fn walk_dirs_no_follow(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let mut children: Vec<PathBuf> = list_dir(&d)
+            .into_iter()
+            .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
+            .map(|e| e.path())
+            .collect();
+        children.sort();
+        out.push(d);
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+/// Every regular file under `dir` (recursively, symlinked dirs not entered),
+/// as `rglob("*")` filtered by `is_file()` would give them.
+pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
+    rglob(dir, "*").into_iter().filter(|p| is_file(p)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnmatch_basics() {
+        assert!(fnmatch("api.md", "*.md"));
+        assert!(fnmatch(".hidden.md", "*.md"));
+        assert!(!fnmatch("api.mdx", "*.md"));
+        assert!(fnmatch("a1", "a[0-9]"));
+        assert!(!fnmatch("ab", "a[!b]"));
+        assert!(fnmatch("a[", "a["));
+        assert!(fnmatch("x", "?"));
+    }
+
+    #[test]
+    fn suffix_like_pathlib() {
+        assert_eq!(suffix("a.tar.gz"), ".gz");
+        assert_eq!(suffix(".bashrc"), "");
+        assert_eq!(suffix("x."), "");
+        assert_eq!(
+            with_md_suffix(Path::new("/s/foo.bar")),
+            PathBuf::from("/s/foo.md")
+        );
+        assert_eq!(
+            with_md_suffix(Path::new("/s/foo")),
+            PathBuf::from("/s/foo.md")
+        );
+    }
+
+    #[test]
+    fn normalize_drops_dots_and_slashes() {
+        assert_eq!(normalize(Path::new("a//./b/")), PathBuf::from("a/b"));
+        assert_eq!(join(Path::new("/r"), "x/./y"), PathBuf::from("/r/x/y"));
+    }
+
+    #[test]
+    fn rglob_skips_symlinked_dirs() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        fs::create_dir_all(root.join("a/b")).unwrap();
+        fs::write(root.join("a/b/x.md"), "").unwrap();
+        fs::write(root.join("top.md"), "").unwrap();
+        #[cfg(unix)]
+        std::os::unix::fs::symlink(root.join("a"), root.join("link")).unwrap();
+        let found: Vec<String> = rglob(root, "*.md")
+            .iter()
+            .map(|p| rel_string(p.strip_prefix(root).unwrap()))
+            .collect();
+        assert_eq!(found, ["top.md", "a/b/x.md"]);
+    }
+}

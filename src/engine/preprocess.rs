@@ -1,0 +1,297 @@
+//! SKILL.md preprocessing (spec §10): `${HERMES_SKILL_DIR}`,
+//! `${HERMES_SESSION_ID}` and, only with the user's consent, inline shell.
+
+use super::value::{py_strip, Map, Value};
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+pub const INLINE_SHELL_MAX_OUTPUT: usize = 4000;
+
+/// The `skills:` settings preprocessing reads (merged config).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PreprocessConfig {
+    pub template_vars: bool,
+    /// `skills.inline_shell` as configured.
+    pub inline_shell: bool,
+    /// `int(inline_shell_timeout or 10)`; `Err` when Hermes' `int()` raises.
+    pub timeout: Result<i64, String>,
+}
+
+impl PreprocessConfig {
+    /// From the merged `skills:` value (`{}` when it is not a mapping).
+    pub fn from_skills(skills: Option<&Value>) -> PreprocessConfig {
+        let empty = Map::new();
+        let cfg = skills.and_then(Value::as_map).unwrap_or(&empty);
+        let template_vars = cfg.get("template_vars").map_or(true, Value::truthy);
+        let inline_shell = cfg.get("inline_shell").is_some_and(Value::truthy);
+        let timeout = match cfg.get("inline_shell_timeout").filter(|v| v.truthy()) {
+            None => Ok(10),
+            Some(Value::Int(i)) => Ok(*i),
+            Some(Value::Bool(b)) => Ok(i64::from(*b)),
+            Some(Value::Float(f)) => Ok(f.trunc() as i64),
+            Some(Value::Str(s)) => py_strip(s).parse::<i64>().map_err(|_| {
+                format!(
+                    "invalid literal for int() with base 10: {}",
+                    super::value::py_str_repr(s)
+                )
+            }),
+            Some(other) => Err(format!(
+                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
+                kind(other)
+            )),
+        };
+        PreprocessConfig {
+            template_vars,
+            inline_shell,
+            timeout,
+        }
+    }
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Seq(_) => "list",
+        Value::Map(_) => "dict",
+        _ => "NoneType",
+    }
+}
+
+/// `substitute_template_vars`: only the two known tokens, only when a value
+/// exists; everything else stays literal.
+pub fn substitute_template_vars(
+    content: &str,
+    skill_dir: Option<&str>,
+    session_id: Option<&str>,
+) -> String {
+    const DIR: &str = "${HERMES_SKILL_DIR}";
+    const SESSION: &str = "${HERMES_SESSION_ID}";
+    if content.is_empty() || !content.contains("${HERMES_") {
+        return content.to_owned();
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut rest = content;
+    while let Some(pos) = rest.find("${HERMES_") {
+        out.push_str(&rest[..pos]);
+        let tail = &rest[pos..];
+        if tail.starts_with(DIR) && skill_dir.is_some_and(|d| !d.is_empty()) {
+            out.push_str(skill_dir.unwrap_or_default());
+            rest = &tail[DIR.len()..];
+        } else if tail.starts_with(SESSION) && session_id.is_some_and(|s| !s.is_empty()) {
+            out.push_str(session_id.unwrap_or_default());
+            rest = &tail[SESSION.len()..];
+        } else {
+            out.push('$');
+            rest = &tail[1..];
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `` !`cmd` `` snippets in `content`: (byte range, command).
+pub fn inline_shell_snippets(content: &str) -> Vec<(std::ops::Range<usize>, &str)> {
+    let mut out = Vec::new();
+    let bytes = content.as_bytes();
+    let mut i = 0;
+    while let Some(rel) = content[i..].find("!`") {
+        let start = i + rel;
+        let cmd_start = start + 2;
+        let end = content[cmd_start..]
+            .find(['`', '\n'])
+            .map(|e| cmd_start + e);
+        match end {
+            Some(e) if bytes[e] == b'`' && e > cmd_start => {
+                out.push((start..e + 1, &content[cmd_start..e]));
+                i = e + 1;
+            }
+            _ => i = start + 1,
+        }
+    }
+    out
+}
+
+/// `expand_inline_shell`: each snippet replaced by its output.
+pub fn expand_inline_shell(content: &str, cwd: Option<&Path>, timeout: i64) -> String {
+    if !content.contains("!`") {
+        return content.to_owned();
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut last = 0;
+    for (range, cmd) in inline_shell_snippets(content) {
+        out.push_str(&content[last..range.start]);
+        let cmd = py_strip(cmd);
+        if !cmd.is_empty() {
+            out.push_str(&run_inline_shell(cmd, cwd, timeout));
+        }
+        last = range.end;
+    }
+    out.push_str(&content[last..]);
+    out
+}
+
+/// `run_inline_shell`: `bash -c`, stdin closed, stdout (else stderr) with
+/// trailing newlines removed, capped at 4000 characters.
+pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> String {
+    let mut cmd = Command::new("bash");
+    cmd.arg("-c")
+        .arg(command)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    let mut child = match cmd.spawn() {
+        Ok(c) => c,
+        // Hermes reports any FileNotFoundError (bash or the cwd) this way.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return "[inline-shell error: bash not found]".into()
+        }
+        Err(e) => return format!("[inline-shell error: {e}]"),
+    };
+    let stdout = child.stdout.take();
+    let stderr = child.stderr.take();
+    let read_all = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(mut p) = pipe {
+                let _ = p.read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out_reader = read_all(stdout.map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let err_reader = read_all(stderr.map(|p| Box::new(p) as Box<dyn Read + Send>));
+    let deadline = Instant::now() + Duration::from_secs(timeout.max(1) as u64);
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() >= deadline => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return format!("[inline-shell timeout after {timeout}s: {command}]");
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(5)),
+            Err(e) => return format!("[inline-shell error: {e}]"),
+        }
+    }
+    let stdout = String::from_utf8_lossy(&out_reader.join().unwrap_or_default()).into_owned();
+    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    let mut output = stdout.trim_end_matches('\n').to_owned();
+    if output.is_empty() && !stderr.is_empty() {
+        output = stderr.trim_end_matches('\n').to_owned();
+    }
+    if output.chars().count() > INLINE_SHELL_MAX_OUTPUT {
+        output = format!(
+            "{}...[truncated]",
+            super::value::take_chars(&output, INLINE_SHELL_MAX_OUTPUT)
+        );
+    }
+    output
+}
+
+/// What preprocessing would do with a text, and whether it could.
+pub struct Preprocessed {
+    pub text: String,
+    /// `Err` when Hermes would fail (then the raw text is used).
+    pub ok: bool,
+}
+
+/// `preprocess_skill_content` with skillscope's consent rule: inline shell
+/// runs only when config enables it **and** the user allowed it.
+pub fn preprocess(
+    content: &str,
+    skill_dir: Option<&str>,
+    session_id: Option<&str>,
+    cfg: &PreprocessConfig,
+    allow_inline_shell: bool,
+) -> Preprocessed {
+    if content.is_empty() {
+        return Preprocessed {
+            text: String::new(),
+            ok: true,
+        };
+    }
+    let mut text = if cfg.template_vars {
+        substitute_template_vars(content, skill_dir, session_id)
+    } else {
+        content.to_owned()
+    };
+    if cfg.inline_shell {
+        let timeout = match &cfg.timeout {
+            Ok(t) => *t,
+            Err(_) => {
+                return Preprocessed {
+                    text: content.to_owned(),
+                    ok: false,
+                }
+            }
+        };
+        if allow_inline_shell {
+            text = expand_inline_shell(&text, skill_dir.map(Path::new), timeout);
+        }
+    }
+    Preprocessed { text, ok: true }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn templates() {
+        let s = "a ${HERMES_SKILL_DIR}/x ${HERMES_SESSION_ID} ${HERMES_OTHER} ${HERMES_SKILL_DIR}";
+        assert_eq!(
+            substitute_template_vars(s, Some("/d"), Some("s1")),
+            "a /d/x s1 ${HERMES_OTHER} /d"
+        );
+        assert_eq!(substitute_template_vars(s, None, None), s);
+    }
+
+    #[test]
+    fn snippet_regex() {
+        let s = "x !`echo a` y !`` z !`no\nnewline` !`b`";
+        let cmds: Vec<_> = inline_shell_snippets(s)
+            .into_iter()
+            .map(|(_, c)| c)
+            .collect();
+        assert_eq!(cmds, ["echo a", "b"]);
+    }
+
+    #[test]
+    fn shell_runs_in_cwd_and_caps_output() {
+        let t = tempfile::tempdir().unwrap();
+        let out = expand_inline_shell("[!`pwd`] [!`   `]", Some(t.path()), 5);
+        assert_eq!(
+            out,
+            format!("[{}] []", t.path().canonicalize().unwrap().display())
+        );
+        let long = run_inline_shell("head -c 5000 /dev/zero | tr '\\0' a", None, 5);
+        assert!(long.ends_with("...[truncated]"));
+        assert_eq!(long.chars().count(), 4000 + "...[truncated]".len());
+        assert_eq!(run_inline_shell("echo err >&2", None, 5), "err");
+    }
+
+    #[test]
+    fn shell_timeout_marker() {
+        assert_eq!(
+            run_inline_shell("sleep 5", None, 1),
+            "[inline-shell timeout after 1s: sleep 5]"
+        );
+    }
+
+    #[test]
+    fn shell_needs_consent() {
+        let cfg = PreprocessConfig {
+            template_vars: true,
+            inline_shell: true,
+            timeout: Ok(10),
+        };
+        let p = preprocess("!`echo hi`", None, None, &cfg, false);
+        assert_eq!(p.text, "!`echo hi`");
+        let p = preprocess("!`echo hi`", None, None, &cfg, true);
+        assert_eq!(p.text, "hi");
+    }
+}

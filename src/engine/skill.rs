@@ -1,0 +1,171 @@
+//! Per-surface field rules (spec §6): names, descriptions, tags.
+
+use super::value::{py_strip, py_strip_chars, take_chars, Map, Value};
+
+pub const MAX_NAME_LENGTH: usize = 64;
+pub const MAX_DESCRIPTION_LENGTH: usize = 1024;
+/// `_find_all_skills` parses only this many characters of SKILL.md.
+pub const LISTING_READ_CHARS: usize = 4000;
+
+/// The first non-empty body line that is not a heading (stripped).
+pub fn first_body_line(body: &str) -> Option<&str> {
+    py_strip(body)
+        .split('\n')
+        .map(py_strip)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+}
+
+/// The listing name (NAME-1): the frontmatter name (or folder name) cut to
+/// 64 characters; `None` when it is not a string (the skill is dropped).
+pub fn listing_name(fm: &Map, dir_name: &str) -> Option<String> {
+    match fm.get("name") {
+        None => Some(take_chars(dir_name, MAX_NAME_LENGTH).to_owned()),
+        Some(Value::Str(s)) => Some(take_chars(s, MAX_NAME_LENGTH).to_owned()),
+        Some(_) => None,
+    }
+}
+
+/// The listing description (DESC-1); `None` where Hermes' `len()` or slice
+/// raises and the skill is dropped from the listing.
+pub fn listing_description(fm: &Map, body: &str) -> Option<Value> {
+    let mut desc = fm
+        .get("description")
+        .cloned()
+        .unwrap_or(Value::Str(String::new()));
+    if !desc.truthy() {
+        if let Some(line) = first_body_line(body) {
+            desc = Value::Str(line.to_owned());
+        }
+    }
+    let len = desc.py_len()?;
+    if len > MAX_DESCRIPTION_LENGTH {
+        match &desc {
+            Value::Str(s) => {
+                desc = Value::Str(format!("{}...", take_chars(s, MAX_DESCRIPTION_LENGTH - 3)));
+            }
+            _ => return None,
+        }
+    }
+    Some(desc)
+}
+
+/// The system-prompt description (DESC-4): stripped of spaces and quotes,
+/// cut to 60 characters.
+pub fn prompt_description(fm: &Map) -> String {
+    let Some(raw) = fm.get("description").filter(|v| v.truthy()) else {
+        return String::new();
+    };
+    let text = raw.py_str();
+    let desc = py_strip_chars(py_strip(&text), &['\'', '"']);
+    if desc.chars().count() > 60 {
+        format!("{}...", take_chars(desc, 57))
+    } else {
+        desc.to_owned()
+    }
+}
+
+/// `_parse_tags`: a list's truthy items, or a comma string (brackets removed).
+pub fn parse_tags(value: Option<&Value>) -> Vec<String> {
+    let Some(value) = value.filter(|v| v.truthy()) else {
+        return Vec::new();
+    };
+    if let Value::Seq(items) = value {
+        return items
+            .iter()
+            .filter(|t| t.truthy())
+            .map(|t| py_strip(&t.py_str()).to_owned())
+            .collect();
+    }
+    let text = value.py_str();
+    let mut text = py_strip(&text);
+    if text.starts_with('[') && text.ends_with(']') && text.len() >= 2 {
+        text = &text[1..text.len() - 1];
+    }
+    text.split(',')
+        .filter(|t| !py_strip(t).is_empty())
+        .map(|t| py_strip_chars(py_strip(t), &['"', '\'']).to_owned())
+        .collect()
+}
+
+/// Tags or related skills: `metadata.hermes.<key>` when truthy, else the
+/// top-level key.
+pub fn tag_list(fm: &Map, key: &str) -> Vec<String> {
+    let hermes = fm
+        .get("metadata")
+        .and_then(Value::as_map)
+        .and_then(|m| m.get("hermes"))
+        .filter(|h| h.truthy());
+    let from_meta = hermes.and_then(|h| h.get(key)).filter(|v| v.truthy());
+    parse_tags(from_meta.or_else(|| fm.get(key)))
+}
+
+/// The slug Hermes derives for slash commands and bundles.
+pub fn slugify(name: &str) -> String {
+    let lowered = name.to_lowercase().replace([' ', '_'], "-");
+    let kept: String = lowered
+        .chars()
+        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
+        .collect();
+    let mut out = String::with_capacity(kept.len());
+    for c in kept.chars() {
+        if c == '-' && out.ends_with('-') {
+            continue;
+        }
+        out.push(c);
+    }
+    out.trim_matches('-').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn map(yaml: &str) -> Map {
+        Value::from_yaml(yaml).unwrap().as_map().unwrap().clone()
+    }
+
+    #[test]
+    fn tags_forms() {
+        assert_eq!(
+            parse_tags(Some(&Value::from_yaml("[a, '', b, false]").unwrap())),
+            ["a", "b"]
+        );
+        assert_eq!(
+            parse_tags(Some(&Value::Str("[a, 'b' , \"c\"]".into()))),
+            ["a", "b", "c"]
+        );
+        assert_eq!(parse_tags(Some(&Value::Str("x,,y".into()))), ["x", "y"]);
+        assert!(parse_tags(None).is_empty());
+    }
+
+    #[test]
+    fn tags_prefer_metadata_hermes() {
+        let fm = map("tags: [top]\nmetadata:\n  hermes:\n    tags: [meta]\n");
+        assert_eq!(tag_list(&fm, "tags"), ["meta"]);
+        let fm = map("tags: [top]\nmetadata:\n  hermes:\n    tags: []\n");
+        assert_eq!(tag_list(&fm, "tags"), ["top"]);
+    }
+
+    #[test]
+    fn slug_rules() {
+        assert_eq!(slugify("Backend Dev"), "backend-dev");
+        assert_eq!(slugify("git_helper--x!"), "git-helper-x");
+        assert_eq!(slugify("!!!"), "");
+        assert_eq!(slugify("小说"), "");
+    }
+
+    #[test]
+    fn descriptions() {
+        let fm = map("description: \"  'quoted text that is long enough to be cut somewhere after sixty chars'  \"\n");
+        let d = prompt_description(&fm);
+        assert_eq!(d.chars().count(), 60);
+        assert!(d.ends_with("..."));
+        let fm = map("name: x\n");
+        assert_eq!(
+            listing_description(&fm, "\n# H\n\n  first line \n"),
+            Some(Value::Str("first line".into()))
+        );
+        let fm = map("description: null\n");
+        assert_eq!(listing_description(&fm, "# only heading"), None);
+    }
+}

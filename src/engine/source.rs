@@ -1,0 +1,147 @@
+//! Reading skill files as Python's `Path.read_text(encoding="utf-8")` would,
+//! with its error texts, but never blocking on a FIFO or device.
+
+use std::fs;
+use std::io::{self, Read};
+use std::path::Path;
+
+/// Why a file could not be read as text. The message is Python's wording.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadError {
+    /// Not valid UTF-8 (`UnicodeDecodeError`).
+    Decode(String),
+    /// Any OS-level failure (`OSError`), including "not a regular file".
+    Io(String),
+}
+
+impl ReadError {
+    pub fn message(&self) -> &str {
+        match self {
+            ReadError::Decode(m) | ReadError::Io(m) => m,
+        }
+    }
+}
+
+impl std::fmt::Display for ReadError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.message())
+    }
+}
+
+/// `[Errno N] strerror: 'path'`, as Python formats an `OSError`.
+pub fn os_error_message(err: &io::Error, path: &Path) -> String {
+    match err.raw_os_error() {
+        Some(code) => {
+            let text = io::Error::from_raw_os_error(code).to_string();
+            let text = text.split(" (os error").next().unwrap_or(&text).to_owned();
+            format!("[Errno {code}] {text}: '{}'", path.display())
+        }
+        None => format!("{err}: '{}'", path.display()),
+    }
+}
+
+/// Reads `path` fully, decodes it as UTF-8 and translates newlines as
+/// Python's text mode does (`\r\n` and a lone `\r` become `\n`).
+pub fn read_text(path: &Path) -> Result<String, ReadError> {
+    decode(read_bytes(path)?).map(universal_newlines)
+}
+
+/// Python's universal-newlines translation.
+pub fn universal_newlines(text: String) -> String {
+    if !text.contains('\r') {
+        return text;
+    }
+    text.replace("\r\n", "\n").replace('\r', "\n")
+}
+
+/// Reads a regular file's bytes; anything else (FIFO, socket, device,
+/// directory) is refused without opening it, so nothing can block.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
+    let meta = fs::metadata(path).map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
+    if meta.is_dir() {
+        let e = io::Error::from_raw_os_error(21);
+        return Err(ReadError::Io(os_error_message(&e, path)));
+    }
+    if !meta.is_file() {
+        return Err(ReadError::Io(format!(
+            "Not a regular file (FIFO, socket or device): '{}'",
+            path.display()
+        )));
+    }
+    let mut buf = Vec::with_capacity(meta.len() as usize);
+    fs::File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut buf))
+        .map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
+    Ok(buf)
+}
+
+/// UTF-8 decoding with Python's `UnicodeDecodeError` message.
+pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let err = e.utf8_error();
+        let pos = err.valid_up_to();
+        let msg = match err.error_len() {
+            None => {
+                let end = bytes.len() - 1;
+                if end == pos {
+                    format!("'utf-8' codec can't decode byte 0x{:02x} in position {pos}: unexpected end of data", bytes[pos])
+                } else {
+                    format!("'utf-8' codec can't decode bytes in position {pos}-{end}: unexpected end of data")
+                }
+            }
+            Some(_) => {
+                let b = bytes[pos];
+                let reason = if (0xc2..=0xf4).contains(&b) { "invalid continuation byte" } else { "invalid start byte" };
+                format!("'utf-8' codec can't decode byte 0x{b:02x} in position {pos}: {reason}")
+            }
+        };
+        ReadError::Decode(msg)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decode_messages_match_python() {
+        assert_eq!(
+            decode(vec![0xff, b'a']).unwrap_err().message(),
+            "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+        );
+        assert_eq!(
+            decode(vec![b'a', 0xe2, 0x28]).unwrap_err().message(),
+            "'utf-8' codec can't decode byte 0xe2 in position 1: invalid continuation byte"
+        );
+        assert_eq!(
+            decode(vec![b'a', 0xe2, 0x82]).unwrap_err().message(),
+            "'utf-8' codec can't decode bytes in position 1-2: unexpected end of data"
+        );
+    }
+
+    #[test]
+    fn newlines_are_translated() {
+        assert_eq!(universal_newlines("a\r\nb\rc\n".into()), "a\nb\nc\n");
+    }
+
+    #[test]
+    fn missing_file_message() {
+        let err = read_text(Path::new("/nonexistent/x")).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "[Errno 2] No such file or directory: '/nonexistent/x'"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifo_is_refused_not_read() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join("fifo");
+        let status = std::process::Command::new("mkfifo").arg(&p).status();
+        if status.map(|s| s.success()).unwrap_or(false) {
+            assert!(matches!(read_text(&p), Err(ReadError::Io(_))));
+        }
+    }
+}

@@ -1,0 +1,590 @@
+//! `skill_view` (spec §9): name validation, the all-candidates lookup, gates,
+//! `file_path`, linked files and readiness.
+
+use super::discover;
+use super::frontmatter;
+use super::gates;
+use super::paths;
+use super::preprocess::{self, PreprocessConfig};
+use super::readiness;
+use super::skill;
+use super::source::{self, ReadError};
+use super::value::{py_str_repr, Value};
+use super::Engine;
+use serde_json::{json, Map as JsonMap, Value as Json};
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+pub const LOOKUP_HINT: &str = "Use a skill name or relative path within the skills directory.";
+pub const USAGE_HINT: &str = "To view linked files, call skill_view(name, file_path) where file_path is e.g. 'references/api.md' or 'assets/config.yaml'";
+pub const AMBIGUOUS_HINT: &str = "Pass the full relative path instead of the bare name (e.g., 'category/skill-name'), or rename one of the colliding skills so each name is unique.";
+const FILE_HINT: &str = "Use a relative path within the skill directory";
+
+/// `[a-zA-Z0-9_-]+`
+fn is_valid_namespace(ns: &str) -> bool {
+    !ns.is_empty()
+        && ns
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// `Path(s).parts` contains `..`.
+pub fn has_traversal_component(s: &str) -> bool {
+    s.split('/').any(|c| c == "..")
+}
+
+/// True when a Windows reading of `s` has a drive or is absolute.
+fn windows_drive_or_absolute(s: &str) -> bool {
+    let normalized = s.replace('/', "\\");
+    let b = normalized.as_bytes();
+    if b.len() >= 2 && b[1] == b':' && b[0].is_ascii_alphabetic() {
+        return true;
+    }
+    // UNC: \\server\share
+    if normalized.starts_with("\\\\") && b.get(2) != Some(&b'\\') {
+        if let Some(i) = normalized[2..].find('\\').map(|i| i + 2) {
+            return normalized.as_bytes().get(i + 1) != Some(&b'\\');
+        }
+    }
+    false
+}
+
+/// `_skill_lookup_path_error(name)`.
+pub fn lookup_path_error(name: &str) -> Option<&'static str> {
+    let candidate = super::value::py_strip(name);
+    if candidate.starts_with('/') || windows_drive_or_absolute(candidate) {
+        return Some("Skill name must be a relative path within the skills directory.");
+    }
+    if has_traversal_component(candidate) {
+        return Some("Skill name cannot contain '..' path traversal components.");
+    }
+    None
+}
+
+fn error(msg: impl Into<String>) -> Json {
+    json!({"success": false, "error": msg.into()})
+}
+
+fn py_exception(msg: impl Into<String>) -> Json {
+    json!({"error": msg.into(), "success": false})
+}
+
+/// A skill a lookup found: its folder (`None` for a legacy flat file) and file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Candidate {
+    pub skill_dir: Option<PathBuf>,
+    pub skill_md: PathBuf,
+}
+
+impl Engine {
+    /// The backend named by `TERMINAL_ENV` (what Hermes' setup note reads).
+    pub fn terminal_env_backend(&self) -> String {
+        let raw = self.env.var("TERMINAL_ENV").unwrap_or("local");
+        let b = super::value::py_strip(raw).to_lowercase();
+        if b.is_empty() {
+            "local".into()
+        } else {
+            b
+        }
+    }
+
+    /// Every SKILL.md (or legacy `.md`) that `name` could mean, across all
+    /// roots, in Hermes' order.
+    pub fn lookup_candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Candidate> {
+        let mut candidates = Vec::new();
+        let mut seen: HashSet<PathBuf> = HashSet::new();
+        let mut record = |skill_dir: Option<PathBuf>, skill_md: PathBuf| {
+            if seen.insert(paths::resolve(&skill_md)) {
+                candidates.push(Candidate {
+                    skill_dir,
+                    skill_md,
+                });
+            }
+        };
+        for search_dir in self.home.scan_dirs() {
+            for rel in std::iter::once(name).chain(category_name) {
+                let direct = paths::join(&search_dir, rel);
+                let flat = paths::with_md_suffix(&direct);
+                if !discover::is_support_path(&direct)
+                    && paths::is_dir(&direct)
+                    && paths::exists(&direct.join("SKILL.md"))
+                {
+                    record(Some(direct.clone()), direct.join("SKILL.md"));
+                } else if paths::exists(&flat) && !discover::is_support_path(&flat) {
+                    record(None, flat);
+                }
+            }
+            for found in discover::index_files(&search_dir, "SKILL.md") {
+                let parent = found.parent().map(Path::to_path_buf).unwrap_or_default();
+                if parent
+                    .file_name()
+                    .is_some_and(|n| n.to_string_lossy() == name)
+                {
+                    record(Some(parent), found);
+                    continue;
+                }
+                let fm_name = source::read_text(&found)
+                    .ok()
+                    .and_then(|t| frontmatter::parse(&t).0.fields.get("name").cloned());
+                if fm_name.as_ref().and_then(Value::as_str) == Some(name) {
+                    record(Some(parent), found);
+                }
+            }
+            for found in paths::rglob(&search_dir, &format!("{name}.md")) {
+                if found.file_name().is_some_and(|n| n != "SKILL.md")
+                    && !discover::is_support_path(&found)
+                {
+                    record(None, found);
+                }
+            }
+        }
+        candidates
+    }
+
+    /// `skill_view(name, file_path, task_id, preprocess)` as Hermes' JSON.
+    pub fn skill_view(
+        &self,
+        name: &str,
+        file_path: Option<&str>,
+        task_id: Option<&str>,
+        preprocess: bool,
+    ) -> Json {
+        if let Some(err) = lookup_path_error(name) {
+            return json!({"success": false, "error": err, "hint": LOOKUP_HINT});
+        }
+        let mut category_name = None;
+        if let Some((namespace, bare)) = name.split_once(':') {
+            if !is_valid_namespace(namespace) {
+                return error(format!(
+                    "Invalid namespace '{namespace}' in '{name}'. Namespaces must match [a-zA-Z0-9_-]+."
+                ));
+            }
+            if !bare.is_empty() {
+                let qualified = format!("{namespace}/{bare}");
+                if let Some(err) = lookup_path_error(&qualified) {
+                    return json!({"success": false, "error": err, "hint": LOOKUP_HINT});
+                }
+                category_name = Some(qualified);
+            }
+        }
+        if self.home.scan_dirs().is_empty() {
+            return error(
+                "Skills directory does not exist yet. It will be created on first install.",
+            );
+        }
+        let candidates = self.lookup_candidates(name, category_name.as_deref());
+        if candidates.len() > 1 {
+            let matches: Vec<String> = candidates
+                .iter()
+                .map(|c| paths::path_string(&c.skill_md))
+                .collect();
+            return json!({
+                "success": false,
+                "error": format!(
+                    "Ambiguous skill name '{name}': {} skills match across your local skills dir and external_dirs. Refusing to guess — load one explicitly by its categorized path.",
+                    candidates.len()
+                ),
+                "matches": matches,
+                "hint": AMBIGUOUS_HINT,
+            });
+        }
+        let Some(found) = candidates
+            .into_iter()
+            .next()
+            .filter(|c| paths::exists(&c.skill_md))
+        else {
+            return match self.sorted_skills() {
+                Ok(skills) => json!({
+                    "success": false,
+                    "error": format!("Skill '{name}' not found."),
+                    "available_skills": skills.iter().take(20).map(|s| s.name.clone()).collect::<Vec<_>>(),
+                    "hint": "Use skills_list to see all available skills",
+                }),
+                Err(e) => py_exception(e),
+            };
+        };
+        self.view_found(name, &found, file_path, task_id, preprocess)
+    }
+
+    fn view_found(
+        &self,
+        name: &str,
+        found: &Candidate,
+        file_path: Option<&str>,
+        task_id: Option<&str>,
+        preprocess: bool,
+    ) -> Json {
+        let content = match source::read_text(&found.skill_md) {
+            Ok(c) => c,
+            Err(e) => return error(format!("Failed to read skill '{name}': {e}")),
+        };
+        let (fm, _) = frontmatter::parse(&content);
+        let fm = fm.fields;
+        if !gates::frontmatter_platform_matches(&fm, &self.env) {
+            return json!({
+                "success": false,
+                "error": format!("Skill '{name}' is not supported on this platform."),
+                "readiness_status": "unsupported",
+            });
+        }
+        let parent_name = found
+            .skill_md
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let resolved_name = fm.get("name").cloned().unwrap_or(Value::Str(parent_name));
+        if gates::view_disabled(&self.home, &self.env, &resolved_name) {
+            return error(format!(
+                "Skill '{}' is disabled. Enable it with `hermes skills` or inspect the files directly on disk.",
+                resolved_name.py_str()
+            ));
+        }
+        if let (Some(fp), Some(dir)) = (file_path.filter(|f| !f.is_empty()), &found.skill_dir) {
+            return view_file(name, dir, fp);
+        }
+
+        let linked = found
+            .skill_dir
+            .as_deref()
+            .map(linked_files)
+            .unwrap_or_default();
+        let metadata = fm.get("metadata");
+        if let Some(Value::Map(meta)) = metadata {
+            if let Some(hermes) = meta
+                .get("hermes")
+                .filter(|h| h.truthy() && h.as_map().is_none())
+            {
+                return py_exception(format!(
+                    "'{}' object has no attribute 'get'",
+                    gates::type_name(hermes)
+                ));
+            }
+        }
+        let tags = skill::tag_list(&fm, "tags");
+        let related = skill::tag_list(&fm, "related_skills");
+        let rel_path = match paths::relative_to(&found.skill_md, &self.home.skills_dir) {
+            Some(rel) => paths::rel_string(rel),
+            None => {
+                let grand = found.skill_md.parent().and_then(Path::parent);
+                match grand.and_then(|g| found.skill_md.strip_prefix(g).ok()) {
+                    Some(rel) => paths::rel_string(rel),
+                    None => found
+                        .skill_md
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default(),
+                }
+            }
+        };
+        let default_name = match &found.skill_dir {
+            Some(dir) => dir
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            None => found
+                .skill_md
+                .file_stem()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+        };
+        let skill_name = fm.get("name").cloned().unwrap_or(Value::Str(default_name));
+        let ready = readiness::evaluate(&fm, &self.home, &self.env, &self.terminal_env_backend());
+        let skill_dir_str = found.skill_dir.as_deref().map(paths::path_string);
+        let rendered = if preprocess {
+            let cfg = PreprocessConfig::from_skills(self.home.merged_skills());
+            preprocess::preprocess(
+                &content,
+                skill_dir_str.as_deref(),
+                task_id,
+                &cfg,
+                self.options.allow_inline_shell,
+            )
+            .text
+        } else {
+            content.clone()
+        };
+
+        let mut out = JsonMap::new();
+        out.insert("success".into(), json!(true));
+        out.insert("name".into(), skill_name.to_json());
+        out.insert(
+            "description".into(),
+            fm.get("description")
+                .cloned()
+                .unwrap_or(Value::Str(String::new()))
+                .to_json(),
+        );
+        out.insert("tags".into(), json!(tags));
+        out.insert("related_skills".into(), json!(related));
+        out.insert("content".into(), json!(rendered));
+        out.insert("path".into(), json!(rel_path));
+        out.insert("skill_dir".into(), json!(skill_dir_str));
+        out.insert(
+            "linked_files".into(),
+            if linked.is_empty() {
+                Json::Null
+            } else {
+                linked.to_json()
+            },
+        );
+        out.insert(
+            "usage_hint".into(),
+            if linked.is_empty() {
+                Json::Null
+            } else {
+                json!(USAGE_HINT)
+            },
+        );
+        out.insert(
+            "required_environment_variables".into(),
+            Json::Array(ready.required.iter().map(|r| r.to_json()).collect()),
+        );
+        out.insert("required_commands".into(), json!([]));
+        out.insert(
+            "missing_required_environment_variables".into(),
+            json!(ready.missing_env),
+        );
+        out.insert(
+            "missing_credential_files".into(),
+            json!(ready.missing_files),
+        );
+        out.insert("missing_required_commands".into(), json!([]));
+        out.insert("setup_needed".into(), json!(ready.setup_needed));
+        out.insert("setup_skipped".into(), json!(false));
+        out.insert("readiness_status".into(), json!(ready.status()));
+        if let Some(help) = &ready.setup_help {
+            out.insert("setup_help".into(), json!(help));
+        }
+        if let Some(hint) = &ready.gateway_setup_hint {
+            out.insert("gateway_setup_hint".into(), json!(hint));
+        }
+        if let Some(note) = &ready.setup_note {
+            out.insert("setup_note".into(), json!(note));
+        }
+        if let Some(compat) = fm.get("compatibility").filter(|v| v.truthy()) {
+            out.insert("compatibility".into(), compat.to_json());
+        }
+        if let Some(Value::Map(_)) = metadata {
+            out.insert(
+                "metadata".into(),
+                metadata.map(Value::to_json).unwrap_or(Json::Null),
+            );
+        }
+        Json::Object(out)
+    }
+}
+
+/// `skill_view(name, file_path)` for a directory skill.
+fn view_file(name: &str, skill_dir: &Path, file_path: &str) -> Json {
+    if has_traversal_component(file_path) {
+        return json!({"success": false, "error": "Path traversal ('..') is not allowed.", "hint": FILE_HINT});
+    }
+    let target = paths::join(skill_dir, file_path);
+    let resolved = paths::resolve(&target);
+    let root = paths::resolve(skill_dir);
+    if !resolved.starts_with(&root) {
+        return json!({
+            "success": false,
+            "error": format!(
+                "Path escapes allowed directory: {} is not in the subpath of {} OR one path is relative and the other is absolute.",
+                py_str_repr(&paths::path_string(&resolved)),
+                py_str_repr(&paths::path_string(&root))
+            ),
+            "hint": FILE_HINT,
+        });
+    }
+    if !paths::exists(&target) {
+        return json!({
+            "success": false,
+            "error": format!("File '{file_path}' not found in skill '{name}'."),
+            "available_files": available_files(skill_dir),
+            "hint": "Use one of the available file paths listed above",
+        });
+    }
+    match source::read_text(&target) {
+        Ok(content) => {
+            let file_name = target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            json!({
+                "success": true,
+                "name": name,
+                "file": file_path,
+                "content": content,
+                "file_type": paths::suffix(&file_name),
+            })
+        }
+        Err(ReadError::Decode(_)) => {
+            let size = std::fs::metadata(&target).map(|m| m.len()).unwrap_or(0);
+            let base = target
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            json!({
+                "success": true,
+                "name": name,
+                "file": file_path,
+                "content": format!("[Binary file: {base}, size: {size} bytes]"),
+                "is_binary": true,
+            })
+        }
+        Err(ReadError::Io(msg)) => py_exception(msg),
+    }
+}
+
+/// A skill's supporting files, grouped as `linked_files` groups them.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct LinkedFiles {
+    pub references: Vec<String>,
+    pub templates: Vec<String>,
+    pub assets: Vec<String>,
+    pub scripts: Vec<String>,
+}
+
+impl LinkedFiles {
+    pub fn is_empty(&self) -> bool {
+        self.groups().iter().all(|(_, v)| v.is_empty())
+    }
+
+    pub fn groups(&self) -> [(&'static str, &Vec<String>); 4] {
+        [
+            ("references", &self.references),
+            ("templates", &self.templates),
+            ("assets", &self.assets),
+            ("scripts", &self.scripts),
+        ]
+    }
+
+    /// All files in message order (references, templates, assets, scripts).
+    pub fn all(&self) -> Vec<String> {
+        self.groups()
+            .iter()
+            .flat_map(|(_, v)| v.iter().cloned())
+            .collect()
+    }
+
+    pub fn to_json(&self) -> Json {
+        let mut m = JsonMap::new();
+        for (key, files) in self.groups() {
+            if !files.is_empty() {
+                m.insert(key.into(), json!(files));
+            }
+        }
+        Json::Object(m)
+    }
+}
+
+pub const TEMPLATE_PATTERNS: [&str; 7] =
+    ["*.md", "*.py", "*.yaml", "*.yml", "*.json", "*.tex", "*.sh"];
+pub const SCRIPT_PATTERNS: [&str; 6] = ["*.py", "*.sh", "*.bash", "*.js", "*.ts", "*.rb"];
+
+fn rel_to(dir: &Path, p: &Path) -> String {
+    p.strip_prefix(dir)
+        .map(paths::rel_string)
+        .unwrap_or_else(|_| paths::path_string(p))
+}
+
+/// `linked_files` for a skill folder (each pattern's matches sorted).
+pub fn linked_files(skill_dir: &Path) -> LinkedFiles {
+    let mut linked = LinkedFiles::default();
+    let refs = skill_dir.join("references");
+    if paths::exists(&refs) {
+        linked.references = paths::glob(&refs, "*.md")
+            .iter()
+            .map(|p| rel_to(skill_dir, p))
+            .collect();
+    }
+    let templates = skill_dir.join("templates");
+    if paths::exists(&templates) {
+        for pat in TEMPLATE_PATTERNS {
+            let mut found: Vec<String> = paths::rglob(&templates, pat)
+                .iter()
+                .map(|p| rel_to(skill_dir, p))
+                .collect();
+            found.sort();
+            linked.templates.extend(found);
+        }
+    }
+    let assets = skill_dir.join("assets");
+    if paths::exists(&assets) {
+        let mut found: Vec<String> = paths::rglob_files(&assets)
+            .iter()
+            .map(|p| rel_to(skill_dir, p))
+            .collect();
+        found.sort();
+        linked.assets = found;
+    }
+    let scripts = skill_dir.join("scripts");
+    if paths::exists(&scripts) {
+        for pat in SCRIPT_PATTERNS {
+            linked.scripts.extend(
+                paths::glob(&scripts, pat)
+                    .iter()
+                    .map(|p| rel_to(skill_dir, p)),
+            );
+        }
+    }
+    linked
+}
+
+/// `available_files` of the not-found answer: every file, grouped by prefix.
+pub fn available_files(skill_dir: &Path) -> Json {
+    let mut groups: [(&str, Vec<String>); 5] = [
+        ("references", vec![]),
+        ("templates", vec![]),
+        ("assets", vec![]),
+        ("scripts", vec![]),
+        ("other", vec![]),
+    ];
+    let mut files: Vec<String> = paths::rglob_files(skill_dir)
+        .iter()
+        .filter(|p| p.file_name().is_some_and(|n| n != "SKILL.md"))
+        .map(|p| rel_to(skill_dir, p))
+        .collect();
+    files.sort();
+    for rel in files {
+        let idx = ["references/", "templates/", "assets/", "scripts/"]
+            .iter()
+            .position(|pre| rel.starts_with(pre));
+        match idx {
+            Some(i) => groups[i].1.push(rel),
+            None => {
+                let base = rel.rsplit('/').next().unwrap_or(&rel);
+                if [".md", ".py", ".yaml", ".yml", ".json", ".tex", ".sh"]
+                    .contains(&paths::suffix(base))
+                {
+                    groups[4].1.push(rel);
+                }
+            }
+        }
+    }
+    let mut m = JsonMap::new();
+    for (k, v) in groups {
+        if !v.is_empty() {
+            m.insert(k.into(), json!(v));
+        }
+    }
+    Json::Object(m)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_errors() {
+        assert!(lookup_path_error("/abs").is_some());
+        assert!(lookup_path_error("C:\\x").is_some());
+        assert!(lookup_path_error("x:skill").is_some());
+        assert!(lookup_path_error("\\\\server\\share").is_some());
+        assert_eq!(
+            lookup_path_error("a/../b"),
+            Some("Skill name cannot contain '..' path traversal components.")
+        );
+        assert!(lookup_path_error("a\\..\\b").is_none());
+        assert!(lookup_path_error("devops:deploy").is_none());
+        assert!(lookup_path_error("ok-name").is_none());
+    }
+}

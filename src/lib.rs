@@ -1,0 +1,8 @@
+//! skillscope: see agent skills exactly as Hermes Agent sees them.
+//!
+//! [`engine`] is a terminal-free model of the Hermes Agent 0.19.0 skills
+//! engine; [`cli`] answers scriptable subcommands with its JSON.
+
+pub mod cli;
+pub mod engine;
+pub mod sanitize;

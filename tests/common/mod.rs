@@ -1,0 +1,245 @@
+//! Shared helpers for integration tests: fixture homes, the isolated
+//! environment Hermes' reference runs use, and masking of machine paths.
+#![allow(dead_code)]
+
+use serde_json::Value as Json;
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::{Engine, Options};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `../shared` (or `$SKILLSCOPE_SHARED`): the corpus and the reference tools.
+pub fn shared() -> PathBuf {
+    let dir = std::env::var_os("SKILLSCOPE_SHARED")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared"));
+    assert!(
+        dir.join("corpus").is_dir(),
+        "shared material not found at {} (set SKILLSCOPE_SHARED)",
+        dir.display()
+    );
+    dir.canonicalize().expect("shared dir resolves")
+}
+
+/// A fixture's `ref.conf`: repeated `key=value` lines.
+#[derive(Debug, Default, Clone)]
+pub struct RefConf(pub BTreeMap<String, Vec<String>>);
+
+impl RefConf {
+    pub fn read(path: &Path) -> RefConf {
+        let mut map: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        if let Ok(text) = std::fs::read_to_string(path) {
+            for line in text.lines() {
+                if let Some((k, v)) = line.split_once('=') {
+                    map.entry(k.to_owned()).or_default().push(v.to_owned());
+                }
+            }
+        }
+        RefConf(map)
+    }
+
+    pub fn all(&self, key: &str) -> &[String] {
+        self.0.get(key).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    pub fn one(&self, key: &str) -> Option<&str> {
+        self.all(key).first().map(String::as_str)
+    }
+}
+
+/// A home as `ref_env.sh` isolates it.
+pub struct Scenario {
+    pub home: PathBuf,
+    pub ext: Option<PathBuf>,
+    pub fake_home: PathBuf,
+    pub conf: RefConf,
+}
+
+impl Scenario {
+    pub fn fixture(name: &str) -> Scenario {
+        let dir = repo()
+            .join("tests/fixtures")
+            .join(name)
+            .canonicalize()
+            .expect("fixture exists");
+        let conf = RefConf::read(&dir.join("ref.conf"));
+        let home = dir.join(conf.one("home").unwrap_or("home"));
+        let ext = conf.one("ext").map(|e| dir.join(e));
+        Scenario::new(home, ext, conf)
+    }
+
+    pub fn new(home: PathBuf, ext: Option<PathBuf>, conf: RefConf) -> Scenario {
+        let fake_home = home.parent().expect("home has a parent").join("fakehome");
+        Scenario {
+            home,
+            ext,
+            fake_home,
+            conf,
+        }
+    }
+
+    pub fn env(&self) -> Env {
+        let mut vars: Vec<(String, String)> = vec![
+            ("HERMES_HOME".into(), self.home.display().to_string()),
+            ("HOME".into(), self.fake_home.display().to_string()),
+            (
+                "REF_EXT_DIR".into(),
+                self.ext
+                    .as_ref()
+                    .map(|e| e.display().to_string())
+                    .unwrap_or_default(),
+            ),
+            ("TERMINAL_ENV".into(), "local".into()),
+            (
+                "HERMES_MANAGED_DIR".into(),
+                "/nonexistent-managed-dir".into(),
+            ),
+        ];
+        for line in self.conf.all("env") {
+            if let Some((k, v)) = line.split_once('=') {
+                vars.push((k.into(), v.into()));
+            }
+        }
+        Env::with_vars(vars, Os::Linux)
+    }
+
+    pub fn engine(&self) -> Engine {
+        let options = Options {
+            session_id: "sess-1".into(),
+            allow_inline_shell: self.conf.one("inline_shell") == Some("1"),
+        };
+        Engine::new(self.home.clone(), self.env(), options)
+    }
+
+    /// Replaces this machine's paths as the reference script does.
+    pub fn mask(&self, value: Json) -> Json {
+        let home = self.home.display().to_string();
+        let ext = self
+            .ext
+            .as_ref()
+            .map(|e| e.canonicalize().unwrap_or(e.clone()).display().to_string());
+        let fake = self.fake_home.display().to_string();
+        mask_with(value, &|s: &str| {
+            let mut s = s.replace(&home, "$HERMES_HOME");
+            if let Some(ext) = &ext {
+                s = s.replace(ext.as_str(), "$EXT");
+            }
+            s.replace(&fake, "$HOME")
+        })
+    }
+}
+
+pub fn map_strings(value: Json, f: &dyn Fn(&str) -> String) -> Json {
+    mask_with(value, f)
+}
+
+pub fn mask_with(value: Json, f: &dyn Fn(&str) -> String) -> Json {
+    match value {
+        Json::String(s) => Json::String(f(&s)),
+        Json::Array(a) => Json::Array(a.into_iter().map(|v| mask_with(v, f)).collect()),
+        Json::Object(o) => Json::Object(o.into_iter().map(|(k, v)| (k, mask_with(v, f))).collect()),
+        other => other,
+    }
+}
+
+/// Sorts each group of `linked_files`/`available_files`, as the reference does.
+pub fn stable(mut view: Json) -> Json {
+    for key in ["linked_files", "available_files"] {
+        if let Some(Json::Object(groups)) = view.get_mut(key) {
+            for files in groups.values_mut() {
+                if let Json::Array(items) = files {
+                    items.sort_by_key(|v| v.as_str().unwrap_or_default().to_owned());
+                }
+            }
+        }
+    }
+    view
+}
+
+/// Compares two JSON documents key by key, key order included. Returns the
+/// keys that differ, with the first differing spot of each.
+pub fn compare(ours: &Json, golden: &Json) -> (usize, Vec<String>) {
+    let (Json::Object(o), Json::Object(g)) = (ours, golden) else {
+        return (0, vec!["not objects".into()]);
+    };
+    let mut matched = 0;
+    let mut diffs = Vec::new();
+    let gkeys: Vec<&String> = g.keys().collect();
+    let okeys: Vec<&String> = o.keys().collect();
+    if gkeys != okeys {
+        diffs.push(format!(
+            "top-level keys differ: ours {okeys:?} vs golden {gkeys:?}"
+        ));
+    }
+    for (key, gval) in g {
+        match o.get(key) {
+            Some(oval) if same(oval, gval) => matched += 1,
+            Some(oval) => diffs.push(format!("{key}: {}", first_difference(oval, gval, key))),
+            None => diffs.push(format!("{key}: missing in ours")),
+        }
+    }
+    (matched, diffs)
+}
+
+/// Equality that also requires the same key order in every object.
+pub fn same(a: &Json, b: &Json) -> bool {
+    serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
+}
+
+fn short(v: &Json) -> String {
+    let s = serde_json::to_string(v).unwrap_or_default();
+    if s.chars().count() > 400 {
+        format!("{}…", s.chars().take(400).collect::<String>())
+    } else {
+        s
+    }
+}
+
+fn first_difference(a: &Json, b: &Json, path: &str) -> String {
+    match (a, b) {
+        (Json::Object(x), Json::Object(y)) => {
+            let xk: Vec<&String> = x.keys().collect();
+            let yk: Vec<&String> = y.keys().collect();
+            if xk != yk {
+                return format!("{path}: keys ours {xk:?} vs golden {yk:?}");
+            }
+            for (k, yv) in y {
+                if !same(&x[k], yv) {
+                    return first_difference(&x[k], yv, &format!("{path}.{k}"));
+                }
+            }
+            format!("{path}: ?")
+        }
+        (Json::Array(x), Json::Array(y)) if x.len() == y.len() => {
+            for (i, (xv, yv)) in x.iter().zip(y).enumerate() {
+                if !same(xv, yv) {
+                    return first_difference(xv, yv, &format!("{path}[{i}]"));
+                }
+            }
+            format!("{path}: ?")
+        }
+        (Json::String(x), Json::String(y)) => {
+            let common = x.chars().zip(y.chars()).take_while(|(p, q)| p == q).count();
+            let ctx = |s: &str| {
+                s.chars()
+                    .skip(common.saturating_sub(40))
+                    .take(120)
+                    .collect::<String>()
+            };
+            format!(
+                "{path}: strings differ at char {common}:\n    ours:   {:?}\n    golden: {:?}",
+                ctx(x),
+                ctx(y)
+            )
+        }
+        _ => format!(
+            "{path}:\n    ours:   {}\n    golden: {}",
+            short(a),
+            short(b)
+        ),
+    }
+}

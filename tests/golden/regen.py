@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""Regenerate the golden JSON in tests/golden from the real Hermes Agent 0.19.0.
+
+usage: python3 tests/golden/regen.py [FIXTURE ...]
+
+Each fixture in tests/fixtures/NAME is copied to a scratch folder (Hermes
+writes into its home), then `../shared/hermes-ref/ref.py` and `ref_more.py`
+run on the copy in fresh, isolated processes:
+
+  tests/golden/NAME.json        ref.py's document
+  tests/golden/NAME.extra.json  ref_more.py's document (only with extra calls)
+
+`ref.conf` in a fixture: `home=` (default `home`), `ext=` (external dir, also
+$REF_EXT_DIR), `env=K=V` (extra environment), `names=` (extra skill_view
+names), and the ref_more.py calls (`views=`, `preload=`, `invoke=`, `prompts=`).
+
+Two homes are built from the shared corpus: corpus_hermes (corpus/hermes with
+optional-skills as an external dir) and corpus_others (the other collections
+as external dirs). The Hermes venv lives in target/hermes-venv (created once).
+"""
+import os, re, shutil, subprocess, sys, tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+SHARED = Path(os.environ.get("SKILLSCOPE_SHARED", REPO.parent / "shared")).resolve()
+REF = SHARED / "hermes-ref"
+VENV = Path(os.environ.get("HERMES_VENV", REPO / "target" / "hermes-venv"))
+FIXTURES = REPO / "tests" / "fixtures"
+GOLDEN = REPO / "tests" / "golden"
+CORPUS_OTHERS = ["anthropic", "openai/.curated", "openai/.experimental", "openai/.system", "superpowers", "vercel",
+                 "awesome-hermes-skills"]
+
+
+def venv_python():
+    py = VENV / "bin" / "python"
+    if not py.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(VENV)], check=True)
+        subprocess.run([str(VENV / "bin" / "pip"), "install", "-q", "hermes-agent==0.19.0"], check=True)
+    return py
+
+
+def read_conf(path):
+    conf = {}
+    if path.exists():
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if "=" in line:
+                key, value = line.split("=", 1)
+                conf.setdefault(key, []).append(value)
+    return conf
+
+
+def run_ref(script, home, ext, env_lines, args):
+    exports = "".join(f"export {line.split('=', 1)[0]}='{line.split('=', 1)[1]}'; " for line in env_lines)
+    cmd = f'. "{REF / "ref_env.sh"}" "$1" "$2"; {exports} shift 2; exec "{venv_python()}" "$@"'
+    result = subprocess.run(["bash", "-c", cmd, "bash", str(home), str(ext or ""), str(script), *args],
+                            capture_output=True, text=True, cwd=home.parent)
+    if result.returncode != 0:
+        sys.exit(f"{script.name} failed for {home}:\n{result.stderr[-3000:]}")
+    return result.stdout
+
+
+def generate(name, source, conf, prepare=None):
+    has_extra = any(k in conf for k in ("views", "preload", "invoke", "prompts"))
+    outputs = [("json", REF / "ref.py", conf.get("names", []))]
+    if has_extra:
+        outputs.append(("extra.json", Path(__file__).with_name("ref_more.py"), [str(source / "ref.conf")]))
+    for suffix, script, args in outputs:
+        with tempfile.TemporaryDirectory(prefix="skillscope-golden-") as tmp:
+            copy = Path(tmp) / name
+            if source is not None:
+                shutil.copytree(source, copy, symlinks=True)
+            else:
+                copy.mkdir()
+            home = copy / conf.get("home", ["home"])[0]
+            ext = copy / conf["ext"][0] if "ext" in conf else None
+            if prepare:
+                ext = prepare(copy, home) or ext
+            if suffix == "extra.json":
+                args = [str(source / "ref.conf")]
+            text = run_ref(script, home, ext, conf.get("env", []), args)
+            # A tree with symlinks is mounted from a fresh temp copy (SBX-2);
+            # its random name is replaced so the golden stays reproducible.
+            text = re.sub(r"/tmp/hermes-skills-safe-[A-Za-z0-9_]+", "$SAFE_COPY", text)
+            (GOLDEN / f"{name}.{suffix}").write_text(text, encoding="utf-8")
+    print(f"{name}: ok")
+
+
+def prepare_corpus_hermes(copy, home):
+    shutil.copytree(SHARED / "corpus" / "hermes", home, symlinks=True)
+    (home / "config.yaml").write_text("skills:\n  external_dirs:\n    - ${REF_EXT_DIR}\n", encoding="utf-8")
+    return home / "optional-skills"
+
+
+def prepare_corpus_others(copy, home):
+    (home / "skills").mkdir(parents=True)
+    dirs = "".join(f"    - ${{REF_EXT_DIR}}/{d}\n" for d in CORPUS_OTHERS)
+    (home / "config.yaml").write_text(f"skills:\n  external_dirs:\n{dirs}", encoding="utf-8")
+    return SHARED / "corpus"
+
+
+def main():
+    wanted = set(sys.argv[1:])
+    GOLDEN.mkdir(exist_ok=True)
+    for fixture in sorted(p for p in FIXTURES.iterdir() if p.is_dir()):
+        if wanted and fixture.name not in wanted:
+            continue
+        generate(fixture.name, fixture, read_conf(fixture / "ref.conf"))
+    for name, prepare in (("corpus_hermes", prepare_corpus_hermes), ("corpus_others", prepare_corpus_others)):
+        if not wanted or name in wanted:
+            generate(name, None, {}, prepare)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,386 @@
+//! Engine parity with the real Hermes Agent 0.19.0: every surface
+//! `hermes-ref/ref.py` prints (and the extra calls of `ref_more.py`) is
+//! compared, key order included, with golden JSON in tests/golden.
+//! Regenerate the goldens with `python3 tests/golden/regen.py`.
+
+mod common;
+
+use common::{compare, stable, RefConf, Scenario};
+use serde_json::{json, Map, Value as Json};
+use skillscope::engine::discover;
+use skillscope::engine::gates::{self, ToolAvailability};
+use skillscope::engine::paths::path_string;
+use skillscope::engine::prompt::PromptCache;
+use skillscope::engine::Engine;
+use std::collections::HashSet;
+use std::path::Path;
+
+fn set(items: &[&str]) -> Option<HashSet<String>> {
+    Some(items.iter().map(|s| s.to_string()).collect())
+}
+
+/// The document `ref.py` prints, built from our engine. `list_before` is
+/// skills_list as answered before Hermes' side effect (see `check_fixture`).
+fn reference_document(engine: &Engine, extra_names: &[String], list_before: Option<Json>) -> Json {
+    let mut doc = Map::new();
+    let home = &engine.home;
+    doc.insert(
+        "external_dirs".into(),
+        json!(home
+            .external_dirs
+            .iter()
+            .map(|p| path_string(p))
+            .collect::<Vec<_>>()),
+    );
+    doc.insert(
+        "index_files".into(),
+        json!(discover::index_files(&home.skills_dir, "SKILL.md")
+            .iter()
+            .map(|p| path_string(p))
+            .collect::<Vec<_>>()),
+    );
+    let mut disabled: Vec<String> = gates::disabled_names(home, &engine.env, None)
+        .expect("disabled names")
+        .into_iter()
+        .collect();
+    disabled.sort();
+    doc.insert("disabled".into(), json!(disabled));
+    let all = engine.find_all_skills(true).expect("scan");
+    doc.insert(
+        "all_skills_incl_disabled".into(),
+        json!(all.iter().map(|s| s.to_json()).collect::<Vec<_>>()),
+    );
+    let list = list_before.unwrap_or_else(|| engine.skills_list(None));
+    let mut by_cat = Map::new();
+    for cat in list["categories"].as_array().cloned().unwrap_or_default() {
+        let c = cat.as_str().unwrap_or_default();
+        by_cat.insert(c.into(), engine.skills_list(Some(c)));
+    }
+    let mut names: Vec<String> = list["skills"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s["name"].as_str().map(String::from))
+                .collect()
+        })
+        .unwrap_or_default();
+    doc.insert("skills_list".into(), list);
+    doc.insert("skills_list_by_category".into(), Json::Object(by_cat));
+    names.extend(extra_names.iter().cloned());
+    let mut views = Map::new();
+    for n in &names {
+        views.insert(
+            n.clone(),
+            stable(engine.skill_view(n, None, Some("sess-1"), true)),
+        );
+    }
+    doc.insert("skill_view".into(), Json::Object(views));
+    // ref.py deletes the snapshot before its first prompt; the first call
+    // writes it again, so the second one takes the warm path.
+    doc.insert(
+        "system_prompt".into(),
+        json!(engine
+            .system_prompt_with(&ToolAvailability::default(), PromptCache::Cold)
+            .expect("prompt")),
+    );
+    let tools = ToolAvailability {
+        tools: set(&["skills_list", "skill_view", "web_search"]),
+        toolsets: set(&["skills", "web"]),
+    };
+    doc.insert(
+        "system_prompt_tools".into(),
+        json!(engine
+            .system_prompt_with(&tools, PromptCache::Warm)
+            .expect("prompt")),
+    );
+    let commands = engine.skill_commands();
+    doc.insert(
+        "slash_commands".into(),
+        json!(commands
+            .iter()
+            .map(|(k, c)| json!([k, c.to_json()]))
+            .collect::<Vec<_>>()),
+    );
+    let mut messages = Map::new();
+    for key in commands.keys() {
+        messages.insert(
+            key.clone(),
+            json!(engine.invocation_message(key, "do it", Some("sess-1"))),
+        );
+    }
+    doc.insert("slash_messages".into(), Json::Object(messages));
+    let mut preload: Vec<String> = names.iter().take(2).cloned().collect();
+    preload.push("ghost-skill".into());
+    let (text, loaded, missing) = engine.preloaded_prompt(&preload, Some("sess-1"));
+    doc.insert("preloaded".into(), json!([text, loaded, missing]));
+    let bundles = engine.bundles();
+    doc.insert("bundles".into(), bundles.to_json());
+    let mut bundle_messages = Map::new();
+    for key in bundles.bundles.keys() {
+        let m = engine.bundle_message(key, "ship it", Some("sess-1"));
+        bundle_messages.insert(
+            key.clone(),
+            m.map_or(Json::Null, |(t, l, mi)| json!([t, l, mi])),
+        );
+    }
+    doc.insert("bundle_messages".into(), Json::Object(bundle_messages));
+    // Hermes mounts a temporary copy of a tree that holds symlinks; the
+    // golden names it $SAFE_COPY and skillscope reports the tree itself.
+    let mounts: Vec<Json> = engine
+        .mounts()
+        .iter()
+        .map(|m| {
+            let mut j = m.to_json();
+            if !m.symlinks.is_empty() {
+                j["host_path"] = json!("$SAFE_COPY");
+            }
+            j
+        })
+        .collect();
+    doc.insert("mounts".into(), json!(mounts));
+    Json::Object(doc)
+}
+
+/// The document `ref_more.py` prints.
+fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
+    let mut views = Map::new();
+    for spec in conf.all("views") {
+        let (name, file) = spec.split_once('|').unwrap_or((spec, ""));
+        let file = (!file.is_empty()).then_some(file);
+        views.insert(
+            spec.clone(),
+            stable(engine.skill_view(name, file, Some("sess-1"), true)),
+        );
+    }
+    let mut preload = Map::new();
+    for spec in conf.all("preload") {
+        let ids: Vec<String> = spec.split(',').map(String::from).collect();
+        let (t, l, m) = engine.preloaded_prompt(&ids, Some("sess-1"));
+        preload.insert(spec.clone(), json!([t, l, m]));
+    }
+    let mut invoke = Map::new();
+    for spec in conf.all("invoke") {
+        invoke.insert(spec.clone(), json!(engine.dispatch(spec, Some("sess-1"))));
+    }
+    let mut prompts = Map::new();
+    for spec in conf.all("prompts") {
+        let (tools, toolsets) = spec.split_once('|').unwrap_or((spec, ""));
+        let parse = |s: &str| {
+            (s != "-").then(|| {
+                s.split(',')
+                    .filter(|t| !t.is_empty())
+                    .map(String::from)
+                    .collect()
+            })
+        };
+        let avail = ToolAvailability {
+            tools: parse(tools),
+            toolsets: parse(toolsets),
+        };
+        prompts.insert(
+            spec.clone(),
+            json!(engine
+                .system_prompt_with(&avail, PromptCache::Cold)
+                .expect("prompt")),
+        );
+    }
+    json!({"views": views, "preload": preload, "invoke": invoke, "prompts": prompts})
+}
+
+fn golden(name: &str) -> Option<Json> {
+    let path = common::repo().join("tests/golden").join(name);
+    let text = std::fs::read_to_string(&path).ok()?;
+    Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+}
+
+fn assert_parity(label: &str, ours: Json, golden: &Json) -> usize {
+    let (ours, golden) = (
+        sort_supporting_lines(ours),
+        sort_supporting_lines(golden.clone()),
+    );
+    let (matched, diffs) = compare(&ours, &golden);
+    let total = golden.as_object().map_or(0, |o| o.len());
+    eprintln!("{label}: {matched}/{total} surfaces match");
+    assert!(
+        diffs.is_empty(),
+        "{label}: {} surface(s) differ:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+    matched
+}
+
+/// Supporting-file lines of a message follow `glob` order, which is the
+/// filesystem's in Hermes: compare each run of them as a set.
+fn sort_supporting_lines(value: Json) -> Json {
+    common::map_strings(value, &|s: &str| {
+        if !s.contains("  ->  ") {
+            return s.to_owned();
+        }
+        let mut out: Vec<&str> = Vec::new();
+        let mut run: Vec<&str> = Vec::new();
+        for line in s.split('\n') {
+            if line.starts_with("- ") && line.contains("  ->  ") {
+                run.push(line);
+                continue;
+            }
+            run.sort_unstable();
+            out.append(&mut run);
+            out.push(line);
+        }
+        run.sort_unstable();
+        out.append(&mut run);
+        out.join("\n")
+    })
+}
+
+fn check_scenario(name: &str, scenario: &Scenario, list_before: Option<Json>) {
+    let engine = scenario.engine();
+    let doc = scenario.mask(reference_document(
+        &engine,
+        scenario.conf.all("names"),
+        list_before,
+    ));
+    let golden_doc =
+        golden(&format!("{name}.json")).unwrap_or_else(|| panic!("no golden for {name}"));
+    assert_parity(name, doc, &golden_doc);
+    if let Some(extra) = golden(&format!("{name}.extra.json")) {
+        let doc = scenario.mask(extra_document(&engine, &scenario.conf));
+        assert_parity(&format!("{name} (extra)"), doc, &extra);
+    }
+}
+
+fn check_fixture(name: &str) {
+    let scenario = Scenario::fixture(name);
+    if scenario.conf.one("hermes_creates_skills_dir") != Some("1") {
+        return check_scenario(name, &scenario, None);
+    }
+    // Hermes' skills_list creates a missing `skills/`, and every later
+    // surface sees it. skillscope never writes to a home, so the test replays
+    // that side effect on a copy.
+    let fixture_dir = scenario.home.parent().expect("home has a parent");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let copy = tmp.path().canonicalize().expect("tmp").join(name);
+    copy_tree(fixture_dir, &copy);
+    let home = copy.join(
+        scenario
+            .home
+            .strip_prefix(fixture_dir)
+            .expect("home inside fixture"),
+    );
+    let ext = scenario
+        .ext
+        .as_ref()
+        .map(|e| copy.join(e.strip_prefix(fixture_dir).expect("ext inside fixture")));
+    let copied = Scenario::new(home.clone(), ext, scenario.conf.clone());
+    let list_before = copied.engine().skills_list(None);
+    std::fs::create_dir_all(home.join("skills")).expect("mkdir");
+    check_scenario(name, &copied, Some(list_before));
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        let ty = entry.file_type().expect("file type");
+        if ty.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if ty.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).expect("link"), &target)
+                .expect("symlink");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+macro_rules! fixtures {
+    ($($name:ident),* $(,)?) => {
+        $(#[test] fn $name() { check_fixture(stringify!($name)); })*
+    };
+}
+
+fixtures!(
+    bad_files,
+    basic,
+    bundles,
+    collisions,
+    commands,
+    config_invalid,
+    config_not_mapping,
+    config_vars,
+    disabled_string,
+    empty,
+    excluded_ancestor,
+    external_dirs,
+    frontmatter,
+    gates,
+    gateway,
+    inline_shell,
+    no_skills_dir,
+    readiness,
+    readiness_docker,
+    root_skill,
+    templates_off,
+);
+
+/// `corpus/hermes` as HERMES_HOME with `optional-skills` as an external dir.
+#[test]
+fn corpus_hermes() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp
+        .path()
+        .canonicalize()
+        .expect("tmp")
+        .join("corpus_hermes/home");
+    copy_tree(&common::shared().join("corpus/hermes"), &home);
+    std::fs::write(
+        home.join("config.yaml"),
+        "skills:\n  external_dirs:\n    - ${REF_EXT_DIR}\n",
+    )
+    .expect("config");
+    let scenario = Scenario::new(
+        home.clone(),
+        Some(home.join("optional-skills")),
+        RefConf::default(),
+    );
+    check_scenario("corpus_hermes", &scenario, None);
+}
+
+/// The other collections of the corpus, each an external dir of one home.
+#[test]
+fn corpus_others() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let home = tmp
+        .path()
+        .canonicalize()
+        .expect("tmp")
+        .join("corpus_others/home");
+    std::fs::create_dir_all(home.join("skills")).expect("mkdir");
+    let dirs = [
+        "anthropic",
+        "openai/.curated",
+        "openai/.experimental",
+        "openai/.system",
+        "superpowers",
+        "vercel",
+        "awesome-hermes-skills",
+    ];
+    let list: String = dirs
+        .iter()
+        .map(|d| format!("    - ${{REF_EXT_DIR}}/{d}\n"))
+        .collect();
+    std::fs::write(
+        home.join("config.yaml"),
+        format!("skills:\n  external_dirs:\n{list}"),
+    )
+    .expect("config");
+    let scenario = Scenario::new(
+        home,
+        Some(common::shared().join("corpus")),
+        RefConf::default(),
+    );
+    check_scenario("corpus_others", &scenario, None);
+}
