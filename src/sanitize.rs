@@ -24,19 +24,12 @@ pub fn clean(text: &str) -> Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return Cow::Borrowed(text);
     }
-    Cow::Owned(
-        text.chars()
-            .map(|c| if is_unsafe(c) { picture(c) } else { c })
-            .collect(),
-    )
+    Cow::Owned(text.chars().map(|c| if is_unsafe(c) { picture(c) } else { c }).collect())
 }
 
 /// Like [`clean`], for one-line cells: newlines and tabs become spaces too.
 pub fn clean_line(text: &str) -> String {
-    clean(text)
-        .chars()
-        .map(|c| if c == '\n' || c == '\t' { ' ' } else { c })
-        .collect()
+    clean(text).chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect()
 }
 
 #[cfg(test)]

@@ -24,32 +24,17 @@ fn set(items: &[&str]) -> Option<HashSet<String>> {
 fn reference_document(engine: &Engine, extra_names: &[String], list_before: Option<Json>) -> Json {
     let mut doc = Map::new();
     let home = &engine.home;
-    doc.insert(
-        "external_dirs".into(),
-        json!(home
-            .external_dirs
-            .iter()
-            .map(|p| path_string(p))
-            .collect::<Vec<_>>()),
-    );
+    doc.insert("external_dirs".into(), json!(home.external_dirs.iter().map(|p| path_string(p)).collect::<Vec<_>>()));
     doc.insert(
         "index_files".into(),
-        json!(discover::index_files(&home.skills_dir, "SKILL.md")
-            .iter()
-            .map(|p| path_string(p))
-            .collect::<Vec<_>>()),
+        json!(discover::index_files(&home.skills_dir, "SKILL.md").iter().map(|p| path_string(p)).collect::<Vec<_>>()),
     );
-    let mut disabled: Vec<String> = gates::disabled_names(home, &engine.env, None)
-        .expect("disabled names")
-        .into_iter()
-        .collect();
+    let mut disabled: Vec<String> =
+        gates::disabled_names(home, &engine.env, None).expect("disabled names").into_iter().collect();
     disabled.sort();
     doc.insert("disabled".into(), json!(disabled));
     let all = engine.find_all_skills(true).expect("scan");
-    doc.insert(
-        "all_skills_incl_disabled".into(),
-        json!(all.iter().map(|s| s.to_json()).collect::<Vec<_>>()),
-    );
+    doc.insert("all_skills_incl_disabled".into(), json!(all.iter().map(|s| s.to_json()).collect::<Vec<_>>()));
     let list = list_before.unwrap_or_else(|| engine.skills_list(None));
     let mut by_cat = Map::new();
     for cat in list["categories"].as_array().cloned().unwrap_or_default() {
@@ -58,30 +43,21 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     }
     let mut names: Vec<String> = list["skills"]
         .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s["name"].as_str().map(String::from))
-                .collect()
-        })
+        .map(|a| a.iter().filter_map(|s| s["name"].as_str().map(String::from)).collect())
         .unwrap_or_default();
     doc.insert("skills_list".into(), list);
     doc.insert("skills_list_by_category".into(), Json::Object(by_cat));
     names.extend(extra_names.iter().cloned());
     let mut views = Map::new();
     for n in &names {
-        views.insert(
-            n.clone(),
-            stable(engine.skill_view(n, None, Some("sess-1"), true)),
-        );
+        views.insert(n.clone(), stable(engine.skill_view(n, None, Some("sess-1"), true)));
     }
     doc.insert("skill_view".into(), Json::Object(views));
     // ref.py deletes the snapshot before its first prompt; the first call
     // writes it again, so the second one takes the warm path.
     doc.insert(
         "system_prompt".into(),
-        json!(engine
-            .system_prompt_with(&ToolAvailability::default(), PromptCache::Cold)
-            .expect("prompt")),
+        json!(engine.system_prompt_with(&ToolAvailability::default(), PromptCache::Cold).expect("prompt")),
     );
     let tools = ToolAvailability {
         tools: set(&["skills_list", "skill_view", "web_search"]),
@@ -89,24 +65,16 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     };
     doc.insert(
         "system_prompt_tools".into(),
-        json!(engine
-            .system_prompt_with(&tools, PromptCache::Warm)
-            .expect("prompt")),
+        json!(engine.system_prompt_with(&tools, PromptCache::Warm).expect("prompt")),
     );
     let commands = engine.skill_commands();
     doc.insert(
         "slash_commands".into(),
-        json!(commands
-            .iter()
-            .map(|(k, c)| json!([k, c.to_json()]))
-            .collect::<Vec<_>>()),
+        json!(commands.iter().map(|(k, c)| json!([k, c.to_json()])).collect::<Vec<_>>()),
     );
     let mut messages = Map::new();
     for key in commands.keys() {
-        messages.insert(
-            key.clone(),
-            json!(engine.invocation_message(key, "do it", Some("sess-1"))),
-        );
+        messages.insert(key.clone(), json!(engine.invocation_message(key, "do it", Some("sess-1"))));
     }
     doc.insert("slash_messages".into(), Json::Object(messages));
     let mut preload: Vec<String> = names.iter().take(2).cloned().collect();
@@ -118,10 +86,7 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     let mut bundle_messages = Map::new();
     for key in bundles.bundles.keys() {
         let m = engine.bundle_message(key, "ship it", Some("sess-1"));
-        bundle_messages.insert(
-            key.clone(),
-            m.map_or(Json::Null, |(t, l, mi)| json!([t, l, mi])),
-        );
+        bundle_messages.insert(key.clone(), m.map_or(Json::Null, |(t, l, mi)| json!([t, l, mi])));
     }
     doc.insert("bundle_messages".into(), Json::Object(bundle_messages));
     // Hermes mounts a temporary copy of a tree that holds symlinks; the
@@ -147,10 +112,7 @@ fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
     for spec in conf.all("views") {
         let (name, file) = spec.split_once('|').unwrap_or((spec, ""));
         let file = (!file.is_empty()).then_some(file);
-        views.insert(
-            spec.clone(),
-            stable(engine.skill_view(name, file, Some("sess-1"), true)),
-        );
+        views.insert(spec.clone(), stable(engine.skill_view(name, file, Some("sess-1"), true)));
     }
     let mut preload = Map::new();
     for spec in conf.all("preload") {
@@ -165,24 +127,9 @@ fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
     let mut prompts = Map::new();
     for spec in conf.all("prompts") {
         let (tools, toolsets) = spec.split_once('|').unwrap_or((spec, ""));
-        let parse = |s: &str| {
-            (s != "-").then(|| {
-                s.split(',')
-                    .filter(|t| !t.is_empty())
-                    .map(String::from)
-                    .collect()
-            })
-        };
-        let avail = ToolAvailability {
-            tools: parse(tools),
-            toolsets: parse(toolsets),
-        };
-        prompts.insert(
-            spec.clone(),
-            json!(engine
-                .system_prompt_with(&avail, PromptCache::Cold)
-                .expect("prompt")),
-        );
+        let parse = |s: &str| (s != "-").then(|| s.split(',').filter(|t| !t.is_empty()).map(String::from).collect());
+        let avail = ToolAvailability { tools: parse(tools), toolsets: parse(toolsets) };
+        prompts.insert(spec.clone(), json!(engine.system_prompt_with(&avail, PromptCache::Cold).expect("prompt")));
     }
     json!({"views": views, "preload": preload, "invoke": invoke, "prompts": prompts})
 }
@@ -194,19 +141,11 @@ fn golden(name: &str) -> Option<Json> {
 }
 
 fn assert_parity(label: &str, ours: Json, golden: &Json) -> usize {
-    let (ours, golden) = (
-        sort_supporting_lines(ours),
-        sort_supporting_lines(golden.clone()),
-    );
+    let (ours, golden) = (sort_supporting_lines(ours), sort_supporting_lines(golden.clone()));
     let (matched, diffs) = compare(&ours, &golden);
     let total = golden.as_object().map_or(0, |o| o.len());
     eprintln!("{label}: {matched}/{total} surfaces match");
-    assert!(
-        diffs.is_empty(),
-        "{label}: {} surface(s) differ:\n{}",
-        diffs.len(),
-        diffs.join("\n")
-    );
+    assert!(diffs.is_empty(), "{label}: {} surface(s) differ:\n{}", diffs.len(), diffs.join("\n"));
     matched
 }
 
@@ -236,13 +175,8 @@ fn sort_supporting_lines(value: Json) -> Json {
 
 fn check_scenario(name: &str, scenario: &Scenario, list_before: Option<Json>) {
     let engine = scenario.engine();
-    let doc = scenario.mask(reference_document(
-        &engine,
-        scenario.conf.all("names"),
-        list_before,
-    ));
-    let golden_doc =
-        golden(&format!("{name}.json")).unwrap_or_else(|| panic!("no golden for {name}"));
+    let doc = scenario.mask(reference_document(&engine, scenario.conf.all("names"), list_before));
+    let golden_doc = golden(&format!("{name}.json")).unwrap_or_else(|| panic!("no golden for {name}"));
     assert_parity(name, doc, &golden_doc);
     if let Some(extra) = golden(&format!("{name}.extra.json")) {
         let doc = scenario.mask(extra_document(&engine, &scenario.conf));
@@ -262,16 +196,8 @@ fn check_fixture(name: &str) {
     let tmp = tempfile::tempdir().expect("tempdir");
     let copy = tmp.path().canonicalize().expect("tmp").join(name);
     copy_tree(fixture_dir, &copy);
-    let home = copy.join(
-        scenario
-            .home
-            .strip_prefix(fixture_dir)
-            .expect("home inside fixture"),
-    );
-    let ext = scenario
-        .ext
-        .as_ref()
-        .map(|e| copy.join(e.strip_prefix(fixture_dir).expect("ext inside fixture")));
+    let home = copy.join(scenario.home.strip_prefix(fixture_dir).expect("home inside fixture"));
+    let ext = scenario.ext.as_ref().map(|e| copy.join(e.strip_prefix(fixture_dir).expect("ext inside fixture")));
     let copied = Scenario::new(home.clone(), ext, scenario.conf.clone());
     let list_before = copied.engine().skills_list(None);
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
@@ -288,8 +214,7 @@ fn copy_tree(from: &Path, to: &Path) {
             copy_tree(&entry.path(), &target);
         } else if ty.is_symlink() {
             #[cfg(unix)]
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).expect("link"), &target)
-                .expect("symlink");
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).expect("link"), &target).expect("symlink");
         } else {
             std::fs::copy(entry.path(), &target).expect("copy");
         }
@@ -330,22 +255,10 @@ fixtures!(
 #[test]
 fn corpus_hermes() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let home = tmp
-        .path()
-        .canonicalize()
-        .expect("tmp")
-        .join("corpus_hermes/home");
+    let home = tmp.path().canonicalize().expect("tmp").join("corpus_hermes/home");
     copy_tree(&common::shared().join("corpus/hermes"), &home);
-    std::fs::write(
-        home.join("config.yaml"),
-        "skills:\n  external_dirs:\n    - ${REF_EXT_DIR}\n",
-    )
-    .expect("config");
-    let scenario = Scenario::new(
-        home.clone(),
-        Some(home.join("optional-skills")),
-        RefConf::default(),
-    );
+    std::fs::write(home.join("config.yaml"), "skills:\n  external_dirs:\n    - ${REF_EXT_DIR}\n").expect("config");
+    let scenario = Scenario::new(home.clone(), Some(home.join("optional-skills")), RefConf::default());
     check_scenario("corpus_hermes", &scenario, None);
 }
 
@@ -353,11 +266,7 @@ fn corpus_hermes() {
 #[test]
 fn corpus_others() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let home = tmp
-        .path()
-        .canonicalize()
-        .expect("tmp")
-        .join("corpus_others/home");
+    let home = tmp.path().canonicalize().expect("tmp").join("corpus_others/home");
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
     let dirs = [
         "anthropic",
@@ -368,19 +277,8 @@ fn corpus_others() {
         "vercel",
         "awesome-hermes-skills",
     ];
-    let list: String = dirs
-        .iter()
-        .map(|d| format!("    - ${{REF_EXT_DIR}}/{d}\n"))
-        .collect();
-    std::fs::write(
-        home.join("config.yaml"),
-        format!("skills:\n  external_dirs:\n{list}"),
-    )
-    .expect("config");
-    let scenario = Scenario::new(
-        home,
-        Some(common::shared().join("corpus")),
-        RefConf::default(),
-    );
+    let list: String = dirs.iter().map(|d| format!("    - ${{REF_EXT_DIR}}/{d}\n")).collect();
+    std::fs::write(home.join("config.yaml"), format!("skills:\n  external_dirs:\n{list}")).expect("config");
+    let scenario = Scenario::new(home, Some(common::shared().join("corpus")), RefConf::default());
     check_scenario("corpus_others", &scenario, None);
 }

@@ -15,22 +15,10 @@ pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
     let rows: Vec<Vec<String>> = set
         .bundles
         .iter()
-        .map(|(k, b)| {
-            vec![
-                k.clone(),
-                b.name.clone(),
-                b.skills.join(", "),
-                b.description.clone(),
-            ]
-        })
+        .map(|(k, b)| vec![k.clone(), b.name.clone(), b.skills.join(", "), b.description.clone()])
         .collect();
     print_table(out, &["COMMAND", "NAME", "SKILLS", "DESCRIPTION"], &rows)?;
-    writeln!(
-        out,
-        "\n{} bundles in {}",
-        set.bundles.len(),
-        engine.home.bundles_dir(&engine.env).display()
-    )?;
+    writeln!(out, "\n{} bundles in {}", set.bundles.len(), engine.home.bundles_dir(&engine.env).display())?;
     for p in &set.problems {
         writeln!(out, "skipped {}: {}", p.path.display(), clean(&p.reason))?;
     }

@@ -9,17 +9,12 @@ use std::io;
 pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
     let commands = engine.skill_commands();
     if json {
-        let pairs: Vec<Json> = commands
-            .iter()
-            .map(|(k, c)| json!([k, c.to_json()]))
-            .collect();
+        let pairs: Vec<Json> = commands.iter().map(|(k, c)| json!([k, c.to_json()])).collect();
         print_json(out, &Json::Array(pairs))?;
         return Ok(EXIT_OK);
     }
-    let rows: Vec<Vec<String>> = commands
-        .iter()
-        .map(|(k, c)| vec![k.clone(), c.name.clone(), text(&c.description.to_json())])
-        .collect();
+    let rows: Vec<Vec<String>> =
+        commands.iter().map(|(k, c)| vec![k.clone(), c.name.clone(), text(&c.description.to_json())]).collect();
     print_table(out, &["COMMAND", "SKILL", "DESCRIPTION"], &rows)?;
     writeln!(out, "\n{} commands", commands.len())?;
     Ok(EXIT_OK)

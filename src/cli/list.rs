@@ -15,17 +15,9 @@ pub fn run(engine: &Engine, category: Option<&str>, json: bool, out: &mut Out) -
         writeln!(out, "error: {}", text(err))?;
         return Ok(status_of(&answer));
     }
-    let skills = answer
-        .get("skills")
-        .and_then(Json::as_array)
-        .cloned()
-        .unwrap_or_default();
+    let skills = answer.get("skills").and_then(Json::as_array).cloned().unwrap_or_default();
     if skills.is_empty() {
-        writeln!(
-            out,
-            "{}",
-            answer.get("message").map(text).unwrap_or_default()
-        )?;
+        writeln!(out, "{}", answer.get("message").map(text).unwrap_or_default())?;
         return Ok(status_of(&answer));
     }
     let rows: Vec<Vec<String>> = skills
@@ -33,10 +25,7 @@ pub fn run(engine: &Engine, category: Option<&str>, json: bool, out: &mut Out) -
         .map(|s| {
             vec![
                 text(&s["name"]),
-                s.get("category")
-                    .filter(|c| !c.is_null())
-                    .map(text)
-                    .unwrap_or_else(|| "-".into()),
+                s.get("category").filter(|c| !c.is_null()).map(text).unwrap_or_else(|| "-".into()),
                 text(&s["description"]),
             ]
         })

@@ -84,6 +84,10 @@ pub enum Command {
         /// Enabled toolsets, comma-separated (applies toolset conditions)
         #[arg(long, value_delimiter = ',', num_args = 0..)]
         toolsets: Option<Vec<String>>,
+        /// Which path Hermes takes: `auto` (its snapshot if valid), `cold`
+        /// (first run after a change), `warm` (every later run)
+        #[arg(long, value_enum, default_value_t = CacheArg::Auto)]
+        cache: CacheArg,
     },
     /// List the slash commands skills register, in scan order
     Commands,
@@ -107,6 +111,14 @@ pub enum Command {
     Mounts,
 }
 
+/// `prompt --cache`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum CacheArg {
+    Auto,
+    Cold,
+    Warm,
+}
+
 fn parse_os(s: &str) -> Result<Os, String> {
     Os::parse(s).ok_or_else(|| format!("unknown platform '{s}' (use linux, macos or windows)"))
 }
@@ -119,35 +131,16 @@ pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
     let root = resolve_home_path(global.home.as_deref(), &env);
     match std::fs::metadata(&root) {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => {
-            return Err(format!(
-                "{}: not a directory (pass --home with a Hermes home)",
-                root.display()
-            ))
-        }
+        Ok(_) => return Err(format!("{}: not a directory (pass --home with a Hermes home)", root.display())),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!(
-                "{}: no Hermes home here (pass --home or set HERMES_HOME)",
-                root.display()
-            ))
+            return Err(format!("{}: no Hermes home here (pass --home or set HERMES_HOME)", root.display()))
         }
-        Err(e) => {
-            return Err(format!(
-                "{}: cannot read the Hermes home: {e}",
-                root.display()
-            ))
-        }
+        Err(e) => return Err(format!("{}: cannot read the Hermes home: {e}", root.display())),
     }
     if let Err(e) = std::fs::read_dir(&root) {
-        return Err(format!(
-            "{}: cannot read the Hermes home: {e}",
-            root.display()
-        ));
+        return Err(format!("{}: cannot read the Hermes home: {e}", root.display()));
     }
-    let options = Options {
-        session_id: global.session_id.clone(),
-        allow_inline_shell: global.inline_shell,
-    };
+    let options = Options { session_id: global.session_id.clone(), allow_inline_shell: global.inline_shell };
     Ok(Engine::new(root, env, options))
 }
 
@@ -162,9 +155,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         }
     };
     let Some(command) = cli.command else {
-        eprintln!(
-            "skillscope: the terminal browser is not available yet; use a subcommand (see --help)"
-        );
+        eprintln!("skillscope: the terminal browser is not available yet; use a subcommand (see --help)");
         return EXIT_USAGE;
     };
     let engine = match engine_for(&cli.global, Env::from_process()) {
@@ -178,16 +169,10 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     let mut out = std::io::stdout().lock();
     let result = match command {
         Command::List { category } => list::run(&engine, category.as_deref(), json, &mut out),
-        Command::View { name, file_path } => {
-            skills::view(&engine, &name, file_path.as_deref(), json, &mut out)
-        }
-        Command::Prompt { tools, toolsets } => {
-            prompt::run(&engine, tools, toolsets, json, &mut out)
-        }
+        Command::View { name, file_path } => skills::view(&engine, &name, file_path.as_deref(), json, &mut out),
+        Command::Prompt { tools, toolsets, cache } => prompt::run(&engine, tools, toolsets, cache, json, &mut out),
         Command::Commands => commands::run(&engine, json, &mut out),
-        Command::Invoke { key, instruction } => {
-            skills::invoke(&engine, &key, &instruction, json, &mut out)
-        }
+        Command::Invoke { key, instruction } => skills::invoke(&engine, &key, &instruction, json, &mut out),
         Command::Preload { names } => skills::preload(&engine, &names, json, &mut out),
         Command::Bundles => bundles::run(&engine, json, &mut out),
         Command::Mounts => mounts::run(&engine, json, &mut out),

@@ -9,16 +9,11 @@ use std::io;
 pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
     let mounts = engine.mounts();
     if json {
-        print_json(
-            out,
-            &Json::Array(mounts.iter().map(|m| m.to_json()).collect()),
-        )?;
+        print_json(out, &Json::Array(mounts.iter().map(|m| m.to_json()).collect()))?;
         return Ok(EXIT_OK);
     }
-    let rows: Vec<Vec<String>> = mounts
-        .iter()
-        .map(|m| vec![m.container_path.clone(), m.host_path.display().to_string()])
-        .collect();
+    let rows: Vec<Vec<String>> =
+        mounts.iter().map(|m| vec![m.container_path.clone(), m.host_path.display().to_string()]).collect();
     print_table(out, &["CONTAINER PATH", "HOST PATH"], &rows)?;
     for m in mounts.iter().filter(|m| !m.symlinks.is_empty()) {
         writeln!(

@@ -24,11 +24,7 @@ pub fn status_of(value: &Json) -> i32 {
 
 /// The width to fit tables into: `$COLUMNS`, else 100.
 pub fn terminal_width() -> usize {
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .filter(|w| *w >= 20)
-        .unwrap_or(100)
+    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|w| *w >= 20).unwrap_or(100)
 }
 
 /// Cuts `text` to at most `width` columns, marking the cut with `…`.
@@ -59,10 +55,7 @@ fn pad(text: &str, width: usize) -> String {
 /// untrusted text and is cleaned first.
 pub fn print_table(out: &mut Out, header: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
     let cols = header.len();
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| r.iter().map(|c| clean_line(c)).collect())
-        .collect();
+    let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| clean_line(c)).collect()).collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
     for row in &rows {
         for (i, cell) in row.iter().enumerate().take(cols - 1) {
@@ -82,11 +75,7 @@ pub fn print_table(out: &mut Out, header: &[&str], rows: &[Vec<String>]) -> io::
         }
         s.trim_end().to_owned()
     };
-    writeln!(
-        out,
-        "{}",
-        line(header.iter().map(|h| h.to_string()).collect())
-    )?;
+    writeln!(out, "{}", line(header.iter().map(|h| h.to_string()).collect()))?;
     for row in rows {
         writeln!(out, "{}", line(row))?;
     }

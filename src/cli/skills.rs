@@ -7,13 +7,7 @@ use crate::sanitize::clean;
 use serde_json::{json, Value as Json};
 use std::io;
 
-pub fn view(
-    engine: &Engine,
-    name: &str,
-    file_path: Option<&str>,
-    json: bool,
-    out: &mut Out,
-) -> io::Result<i32> {
+pub fn view(engine: &Engine, name: &str, file_path: Option<&str>, json: bool, out: &mut Out) -> io::Result<i32> {
     let answer = engine.skill_view(name, file_path, Some(&engine.options.session_id), true);
     if json {
         print_json(out, &answer)?;
@@ -28,44 +22,20 @@ pub fn view(
         return Ok(EXIT_OK);
     }
     let field = |k: &str| answer.get(k).filter(|v| !v.is_null()).map(text);
-    writeln!(
-        out,
-        "name:        {}",
-        clean(&field("name").unwrap_or_default())
-    )?;
-    writeln!(
-        out,
-        "description: {}",
-        clean(&field("description").unwrap_or_default())
-    )?;
-    writeln!(
-        out,
-        "path:        {}",
-        clean(&field("path").unwrap_or_default())
-    )?;
+    writeln!(out, "name:        {}", clean(&field("name").unwrap_or_default()))?;
+    writeln!(out, "description: {}", clean(&field("description").unwrap_or_default()))?;
+    writeln!(out, "path:        {}", clean(&field("path").unwrap_or_default()))?;
     if let Some(dir) = field("skill_dir") {
         writeln!(out, "skill_dir:   {}", clean(&dir))?;
     }
-    writeln!(
-        out,
-        "readiness:   {}",
-        field("readiness_status").unwrap_or_default()
-    )?;
+    writeln!(out, "readiness:   {}", field("readiness_status").unwrap_or_default())?;
     if let Some(note) = field("setup_note") {
         writeln!(out, "setup:       {}", clean(&note))?;
     }
     for key in ["tags", "related_skills"] {
-        let items: Vec<String> = answer[key]
-            .as_array()
-            .map(|a| a.iter().map(text).collect())
-            .unwrap_or_default();
+        let items: Vec<String> = answer[key].as_array().map(|a| a.iter().map(text).collect()).unwrap_or_default();
         if !items.is_empty() {
-            writeln!(
-                out,
-                "{:<12} {}",
-                format!("{key}:"),
-                clean(&items.join(", "))
-            )?;
+            writeln!(out, "{:<12} {}", format!("{key}:"), clean(&items.join(", ")))?;
         }
     }
     if let Some(Json::Object(groups)) = answer.get("linked_files") {
@@ -81,11 +51,7 @@ pub fn view(
 }
 
 fn print_error(out: &mut Out, answer: &Json) -> io::Result<()> {
-    writeln!(
-        out,
-        "error: {}",
-        clean(&answer.get("error").map(text).unwrap_or_default())
-    )?;
+    writeln!(out, "error: {}", clean(&answer.get("error").map(text).unwrap_or_default()))?;
     if let Some(matches) = answer.get("matches").and_then(Json::as_array) {
         for m in matches {
             writeln!(out, "  {}", clean(&text(m)))?;
@@ -108,28 +74,11 @@ fn print_error(out: &mut Out, answer: &Json) -> io::Result<()> {
     Ok(())
 }
 
-pub fn invoke(
-    engine: &Engine,
-    key: &str,
-    instruction: &[String],
-    json: bool,
-    out: &mut Out,
-) -> io::Result<i32> {
-    let key = if key.starts_with('/') {
-        key.to_owned()
-    } else {
-        format!("/{key}")
-    };
-    let line = std::iter::once(key.clone())
-        .chain(instruction.iter().cloned())
-        .collect::<Vec<_>>()
-        .join(" ");
+pub fn invoke(engine: &Engine, key: &str, instruction: &[String], json: bool, out: &mut Out) -> io::Result<i32> {
+    let key = if key.starts_with('/') { key.to_owned() } else { format!("/{key}") };
+    let line = std::iter::once(key.clone()).chain(instruction.iter().cloned()).collect::<Vec<_>>().join(" ");
     let message = engine.dispatch(&line, Some(&engine.options.session_id));
-    let code = if message.is_some() {
-        EXIT_OK
-    } else {
-        EXIT_ANSWER_ERROR
-    };
+    let code = if message.is_some() { EXIT_OK } else { EXIT_ANSWER_ERROR };
     if json {
         print_json(out, &json!(message))?;
     } else {
@@ -157,11 +106,7 @@ pub fn preload(engine: &Engine, names: &[String], json: bool, out: &mut Out) -> 
     let ids = split_names(names);
     let (text, loaded, missing) = engine.preloaded_prompt(&ids, Some(&engine.options.session_id));
     // Hermes refuses to start only when nothing at all could be loaded.
-    let code = if loaded.is_empty() {
-        EXIT_ANSWER_ERROR
-    } else {
-        EXIT_OK
-    };
+    let code = if loaded.is_empty() { EXIT_ANSWER_ERROR } else { EXIT_OK };
     if json {
         print_json(out, &json!([text, loaded, missing]))?;
     } else {

@@ -49,12 +49,7 @@ pub struct BundleSet {
 
 impl BundleSet {
     pub fn to_json(&self) -> Json {
-        Json::Object(
-            self.bundles
-                .iter()
-                .map(|(k, b)| (k.clone(), b.to_json()))
-                .collect(),
-        )
+        Json::Object(self.bundles.iter().map(|(k, b)| (k.clone(), b.to_json())).collect())
     }
 }
 
@@ -65,10 +60,7 @@ pub fn load_bundle_file(path: &Path) -> Result<Bundle, String> {
     let Value::Map(data) = data else {
         return Err("not a mapping".into());
     };
-    let stem = path
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
     let name = match data.get("name").filter(|v| v.truthy()) {
         Some(v) => py_strip(&v.py_str()).to_owned(),
         None => py_strip(&stem).to_owned(),
@@ -80,11 +72,8 @@ pub fn load_bundle_file(path: &Path) -> Result<Bundle, String> {
         Some(Value::Seq(items)) => items.clone(),
         _ => return Err("no skills list".into()),
     };
-    let skills: Vec<String> = skills
-        .iter()
-        .map(|s| py_strip(&s.py_str()).to_owned())
-        .filter(|s| !s.is_empty())
-        .collect();
+    let skills: Vec<String> =
+        skills.iter().map(|s| py_strip(&s.py_str()).to_owned()).filter(|s| !s.is_empty()).collect();
     if skills.is_empty() {
         return Err("empty skills list".into());
     }
@@ -98,19 +87,9 @@ pub fn load_bundle_file(path: &Path) -> Result<Bundle, String> {
     if slug.is_empty() {
         return Err("name yields an empty slug".into());
     }
-    let description = if description.is_empty() {
-        format!("Load {} skills as a bundle", skills.len())
-    } else {
-        description
-    };
-    Ok(Bundle {
-        name,
-        slug,
-        description,
-        skills,
-        instruction,
-        path: path.to_path_buf(),
-    })
+    let description =
+        if description.is_empty() { format!("Load {} skills as a bundle", skills.len()) } else { description };
+    Ok(Bundle { name, slug, description, skills, instruction, path: path.to_path_buf() })
 }
 
 impl Engine {
@@ -121,10 +100,7 @@ impl Engine {
         if !paths::exists(&dir) {
             return set;
         }
-        let files: Vec<PathBuf> = ["*.yaml", "*.yml"]
-            .iter()
-            .flat_map(|pat| paths::glob(&dir, pat))
-            .collect();
+        let files: Vec<PathBuf> = ["*.yaml", "*.yml"].iter().flat_map(|pat| paths::glob(&dir, pat)).collect();
         for file in files {
             match load_bundle_file(&file) {
                 Ok(bundle) => {
@@ -132,10 +108,7 @@ impl Engine {
                     if let Some(first) = set.bundles.get(&key) {
                         set.problems.push(BundleProblem {
                             path: file.clone(),
-                            reason: format!(
-                                "duplicate slug {key}; {} is kept",
-                                first.path.display()
-                            ),
+                            reason: format!("duplicate slug {key}; {} is kept", first.path.display()),
                         });
                         continue;
                     }

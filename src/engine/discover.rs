@@ -56,8 +56,7 @@ pub fn is_support_path(path: &Path) -> bool {
 
 /// True when any component of `path` is an excluded name.
 pub fn has_excluded_component(path: &Path) -> bool {
-    path.components()
-        .any(|c| is_excluded_name(&c.as_os_str().to_string_lossy()))
+    path.components().any(|c| is_excluded_name(&c.as_os_str().to_string_lossy()))
 }
 
 /// `is_excluded_skill_path`.
@@ -172,19 +171,9 @@ mod tests {
         touch(&r.join("node_modules/c/SKILL.md"));
         touch(&r.join(".hidden/d/SKILL.md"));
         touch(&r.join("a-b/SKILL.md"));
-        let found: Vec<String> = index_files(r, "SKILL.md")
-            .iter()
-            .map(|p| paths::rel_string(p.strip_prefix(r).unwrap()))
-            .collect();
-        assert_eq!(
-            found,
-            [
-                ".hidden/d/SKILL.md",
-                "a-b/SKILL.md",
-                "a/SKILL.md",
-                "scripts/b/SKILL.md"
-            ]
-        );
+        let found: Vec<String> =
+            index_files(r, "SKILL.md").iter().map(|p| paths::rel_string(p.strip_prefix(r).unwrap())).collect();
+        assert_eq!(found, [".hidden/d/SKILL.md", "a-b/SKILL.md", "a/SKILL.md", "scripts/b/SKILL.md"]);
     }
 
     #[cfg(unix)]
@@ -196,10 +185,7 @@ mod tests {
         std::os::unix::fs::symlink(r.join("cat"), r.join("cat/loop")).unwrap();
         std::os::unix::fs::symlink(r.join("cat"), r.join("alias")).unwrap();
         let (found, report) = index_files_with_report(r, "SKILL.md");
-        let found: Vec<String> = found
-            .iter()
-            .map(|p| paths::rel_string(p.strip_prefix(r).unwrap()))
-            .collect();
+        let found: Vec<String> = found.iter().map(|p| paths::rel_string(p.strip_prefix(r).unwrap())).collect();
         assert_eq!(found, ["alias/s/SKILL.md", "cat/s/SKILL.md"]);
         assert_eq!(report.cycles.len(), 2);
     }

@@ -71,12 +71,7 @@ impl Env {
         let vars: HashMap<String, String> = std::env::vars().collect();
         let container = detect_container(&vars);
         let s6 = Path::new("/run/s6").is_dir() || Path::new("/package/admin/s6-overlay").is_dir();
-        Env {
-            vars,
-            os: Os::host(),
-            container,
-            s6,
-        }
+        Env { vars, os: Os::host(), container, s6 }
     }
 
     /// An environment with exactly these variables (tests, previews).
@@ -86,15 +81,7 @@ impl Env {
         K: Into<String>,
         V: Into<String>,
     {
-        Env {
-            vars: vars
-                .into_iter()
-                .map(|(k, v)| (k.into(), v.into()))
-                .collect(),
-            os,
-            container: false,
-            s6: false,
-        }
+        Env { vars: vars.into_iter().map(|(k, v)| (k.into(), v.into())).collect(), os, container: false, s6: false }
     }
 
     pub fn var(&self, name: &str) -> Option<&str> {
@@ -108,12 +95,7 @@ impl Env {
 
     /// `env_var_enabled(name)`: `1`, `true`, `yes`, `on` (any case, trimmed).
     pub fn enabled(&self, name: &str) -> bool {
-        self.var(name).is_some_and(|v| {
-            matches!(
-                v.trim().to_ascii_lowercase().as_str(),
-                "1" | "true" | "yes" | "on"
-            )
-        })
+        self.var(name).is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
     }
 
     pub fn set(&mut self, name: &str, value: &str) {
@@ -127,15 +109,12 @@ impl Env {
     /// Termux detection used by the platform gate.
     pub fn is_termux(&self) -> bool {
         self.non_empty("TERMUX_VERSION").is_some()
-            || self
-                .var("PREFIX")
-                .is_some_and(|p| p.contains("com.termux/files/usr"))
+            || self.var("PREFIX").is_some_and(|p| p.contains("com.termux/files/usr"))
     }
 
     /// The messaging platform scope (`HERMES_PLATFORM`, else the session's).
     pub fn platform_scope(&self) -> Option<&str> {
-        self.non_empty("HERMES_PLATFORM")
-            .or_else(|| self.non_empty("HERMES_SESSION_PLATFORM"))
+        self.non_empty("HERMES_PLATFORM").or_else(|| self.non_empty("HERMES_SESSION_PLATFORM"))
     }
 
     /// `os.path.expandvars`: `$NAME` and `${NAME}`, unknown names kept.
@@ -180,11 +159,7 @@ impl Env {
         if text == "~" || text.starts_with("~/") {
             if let Some(home) = self.home_dir() {
                 let home = home.to_string_lossy();
-                let home = if text.len() > 1 {
-                    home.trim_end_matches('/')
-                } else {
-                    &home
-                };
+                let home = if text.len() > 1 { home.trim_end_matches('/') } else { &home };
                 return format!("{home}{}", &text[1..]);
             }
         }
@@ -197,30 +172,15 @@ fn detect_container(vars: &HashMap<String, String>) -> bool {
     if Path::new("/.dockerenv").exists() || Path::new("/run/.containerenv").exists() {
         return true;
     }
-    if vars
-        .get("KUBERNETES_SERVICE_HOST")
-        .is_some_and(|v| !v.is_empty())
-    {
+    if vars.get("KUBERNETES_SERVICE_HOST").is_some_and(|v| !v.is_empty()) {
         return true;
     }
     let cgroup = std::fs::read_to_string("/proc/1/cgroup").unwrap_or_default();
-    if [
-        "docker",
-        "podman",
-        "/lxc/",
-        "kubepods",
-        "containerd",
-        "crio",
-    ]
-    .iter()
-    .any(|m| cgroup.contains(m))
-    {
+    if ["docker", "podman", "/lxc/", "kubepods", "containerd", "crio"].iter().any(|m| cgroup.contains(m)) {
         return true;
     }
     let mountinfo = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
-    ["kubepods", "containerd", "crio"]
-        .iter()
-        .any(|m| mountinfo.contains(m))
+    ["kubepods", "containerd", "crio"].iter().any(|m| mountinfo.contains(m))
 }
 
 #[cfg(test)]

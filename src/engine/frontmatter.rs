@@ -66,12 +66,7 @@ fn find_closing_fence(text: &str) -> Option<(usize, usize)> {
 /// Parses `content` as Hermes does; returns the frontmatter and the body.
 pub fn parse(content: &str) -> (Frontmatter, &str) {
     let content = content.strip_prefix('\u{feff}').unwrap_or(content);
-    let none = |body_start| Frontmatter {
-        fields: Map::new(),
-        body_start,
-        kind: FrontmatterKind::None,
-        yaml_len: 0,
-    };
+    let none = |body_start| Frontmatter { fields: Map::new(), body_start, kind: FrontmatterKind::None, yaml_len: 0 };
     if !content.starts_with("---") {
         return (none(0), content);
     }
@@ -86,15 +81,7 @@ pub fn parse(content: &str) -> (Frontmatter, &str) {
         Ok(_) => (Map::new(), FrontmatterKind::NotAMapping),
         Err(e) => (split_lines(yaml), FrontmatterKind::Fallback(e)),
     };
-    (
-        Frontmatter {
-            fields,
-            body_start,
-            kind,
-            yaml_len: yaml.len(),
-        },
-        body,
-    )
+    (Frontmatter { fields, body_start, kind, yaml_len: yaml.len() }, body)
 }
 
 /// The fallback: each line with a `:` becomes `key.strip(): value.strip()`.
@@ -102,10 +89,7 @@ fn split_lines(yaml: &str) -> Map {
     let mut map = Map::new();
     for line in py_strip(yaml).split('\n') {
         if let Some((key, value)) = line.split_once(':') {
-            map.insert(
-                py_strip(key).to_owned(),
-                Value::Str(py_strip(value).to_owned()),
-            );
+            map.insert(py_strip(key).to_owned(), Value::Str(py_strip(value).to_owned()));
         }
     }
     map

@@ -64,15 +64,10 @@ pub fn environment_matches(fm: &Map, home: &Home, env: &Env) -> bool {
 }
 
 fn kanban_active(home: &Home, env: &Env) -> bool {
-    if env.non_empty("HERMES_KANBAN_TASK").is_some()
-        || env.non_empty("HERMES_KANBAN_BOARD").is_some()
-    {
+    if env.non_empty("HERMES_KANBAN_TASK").is_some() || env.non_empty("HERMES_KANBAN_BOARD").is_some() {
         return true;
     }
-    home.merged_config
-        .get("toolsets")
-        .and_then(|t| py_contains(t, &Value::Str("kanban".into())))
-        .unwrap_or(false)
+    home.merged_config.get("toolsets").and_then(|t| py_contains(t, &Value::Str("kanban".into()))).unwrap_or(false)
 }
 
 /// Python `item in container`; `None` where Python raises `TypeError`.
@@ -110,11 +105,7 @@ fn normalize_string_set(value: Option<&Value>) -> Result<HashSet<String>, PyErro
         Some(Value::Str(s)) => vec![Value::Str(s.clone())],
         Some(v) => v.py_iter().ok_or_else(|| not_iterable(v))?,
     };
-    Ok(items
-        .iter()
-        .map(|v| py_strip(&v.py_str()).to_owned())
-        .filter(|s| !s.is_empty())
-        .collect())
+    Ok(items.iter().map(|v| py_strip(&v.py_str()).to_owned()).filter(|s| !s.is_empty()).collect())
 }
 
 pub fn type_name(v: &Value) -> &'static str {
@@ -135,31 +126,20 @@ fn not_iterable(v: &Value) -> PyError {
 
 /// `get_disabled_skill_names(platform)` (raw config): the global list plus
 /// the resolved platform's list.
-pub fn disabled_names(
-    home: &Home,
-    env: &Env,
-    platform: Option<&str>,
-) -> Result<HashSet<String>, PyError> {
+pub fn disabled_names(home: &Home, env: &Env, platform: Option<&str>) -> Result<HashSet<String>, PyError> {
     if home.raw_config.is_empty() {
         return Ok(HashSet::new());
     }
     let Some(skills) = home.raw_skills() else {
         return Ok(HashSet::new());
     };
-    let platform = platform
-        .filter(|p| !p.is_empty())
-        .or_else(|| env.platform_scope());
+    let platform = platform.filter(|p| !p.is_empty()).or_else(|| env.platform_scope());
     let global = normalize_string_set(skills.get("disabled"))?;
     if let Some(platform) = platform {
         let per_platform = match skills.get("platform_disabled") {
             Some(v) if v.truthy() => match v {
                 Value::Map(m) => m.get(platform),
-                other => {
-                    return Err(format!(
-                        "'{}' object has no attribute 'get'",
-                        type_name(other)
-                    ))
-                }
+                other => return Err(format!("'{}' object has no attribute 'get'", type_name(other))),
             },
             _ => None,
         };
@@ -181,14 +161,9 @@ pub fn view_disabled(home: &Home, env: &Env, name: &Value) -> bool {
     let Value::Map(skills) = skills else {
         return false; // `.get` on a non-dict raises; Hermes answers "not disabled"
     };
-    let global = skills
-        .get("disabled")
-        .cloned()
-        .unwrap_or(Value::Seq(vec![]));
+    let global = skills.get("disabled").cloned().unwrap_or(Value::Seq(vec![]));
     if let Some(platform) = env.platform_scope() {
-        let per_platform = skills
-            .get("platform_disabled")
-            .and_then(|v| v.get(platform));
+        let per_platform = skills.get("platform_disabled").and_then(|v| v.get(platform));
         if let Some(list) = per_platform.filter(|v| !matches!(v, Value::Null)) {
             return match py_contains(list, name) {
                 Some(true) => true,
@@ -217,12 +192,7 @@ impl Conditions {
             .and_then(|m| m.get("hermes"))
             .filter(|h| h.truthy())
             .and_then(Value::as_map);
-        let get = |key: &str| {
-            hermes
-                .and_then(|h| h.get(key))
-                .cloned()
-                .unwrap_or(Value::Seq(vec![]))
-        };
+        let get = |key: &str| hermes.and_then(|h| h.get(key)).cloned().unwrap_or(Value::Seq(vec![]));
         Conditions {
             fallback_for_toolsets: get("fallback_for_toolsets"),
             requires_toolsets: get("requires_toolsets"),
@@ -232,14 +202,9 @@ impl Conditions {
     }
 
     pub fn is_empty(&self) -> bool {
-        [
-            &self.fallback_for_toolsets,
-            &self.requires_toolsets,
-            &self.fallback_for_tools,
-            &self.requires_tools,
-        ]
-        .iter()
-        .all(|v| !v.truthy())
+        [&self.fallback_for_toolsets, &self.requires_toolsets, &self.fallback_for_tools, &self.requires_tools]
+            .iter()
+            .all(|v| !v.truthy())
     }
 }
 
@@ -331,10 +296,7 @@ mod tests {
             toolsets: Some(["w", "e", "b"].iter().map(|s| s.to_string()).collect()),
         };
         assert_eq!(should_show(&cond, &avail), Ok(true));
-        let avail = ToolAvailability {
-            tools: None,
-            toolsets: Some(["web".to_string()].into()),
-        };
+        let avail = ToolAvailability { tools: None, toolsets: Some(["web".to_string()].into()) };
         assert_eq!(should_show(&cond, &avail), Ok(false));
     }
 }

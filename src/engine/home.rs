@@ -38,9 +38,7 @@ pub fn resolve_home_path(explicit: Option<&Path>, env: &Env) -> PathBuf {
             return paths::normalize(Path::new(v));
         }
     }
-    env.home_dir()
-        .unwrap_or_else(|| PathBuf::from("/"))
-        .join(".hermes")
+    env.home_dir().unwrap_or_else(|| PathBuf::from("/")).join(".hermes")
 }
 
 impl Home {
@@ -51,15 +49,7 @@ impl Home {
         let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
         let external_dirs = external_dirs(&root, &skills_dir, &raw_config, env);
         let dotenv = read_dotenv(&root.join(".env"));
-        Home {
-            root,
-            skills_dir,
-            raw_config,
-            merged_config,
-            external_dirs,
-            dotenv,
-            config_problem,
-        }
+        Home { root, skills_dir, raw_config, merged_config, external_dirs, dotenv, config_problem }
     }
 
     pub fn config_path(&self) -> PathBuf {
@@ -123,17 +113,8 @@ fn read_raw_config(path: &Path) -> (Map, Option<String>) {
     match Value::from_yaml(&text) {
         Ok(Value::Map(m)) => (m, None),
         Ok(Value::Null) => (Map::new(), None),
-        Ok(_) => (
-            Map::new(),
-            Some(format!(
-                "{}: not a mapping; Hermes ignores it",
-                path.display()
-            )),
-        ),
-        Err(e) => (
-            Map::new(),
-            Some(format!("{}: invalid YAML: {e}", path.display())),
-        ),
+        Ok(_) => (Map::new(), Some(format!("{}: not a mapping; Hermes ignores it", path.display()))),
+        Err(e) => (Map::new(), Some(format!("{}: invalid YAML: {e}", path.display()))),
     }
 }
 
@@ -207,16 +188,12 @@ fn merged_config(config_path: &Path, raw: &Map, raw_failed: bool, env: &Env) -> 
     }
     let managed = match env.non_empty("HERMES_MANAGED_DIR") {
         Some(dir) => Some(PathBuf::from(dir).join("config.yaml")),
-        None if paths::is_dir(Path::new("/etc/hermes")) => {
-            Some(PathBuf::from("/etc/hermes/config.yaml"))
-        }
+        None if paths::is_dir(Path::new("/etc/hermes")) => Some(PathBuf::from("/etc/hermes/config.yaml")),
         None => None,
     };
     let mut value = Value::Map(config);
     expand_config_vars(&mut value, env);
-    let Value::Map(mut config) = value else {
-        unreachable!("a mapping stays a mapping")
-    };
+    let Value::Map(mut config) = value else { unreachable!("a mapping stays a mapping") };
     if let Some(managed) = managed.filter(|m| m != config_path) {
         if let (overlay, None) = read_raw_config(&managed) {
             deep_merge(&mut config, &overlay);
@@ -246,11 +223,7 @@ fn external_dirs(root: &Path, skills_dir: &Path, raw: &Map, env: &Env) -> Vec<Pa
         }
         let expanded = env.expand_user(&env.expand_vars(text));
         let p = Path::new(&expanded);
-        let p = if p.is_absolute() {
-            paths::resolve(p)
-        } else {
-            paths::resolve(&root.join(p))
-        };
+        let p = if p.is_absolute() { paths::resolve(p) } else { paths::resolve(&root.join(p)) };
         if p == local || result.contains(&p) {
             continue;
         }

@@ -46,17 +46,12 @@ pub const LIST_HINT: &str = "Use skill_view(name) to see full content, tags, and
 impl Engine {
     /// `_find_all_skills(skip_disabled)`: every listable skill, first name wins.
     pub fn find_all_skills(&self, skip_disabled: bool) -> Result<Vec<ListedSkill>, PyError> {
-        let disabled: HashSet<String> = if skip_disabled {
-            HashSet::new()
-        } else {
-            gates::disabled_names(&self.home, &self.env, None)?
-        };
+        let disabled: HashSet<String> =
+            if skip_disabled { HashSet::new() } else { gates::disabled_names(&self.home, &self.env, None)? };
         let mut files = Vec::new();
         for dir in self.home.scan_dirs() {
             files.extend(
-                discover::index_files(&dir, "SKILL.md")
-                    .into_iter()
-                    .filter(|p| !discover::has_excluded_component(p)),
+                discover::index_files(&dir, "SKILL.md").into_iter().filter(|p| !discover::has_excluded_component(p)),
             );
         }
         let candidates = super::parallel_map(&files, |path| self.listing_candidate(path));
@@ -71,12 +66,7 @@ impl Engine {
             }
             let category = self.listing_category(path);
             seen.insert(name.clone());
-            skills.push(ListedSkill {
-                name,
-                description,
-                category,
-                skill_md: path.clone(),
-            });
+            skills.push(ListedSkill { name, description, category, skill_md: path.clone() });
         }
         Ok(skills)
     }
@@ -92,11 +82,7 @@ impl Engine {
         {
             return Candidate::Skip;
         }
-        let dir_name = path
-            .parent()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
+        let dir_name = path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy()).unwrap_or_default();
         let Some(name) = skill::listing_name(&fm.fields, &dir_name) else {
             return Candidate::Skip;
         };
@@ -143,11 +129,8 @@ impl Engine {
             skills.retain(|s| s.category.as_deref() == Some(cat));
         }
         sort_listing(&mut skills);
-        let mut categories: Vec<&str> = skills
-            .iter()
-            .filter_map(|s| s.category.as_deref())
-            .filter(|c| !c.is_empty())
-            .collect();
+        let mut categories: Vec<&str> =
+            skills.iter().filter_map(|s| s.category.as_deref()).filter(|c| !c.is_empty()).collect();
         categories.sort_unstable();
         categories.dedup();
         json!({

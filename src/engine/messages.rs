@@ -128,9 +128,8 @@ pub const CORE_COMMANDS: &[&str] = &[
 
 /// Core commands that exist only on messaging gateways: the CLI's prefix
 /// matching does not offer them.
-const GATEWAY_ONLY_COMMANDS: [&str; 9] = [
-    "start", "topic", "approve", "deny", "sethome", "set-home", "commands", "restart", "platform",
-];
+const GATEWAY_ONLY_COMMANDS: [&str; 9] =
+    ["start", "topic", "approve", "deny", "sethome", "set-home", "commands", "restart", "platform"];
 
 pub fn is_core_command(name: &str) -> bool {
     CORE_COMMANDS.contains(&name.to_lowercase().as_str())
@@ -181,16 +180,9 @@ impl Engine {
         };
         let mut files = Vec::new();
         for dir in self.home.scan_dirs() {
-            files.extend(
-                discover::index_files(&dir, "SKILL.md")
-                    .into_iter()
-                    .filter(|p| {
-                        !p.components().any(|c| {
-                            COMMAND_SCAN_EXCLUDED
-                                .contains(&c.as_os_str().to_string_lossy().as_ref())
-                        })
-                    }),
-            );
+            files.extend(discover::index_files(&dir, "SKILL.md").into_iter().filter(|p| {
+                !p.components().any(|c| COMMAND_SCAN_EXCLUDED.contains(&c.as_os_str().to_string_lossy().as_ref()))
+            }));
         }
         let parsed = super::parallel_map(&files, |p| self.command_candidate(p));
         let mut seen: HashSet<String> = HashSet::new();
@@ -210,21 +202,10 @@ impl Engine {
             if commands.contains_key(&key) {
                 continue;
             }
-            let description = if description.truthy() {
-                description
-            } else {
-                Value::Str(format!("Invoke the {name} skill"))
-            };
+            let description =
+                if description.truthy() { description } else { Value::Str(format!("Invoke the {name} skill")) };
             let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            commands.insert(
-                key,
-                SkillCommand {
-                    name,
-                    description,
-                    skill_md_path: path.clone(),
-                    skill_dir,
-                },
-            );
+            commands.insert(key, SkillCommand { name, description, skill_md_path: path.clone(), skill_dir });
         }
         commands
     }
@@ -237,20 +218,14 @@ impl Engine {
         {
             return None;
         }
-        let dir_name = path
-            .parent()
-            .and_then(Path::file_name)
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let dir_name =
+            path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         let name = match fm.get("name") {
             None => dir_name,
             Some(Value::Str(s)) => s.clone(),
             Some(_) => return None, // `.lower()` on a non-string raises
         };
-        let mut description = fm
-            .get("description")
-            .cloned()
-            .unwrap_or(Value::Str(String::new()));
+        let mut description = fm.get("description").cloned().unwrap_or(Value::Str(String::new()));
         if !description.truthy() {
             if let Some(line) = skill::first_body_line(body) {
                 description = Value::Str(take_chars(line, 80).to_owned());
@@ -298,30 +273,14 @@ impl Engine {
             Some(v) if json_truthy(v) => json_py_str(v),
             _ => normalized.clone(),
         };
-        let skill_dir = match payload
-            .get("skill_dir")
-            .and_then(Json::as_str)
-            .filter(|s| !s.is_empty())
-        {
-            Some(dir) => Some(PathBuf::from(dir)),
-            None => payload
-                .get("path")
-                .and_then(Json::as_str)
-                .filter(|p| !p.is_empty())
-                .map(|p| {
-                    paths::normalize(
-                        &self
-                            .home
-                            .skills_dir
-                            .join(Path::new(p).parent().unwrap_or(Path::new(""))),
-                    )
+        let skill_dir =
+            match payload.get("skill_dir").and_then(Json::as_str).filter(|s| !s.is_empty()) {
+                Some(dir) => Some(PathBuf::from(dir)),
+                None => payload.get("path").and_then(Json::as_str).filter(|p| !p.is_empty()).map(|p| {
+                    paths::normalize(&self.home.skills_dir.join(Path::new(p).parent().unwrap_or(Path::new(""))))
                 }),
-        };
-        Some(LoadedSkill {
-            payload,
-            skill_dir,
-            name,
-        })
+            };
+        Some(LoadedSkill { payload, skill_dir, name })
     }
 
     /// `_build_skill_message`: one skill's block of a message.
@@ -341,18 +300,13 @@ impl Engine {
         let cfg = PreprocessConfig::from_skills(self.home.merged_skills());
         let mut content = raw_content.clone();
         if cfg.template_vars {
-            content =
-                preprocess::substitute_template_vars(&content, dir_str.as_deref(), session_id);
+            content = preprocess::substitute_template_vars(&content, dir_str.as_deref(), session_id);
         }
         if cfg.inline_shell && self.options.allow_inline_shell {
             let timeout = cfg.timeout.clone().unwrap_or(10);
             content = preprocess::expand_inline_shell(&content, dir, timeout);
         }
-        let mut parts: Vec<String> = vec![
-            activation_note.to_owned(),
-            String::new(),
-            py_strip(&content).to_owned(),
-        ];
+        let mut parts: Vec<String> = vec![activation_note.to_owned(), String::new(), py_strip(&content).to_owned()];
         if let Some(d) = &dir_str {
             parts.push(String::new());
             parts.push(format!("[Skill directory: {d}]"));
@@ -369,34 +323,22 @@ impl Engine {
             parts.push("[Skill setup note: Required environment setup was skipped. Continue loading the skill and explain any reduced functionality if it matters.]".into());
         } else if flag("gateway_setup_hint") {
             parts.push(String::new());
-            parts.push(format!(
-                "[Skill setup note: {}]",
-                json_py_str(&p["gateway_setup_hint"])
-            ));
+            parts.push(format!("[Skill setup note: {}]", json_py_str(&p["gateway_setup_hint"])));
         } else if flag("setup_needed") && flag("setup_note") {
             parts.push(String::new());
-            parts.push(format!(
-                "[Skill setup note: {}]",
-                json_py_str(&p["setup_note"])
-            ));
+            parts.push(format!("[Skill setup note: {}]", json_py_str(&p["setup_note"])));
         }
         let supporting = supporting_files(p, dir);
         if let (false, Some(dir)) = (supporting.is_empty(), dir) {
             let target = match dir.strip_prefix(&self.home.skills_dir) {
                 Ok(rel) => rel_or_dot(rel),
-                Err(_) => dir
-                    .file_name()
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
+                Err(_) => dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             };
             let d = paths::path_string(dir);
             parts.push(String::new());
             parts.push("[This skill has supporting files:]".into());
             for sf in &supporting {
-                parts.push(format!(
-                    "- {sf}  ->  {}",
-                    paths::path_string(&paths::join(dir, sf))
-                ));
+                parts.push(format!("- {sf}  ->  {}", paths::path_string(&paths::join(dir, sf))));
             }
             parts.push(format!(
                 "\nLoad any of these with skill_view(name=\"{target}\", file_path=\"<path>\"), or run scripts directly by absolute path (e.g. `node {d}/scripts/foo.js`)."
@@ -422,17 +364,10 @@ impl Engine {
             return;
         }
         parts.push(String::new());
-        parts.push(format!(
-            "[Skill config (from {}/config.yaml):",
-            self.home.display(&self.env)
-        ));
+        parts.push(format!("[Skill config (from {}/config.yaml):", self.home.display(&self.env)));
         for var in &vars {
             let value = self.config_value(var);
-            let shown = if value.truthy() {
-                value.py_str()
-            } else {
-                "(not set)".into()
-            };
+            let shown = if value.truthy() { value.py_str() } else { "(not set)".into() };
             parts.push(format!("  {} = {shown}", var.key));
         }
         parts.push("]".into());
@@ -451,9 +386,7 @@ impl Engine {
         }
         let mut value = match current {
             None | Some(Value::Null) => var.default.clone().unwrap_or(Value::Str(String::new())),
-            Some(Value::Str(s)) if py_strip(s).is_empty() => {
-                var.default.clone().unwrap_or(Value::Str(String::new()))
-            }
+            Some(Value::Str(s)) if py_strip(s).is_empty() => var.default.clone().unwrap_or(Value::Str(String::new())),
             Some(v) => v.clone(),
         };
         if let Value::Str(s) = &value {
@@ -465,12 +398,7 @@ impl Engine {
     }
 
     /// `build_skill_invocation_message(key, instruction)`.
-    pub fn invocation_message(
-        &self,
-        key: &str,
-        instruction: &str,
-        task_id: Option<&str>,
-    ) -> Option<String> {
+    pub fn invocation_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<String> {
         let commands = self.skill_commands();
         let info = commands.get(key)?;
         let loaded = self.load_skill(&paths::path_string(&info.skill_dir), task_id)?;
@@ -482,11 +410,7 @@ impl Engine {
     }
 
     /// `split_stacked_skill_commands(rest)`.
-    pub fn split_stacked(
-        &self,
-        commands: &IndexMap<String, SkillCommand>,
-        rest: &str,
-    ) -> (Vec<String>, String) {
+    pub fn split_stacked(&self, commands: &IndexMap<String, SkillCommand>, rest: &str) -> (Vec<String>, String) {
         let mut keys: Vec<String> = Vec::new();
         let mut remaining = rest.to_owned();
         while keys.len() < MAX_STACKED_SKILLS - 1 {
@@ -496,15 +420,9 @@ impl Engine {
             }
             let mut split = stripped.splitn(2, super::value::py_is_space);
             let token = split.next().unwrap_or("");
-            let tail = split
-                .next()
-                .unwrap_or("")
-                .trim_start_matches(super::value::py_is_space);
+            let tail = split.next().unwrap_or("").trim_start_matches(super::value::py_is_space);
             let key = format!("/{}", token.trim_start_matches('/').replace('_', "-"));
-            if token.trim_start_matches('/').is_empty()
-                || !commands.contains_key(&key)
-                || keys.contains(&key)
-            {
+            if token.trim_start_matches('/').is_empty() || !commands.contains_key(&key) || keys.contains(&key) {
                 break;
             }
             keys.push(key);
@@ -514,12 +432,7 @@ impl Engine {
     }
 
     /// `build_stacked_skill_invocation_message(keys, instruction)`.
-    pub fn stacked_message(
-        &self,
-        keys: &[String],
-        instruction: &str,
-        task_id: Option<&str>,
-    ) -> Option<Composed> {
+    pub fn stacked_message(&self, keys: &[String], instruction: &str, task_id: Option<&str>) -> Option<Composed> {
         let commands = self.skill_commands();
         let (mut loaded_names, mut missing, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
         let mut seen = HashSet::new();
@@ -527,28 +440,20 @@ impl Engine {
             if key.is_empty() || !seen.insert(key.clone()) {
                 continue;
             }
-            let loaded = commands
-                .get(key)
-                .and_then(|info| self.load_skill(&paths::path_string(&info.skill_dir), task_id));
+            let loaded =
+                commands.get(key).and_then(|info| self.load_skill(&paths::path_string(&info.skill_dir), task_id));
             let Some(loaded) = loaded else {
                 missing.push(key.trim_start_matches('/').to_owned());
                 continue;
             };
-            let note = format!(
-                "[Loaded as part of the stacked skill invocation \"{}\".]",
-                loaded.name
-            );
+            let note = format!("[Loaded as part of the stacked skill invocation \"{}\".]", loaded.name);
             blocks.push(self.build_skill_message(&loaded, &note, "", task_id));
             loaded_names.push(loaded.name);
         }
         if blocks.is_empty() {
             return None;
         }
-        let typed: Vec<&str> = keys
-            .iter()
-            .filter(|k| !k.is_empty())
-            .map(String::as_str)
-            .collect();
+        let typed: Vec<&str> = keys.iter().filter(|k| !k.is_empty()).map(String::as_str).collect();
         let mut header = vec![
             format!(
                 "[IMPORTANT: The user has invoked the \"{}\" stacked skill bundle, loading {} skills together. Treat every skill below as active guidance for this turn.]",
@@ -569,12 +474,7 @@ impl Engine {
     }
 
     /// `build_bundle_invocation_message(key, instruction)`.
-    pub fn bundle_message(
-        &self,
-        key: &str,
-        instruction: &str,
-        task_id: Option<&str>,
-    ) -> Option<Composed> {
+    pub fn bundle_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<Composed> {
         let set = self.bundles();
         let info = set.bundles.get(key)?;
         let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
@@ -591,11 +491,7 @@ impl Engine {
                 continue;
             };
             if disabled.contains(&loaded.name) || disabled.contains(&id) {
-                disabled_hit.push(if loaded.name.is_empty() {
-                    id
-                } else {
-                    loaded.name
-                });
+                disabled_hit.push(if loaded.name.is_empty() { id } else { loaded.name });
                 continue;
             }
             let note = format!("[Loaded as part of the \"{}\" skill bundle.]", info.name);
@@ -619,10 +515,7 @@ impl Engine {
             header.push(format!("Skills missing (skipped): {}", missing.join(", ")));
         }
         if !disabled_hit.is_empty() {
-            header.push(format!(
-                "Skills disabled for this platform (skipped): {}",
-                disabled_hit.join(", ")
-            ));
+            header.push(format!("Skills disabled for this platform (skipped): {}", disabled_hit.join(", ")));
         }
         if !info.instruction.is_empty() {
             header.push(String::new());
@@ -673,10 +566,7 @@ impl Engine {
     fn dispatch_depth(&self, line: &str, task_id: Option<&str>, depth: u8) -> Option<String> {
         let original = py_strip(line);
         let lower = original.to_lowercase();
-        let base = lower
-            .split(super::value::py_is_space)
-            .find(|s| !s.is_empty())?
-            .to_owned();
+        let base = lower.split(super::value::py_is_space).find(|s| !s.is_empty())?.to_owned();
         if !base.starts_with('/') {
             return None;
         }
@@ -687,9 +577,7 @@ impl Engine {
         let rest_of = |base: &str| py_strip(original.get(base.len()..).unwrap_or("")).to_owned();
         let bundles = self.bundles();
         if bundles.bundles.contains_key(&base) {
-            return self
-                .bundle_message(&base, &rest_of(&base), task_id)
-                .map(|c| c.0);
+            return self.bundle_message(&base, &rest_of(&base), task_id).map(|c| c.0);
         }
         let commands = self.skill_commands();
         if commands.contains_key(&base) {
@@ -698,9 +586,7 @@ impl Engine {
             if !extra.is_empty() {
                 let mut keys = vec![base.clone()];
                 keys.extend(extra);
-                return self
-                    .stacked_message(&keys, &instruction, task_id)
-                    .map(|c| c.0);
+                return self.stacked_message(&keys, &instruction, task_id).map(|c| c.0);
             }
             return self.invocation_message(&base, &rest, task_id);
         }
@@ -723,11 +609,7 @@ impl Engine {
                 matches = exact;
             } else {
                 let min = matches.iter().map(|c| c.chars().count()).min().unwrap_or(0);
-                let shortest: Vec<String> = matches
-                    .iter()
-                    .filter(|c| c.chars().count() == min)
-                    .cloned()
-                    .collect();
+                let shortest: Vec<String> = matches.iter().filter(|c| c.chars().count() == min).cloned().collect();
                 if shortest.len() == 1 {
                     matches = shortest;
                 }
@@ -743,20 +625,11 @@ impl Engine {
     }
 
     fn is_quick_command(&self, name: &str) -> bool {
-        self.home
-            .merged_config
-            .get("quick_commands")
-            .and_then(Value::as_map)
-            .is_some_and(|m| m.contains_key(name))
+        self.home.merged_config.get("quick_commands").and_then(Value::as_map).is_some_and(|m| m.contains_key(name))
     }
 }
 
-fn compose(
-    header: Vec<String>,
-    blocks: Vec<String>,
-    loaded: Vec<String>,
-    missing: Vec<String>,
-) -> Composed {
+fn compose(header: Vec<String>, blocks: Vec<String>, loaded: Vec<String>, missing: Vec<String>) -> Composed {
     let mut all = vec![header.join("\n")];
     all.extend(blocks);
     (all.join("\n\n"), loaded, missing)
@@ -814,11 +687,7 @@ fn supporting_files(payload: &Json, dir: Option<&Path>) -> Vec<String> {
                     .filter(|p| paths::is_file(p) && !paths::is_symlink(p))
                     .collect();
                 found.sort_by(|a, b| a.components().cmp(b.components()));
-                files.extend(found.iter().map(|p| {
-                    p.strip_prefix(dir)
-                        .map(paths::rel_string)
-                        .unwrap_or_default()
-                }));
+                files.extend(found.iter().map(|p| p.strip_prefix(dir).map(paths::rel_string).unwrap_or_default()));
             }
         }
     }
@@ -851,16 +720,7 @@ pub fn config_vars(fm: &Map) -> Vec<ConfigVar> {
     let mut out: Vec<ConfigVar> = Vec::new();
     for item in items {
         let Value::Map(entry) = item else { continue };
-        let field = |k: &str| {
-            py_strip(
-                &entry
-                    .get(k)
-                    .cloned()
-                    .unwrap_or(Value::Str(String::new()))
-                    .py_str(),
-            )
-            .to_owned()
-        };
+        let field = |k: &str| py_strip(&entry.get(k).cloned().unwrap_or(Value::Str(String::new())).py_str()).to_owned();
         let key = field("key");
         if key.is_empty() || out.iter().any(|v| v.key == key) {
             continue;
@@ -869,20 +729,12 @@ pub fn config_vars(fm: &Map) -> Vec<ConfigVar> {
         if description.is_empty() {
             continue;
         }
-        let default = entry
-            .get("default")
-            .filter(|v| !matches!(v, Value::Null))
-            .cloned();
+        let default = entry.get("default").filter(|v| !matches!(v, Value::Null)).cloned();
         let prompt = match entry.get("prompt") {
             Some(Value::Str(s)) if !py_strip(s).is_empty() => py_strip(s).to_owned(),
             _ => description.clone(),
         };
-        out.push(ConfigVar {
-            key,
-            description,
-            default,
-            prompt,
-        });
+        out.push(ConfigVar { key, description, default, prompt });
     }
     out
 }

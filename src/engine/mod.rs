@@ -39,10 +39,7 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options {
-            session_id: "preview".into(),
-            allow_inline_shell: false,
-        }
+        Options { session_id: "preview".into(), allow_inline_shell: false }
     }
 }
 
@@ -77,9 +74,7 @@ impl Engine {
 
 /// Runs `f` over `items` on all cores, keeping the input order.
 pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(8);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if threads <= 1 || items.len() < 64 {
         return items.iter().map(&f).collect();
     }
@@ -92,12 +87,6 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + 
                 scope.spawn(move || part.iter().map(f).collect::<Vec<R>>())
             })
             .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| {
-                h.join()
-                    .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
-            })
-            .collect()
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }

@@ -28,11 +28,8 @@ pub fn join(base: &Path, rel: &str) -> PathBuf {
 /// Non-strict `Path.resolve()`: symlinks followed where the path exists,
 /// `..` collapsed, the missing tail appended as written.
 pub fn resolve(path: &Path) -> PathBuf {
-    let absolute = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir().unwrap_or_default().join(path)
-    };
+    let absolute =
+        if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(path) };
     if let Ok(real) = fs::canonicalize(&absolute) {
         return real;
     }
@@ -75,10 +72,7 @@ pub fn relative_to<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
 
 /// A relative path as a `/`-joined string (what Python's `str()` prints).
 pub fn rel_string(path: &Path) -> String {
-    path.components()
-        .map(|c| c.as_os_str().to_string_lossy())
-        .collect::<Vec<_>>()
-        .join("/")
+    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
 }
 
 pub fn path_string(path: &Path) -> String {
@@ -87,9 +81,7 @@ pub fn path_string(path: &Path) -> String {
 
 /// Python `Path.parts` as strings (`/` first for an absolute path).
 pub fn parts(path: &Path) -> Vec<String> {
-    path.components()
-        .map(|c| c.as_os_str().to_string_lossy().into_owned())
-        .collect()
+    path.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect()
 }
 
 /// `Path.exists()` (follows symlinks).
@@ -106,9 +98,7 @@ pub fn is_file(path: &Path) -> bool {
 }
 
 pub fn is_symlink(path: &Path) -> bool {
-    fs::symlink_metadata(path)
-        .map(|m| m.file_type().is_symlink())
-        .unwrap_or(false)
+    fs::symlink_metadata(path).map(|m| m.file_type().is_symlink()).unwrap_or(false)
 }
 
 /// Python's `Path.suffix`.
@@ -121,10 +111,7 @@ pub fn suffix(name: &str) -> &str {
 
 /// Python's `Path.with_suffix(".md")` applied to the last component.
 pub fn with_md_suffix(path: &Path) -> PathBuf {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let stem_len = name.len() - suffix(&name).len();
     path.with_file_name(format!("{}.md", &name[..stem_len]))
 }
@@ -256,11 +243,7 @@ pub fn rglob(dir: &Path, pattern: &str) -> Vec<PathBuf> {
 }
 
 fn components(pattern: &str) -> Vec<String> {
-    pattern
-        .split('/')
-        .filter(|c| !c.is_empty() && *c != ".")
-        .map(str::to_owned)
-        .collect()
+    pattern.split('/').filter(|c| !c.is_empty() && *c != ".").map(str::to_owned).collect()
 }
 
 fn select(dir: &Path, comps: &[String]) -> Vec<PathBuf> {
@@ -339,14 +322,8 @@ mod tests {
         assert_eq!(suffix("a.tar.gz"), ".gz");
         assert_eq!(suffix(".bashrc"), "");
         assert_eq!(suffix("x."), "");
-        assert_eq!(
-            with_md_suffix(Path::new("/s/foo.bar")),
-            PathBuf::from("/s/foo.md")
-        );
-        assert_eq!(
-            with_md_suffix(Path::new("/s/foo")),
-            PathBuf::from("/s/foo.md")
-        );
+        assert_eq!(with_md_suffix(Path::new("/s/foo.bar")), PathBuf::from("/s/foo.md"));
+        assert_eq!(with_md_suffix(Path::new("/s/foo")), PathBuf::from("/s/foo.md"));
     }
 
     #[test]
@@ -364,10 +341,8 @@ mod tests {
         fs::write(root.join("top.md"), "").unwrap();
         #[cfg(unix)]
         std::os::unix::fs::symlink(root.join("a"), root.join("link")).unwrap();
-        let found: Vec<String> = rglob(root, "*.md")
-            .iter()
-            .map(|p| rel_string(p.strip_prefix(root).unwrap()))
-            .collect();
+        let found: Vec<String> =
+            rglob(root, "*.md").iter().map(|p| rel_string(p.strip_prefix(root).unwrap())).collect();
         assert_eq!(found, ["top.md", "a/b/x.md"]);
     }
 }

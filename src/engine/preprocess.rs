@@ -31,22 +31,15 @@ impl PreprocessConfig {
             Some(Value::Int(i)) => Ok(*i),
             Some(Value::Bool(b)) => Ok(i64::from(*b)),
             Some(Value::Float(f)) => Ok(f.trunc() as i64),
-            Some(Value::Str(s)) => py_strip(s).parse::<i64>().map_err(|_| {
-                format!(
-                    "invalid literal for int() with base 10: {}",
-                    super::value::py_str_repr(s)
-                )
-            }),
+            Some(Value::Str(s)) => py_strip(s)
+                .parse::<i64>()
+                .map_err(|_| format!("invalid literal for int() with base 10: {}", super::value::py_str_repr(s))),
             Some(other) => Err(format!(
                 "int() argument must be a string, a bytes-like object or a real number, not '{}'",
                 kind(other)
             )),
         };
-        PreprocessConfig {
-            template_vars,
-            inline_shell,
-            timeout,
-        }
+        PreprocessConfig { template_vars, inline_shell, timeout }
     }
 }
 
@@ -60,11 +53,7 @@ fn kind(v: &Value) -> &'static str {
 
 /// `substitute_template_vars`: only the two known tokens, only when a value
 /// exists; everything else stays literal.
-pub fn substitute_template_vars(
-    content: &str,
-    skill_dir: Option<&str>,
-    session_id: Option<&str>,
-) -> String {
+pub fn substitute_template_vars(content: &str, skill_dir: Option<&str>, session_id: Option<&str>) -> String {
     const DIR: &str = "${HERMES_SKILL_DIR}";
     const SESSION: &str = "${HERMES_SESSION_ID}";
     if content.is_empty() || !content.contains("${HERMES_") {
@@ -98,9 +87,7 @@ pub fn inline_shell_snippets(content: &str) -> Vec<(std::ops::Range<usize>, &str
     while let Some(rel) = content[i..].find("!`") {
         let start = i + rel;
         let cmd_start = start + 2;
-        let end = content[cmd_start..]
-            .find(['`', '\n'])
-            .map(|e| cmd_start + e);
+        let end = content[cmd_start..].find(['`', '\n']).map(|e| cmd_start + e);
         match end {
             Some(e) if bytes[e] == b'`' && e > cmd_start => {
                 out.push((start..e + 1, &content[cmd_start..e]));
@@ -135,20 +122,14 @@ pub fn expand_inline_shell(content: &str, cwd: Option<&Path>, timeout: i64) -> S
 /// trailing newlines removed, capped at 4000 characters.
 pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> String {
     let mut cmd = Command::new("bash");
-    cmd.arg("-c")
-        .arg(command)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    cmd.arg("-c").arg(command).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
     }
     let mut child = match cmd.spawn() {
         Ok(c) => c,
         // Hermes reports any FileNotFoundError (bash or the cwd) this way.
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return "[inline-shell error: bash not found]".into()
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return "[inline-shell error: bash not found]".into(),
         Err(e) => return format!("[inline-shell error: {e}]"),
     };
     let stdout = child.stdout.take();
@@ -184,10 +165,7 @@ pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> Stri
         output = stderr.trim_end_matches('\n').to_owned();
     }
     if output.chars().count() > INLINE_SHELL_MAX_OUTPUT {
-        output = format!(
-            "{}...[truncated]",
-            super::value::take_chars(&output, INLINE_SHELL_MAX_OUTPUT)
-        );
+        output = format!("{}...[truncated]", super::value::take_chars(&output, INLINE_SHELL_MAX_OUTPUT));
     }
     output
 }
@@ -209,25 +187,14 @@ pub fn preprocess(
     allow_inline_shell: bool,
 ) -> Preprocessed {
     if content.is_empty() {
-        return Preprocessed {
-            text: String::new(),
-            ok: true,
-        };
+        return Preprocessed { text: String::new(), ok: true };
     }
-    let mut text = if cfg.template_vars {
-        substitute_template_vars(content, skill_dir, session_id)
-    } else {
-        content.to_owned()
-    };
+    let mut text =
+        if cfg.template_vars { substitute_template_vars(content, skill_dir, session_id) } else { content.to_owned() };
     if cfg.inline_shell {
         let timeout = match &cfg.timeout {
             Ok(t) => *t,
-            Err(_) => {
-                return Preprocessed {
-                    text: content.to_owned(),
-                    ok: false,
-                }
-            }
+            Err(_) => return Preprocessed { text: content.to_owned(), ok: false },
         };
         if allow_inline_shell {
             text = expand_inline_shell(&text, skill_dir.map(Path::new), timeout);
@@ -243,20 +210,14 @@ mod tests {
     #[test]
     fn templates() {
         let s = "a ${HERMES_SKILL_DIR}/x ${HERMES_SESSION_ID} ${HERMES_OTHER} ${HERMES_SKILL_DIR}";
-        assert_eq!(
-            substitute_template_vars(s, Some("/d"), Some("s1")),
-            "a /d/x s1 ${HERMES_OTHER} /d"
-        );
+        assert_eq!(substitute_template_vars(s, Some("/d"), Some("s1")), "a /d/x s1 ${HERMES_OTHER} /d");
         assert_eq!(substitute_template_vars(s, None, None), s);
     }
 
     #[test]
     fn snippet_regex() {
         let s = "x !`echo a` y !`` z !`no\nnewline` !`b`";
-        let cmds: Vec<_> = inline_shell_snippets(s)
-            .into_iter()
-            .map(|(_, c)| c)
-            .collect();
+        let cmds: Vec<_> = inline_shell_snippets(s).into_iter().map(|(_, c)| c).collect();
         assert_eq!(cmds, ["echo a", "b"]);
     }
 
@@ -264,10 +225,7 @@ mod tests {
     fn shell_runs_in_cwd_and_caps_output() {
         let t = tempfile::tempdir().unwrap();
         let out = expand_inline_shell("[!`pwd`] [!`   `]", Some(t.path()), 5);
-        assert_eq!(
-            out,
-            format!("[{}] []", t.path().canonicalize().unwrap().display())
-        );
+        assert_eq!(out, format!("[{}] []", t.path().canonicalize().unwrap().display()));
         let long = run_inline_shell("head -c 5000 /dev/zero | tr '\\0' a", None, 5);
         assert!(long.ends_with("...[truncated]"));
         assert_eq!(long.chars().count(), 4000 + "...[truncated]".len());
@@ -276,19 +234,12 @@ mod tests {
 
     #[test]
     fn shell_timeout_marker() {
-        assert_eq!(
-            run_inline_shell("sleep 5", None, 1),
-            "[inline-shell timeout after 1s: sleep 5]"
-        );
+        assert_eq!(run_inline_shell("sleep 5", None, 1), "[inline-shell timeout after 1s: sleep 5]");
     }
 
     #[test]
     fn shell_needs_consent() {
-        let cfg = PreprocessConfig {
-            template_vars: true,
-            inline_shell: true,
-            timeout: Ok(10),
-        };
+        let cfg = PreprocessConfig { template_vars: true, inline_shell: true, timeout: Ok(10) };
         let p = preprocess("!`echo hi`", None, None, &cfg, false);
         assert_eq!(p.text, "!`echo hi`");
         let p = preprocess("!`echo hi`", None, None, &cfg, true);

@@ -20,7 +20,8 @@ After difficult/iterative tasks, offer to save as a skill. If a skill you loaded
 \n\
 <available_skills>\n";
 
-const CLOSING: &str = "</available_skills>\n\nOnly proceed without loading a skill if genuinely none are relevant to the task.";
+const CLOSING: &str =
+    "</available_skills>\n\nOnly proceed without loading a skill if genuinely none are relevant to the task.";
 
 /// One skill as the index sees it (`_build_snapshot_entry`), which is also
 /// what Hermes stores in `.skills_prompt_snapshot.json`.
@@ -67,28 +68,16 @@ fn parse_skill_file(engine: &Engine, path: &Path) -> (bool, Map, String) {
     (true, fm, desc)
 }
 
-fn snapshot_entry(
-    path: &Path,
-    root: &Path,
-    fm: &Map,
-    description: String,
-) -> Result<IndexEntry, PyError> {
+fn snapshot_entry(path: &Path, root: &Path, fm: &Map, description: String) -> Result<IndexEntry, PyError> {
     let rel = path.strip_prefix(root).unwrap_or(path);
     let parts = paths::parts(rel);
     let (skill_name, category) = if parts.len() >= 2 {
         let name = parts[parts.len() - 2].clone();
-        let cat = if parts.len() > 2 {
-            parts[..parts.len() - 2].join("/")
-        } else {
-            parts[0].clone()
-        };
+        let cat = if parts.len() > 2 { parts[..parts.len() - 2].join("/") } else { parts[0].clone() };
         (name, cat)
     } else {
-        let name = path
-            .parent()
-            .and_then(Path::file_name)
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name =
+            path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
         (name, "general".to_owned())
     };
     let platforms = match fm.get("platforms").filter(|p| p.truthy()) {
@@ -102,23 +91,10 @@ fn snapshot_entry(
             .map(|v| py_strip(&v.py_str()).to_owned())
             .collect(),
     };
-    let platforms = platforms
-        .into_iter()
-        .map(|p| py_strip(&p).to_owned())
-        .filter(|p| !p.is_empty())
-        .collect();
-    let shown_name = fm
-        .get("name")
-        .map_or_else(|| skill_name.clone(), Value::py_str);
+    let platforms = platforms.into_iter().map(|p| py_strip(&p).to_owned()).filter(|p| !p.is_empty()).collect();
+    let shown_name = fm.get("name").map_or_else(|| skill_name.clone(), Value::py_str);
     let conditions = Conditions::from_frontmatter(fm);
-    Ok(IndexEntry {
-        skill_name,
-        category,
-        shown_name,
-        description,
-        platforms,
-        conditions,
-    })
+    Ok(IndexEntry { skill_name, category, shown_name, description, platforms, conditions })
 }
 
 /// Category descriptions from `DESCRIPTION.md` files under `root`.
@@ -134,16 +110,9 @@ fn category_descriptions(root: &Path) -> Vec<(String, String)> {
         };
         let rel = file.strip_prefix(root).unwrap_or(&file);
         let parts = paths::parts(rel);
-        let cat = if parts.len() > 1 {
-            parts[..parts.len() - 1].join("/")
-        } else {
-            "general".into()
-        };
+        let cat = if parts.len() > 1 { parts[..parts.len() - 1].join("/") } else { "general".into() };
         let text = desc.py_str();
-        out.push((
-            cat,
-            py_strip_chars(py_strip(&text), &['\'', '"']).to_owned(),
-        ));
+        out.push((cat, py_strip_chars(py_strip(&text), &['\'', '"']).to_owned()));
     }
     out
 }
@@ -163,18 +132,12 @@ impl Engine {
         files
             .iter()
             .zip(parsed)
-            .map(|(path, (compatible, fm, desc))| {
-                Ok((snapshot_entry(path, skills_dir, &fm, desc)?, compatible, fm))
-            })
+            .map(|(path, (compatible, fm, desc))| Ok((snapshot_entry(path, skills_dir, &fm, desc)?, compatible, fm)))
             .collect()
     }
 
     /// The index under an explicit cache path.
-    pub fn system_prompt_with(
-        &self,
-        avail: &ToolAvailability,
-        cache: PromptCache,
-    ) -> Result<String, PyError> {
+    pub fn system_prompt_with(&self, avail: &ToolAvailability, cache: PromptCache) -> Result<String, PyError> {
         let skills_dir = &self.home.skills_dir;
         if !paths::exists(skills_dir) && self.home.external_dirs.is_empty() {
             return Ok(String::new());
@@ -189,68 +152,43 @@ impl Engine {
             PromptCache::Warm => Some(match super::snapshot::load(&self.home) {
                 Some(snap) => snap,
                 None => super::snapshot::Snapshot {
-                    entries: self
-                        .local_index_entries()?
-                        .into_iter()
-                        .map(|(e, _, _)| e)
-                        .collect(),
+                    entries: self.local_index_entries()?.into_iter().map(|(e, _, _)| e).collect(),
                     category_descriptions: category_descriptions(skills_dir),
                 },
             }),
         };
         if let Some(snap) = snapshot {
             for entry in snap.entries {
-                let platforms =
-                    Value::Seq(entry.platforms.iter().cloned().map(Value::Str).collect());
+                let platforms = Value::Seq(entry.platforms.iter().cloned().map(Value::Str).collect());
                 if !gates::platform_matches(Some(&platforms), &self.env) {
                     continue;
                 }
-                let name = if entry.shown_name.is_empty() {
-                    entry.skill_name.clone()
-                } else {
-                    entry.shown_name.clone()
-                };
+                let name =
+                    if entry.shown_name.is_empty() { entry.skill_name.clone() } else { entry.shown_name.clone() };
                 if disabled.contains(&name) || disabled.contains(&entry.skill_name) {
                     continue;
                 }
                 if !gates::should_show(&entry.conditions, avail)? {
                     continue;
                 }
-                let category = if entry.category.is_empty() {
-                    "general".to_owned()
-                } else {
-                    entry.category
-                };
-                by_category
-                    .entry(category)
-                    .or_default()
-                    .push((name, entry.description));
+                let category = if entry.category.is_empty() { "general".to_owned() } else { entry.category };
+                by_category.entry(category).or_default().push((name, entry.description));
             }
             cat_descs.extend(snap.category_descriptions);
         } else {
             for (entry, compatible, fm) in self.local_index_entries()? {
-                if !compatible
-                    || disabled.contains(&entry.shown_name)
-                    || disabled.contains(&entry.skill_name)
-                {
+                if !compatible || disabled.contains(&entry.shown_name) || disabled.contains(&entry.skill_name) {
                     continue;
                 }
                 if !gates::should_show(&Conditions::from_frontmatter(&fm), avail)? {
                     continue;
                 }
-                by_category
-                    .entry(entry.category)
-                    .or_default()
-                    .push((entry.shown_name, entry.description));
+                by_category.entry(entry.category).or_default().push((entry.shown_name, entry.description));
             }
             cat_descs.extend(category_descriptions(skills_dir));
         }
 
-        let mut seen: HashSet<String> = by_category
-            .values()
-            .flatten()
-            .map(|(n, _)| n.clone())
-            .collect();
+        let mut seen: HashSet<String> = by_category.values().flatten().map(|(n, _)| n.clone()).collect();
         for ext in &self.home.external_dirs {
             if !paths::exists(ext) {
                 continue;
@@ -273,10 +211,7 @@ impl Engine {
                     continue;
                 }
                 seen.insert(entry.shown_name.clone());
-                by_category
-                    .entry(entry.category)
-                    .or_default()
-                    .push((entry.shown_name, entry.description));
+                by_category.entry(entry.category).or_default().push((entry.shown_name, entry.description));
             }
             for (cat, desc) in category_descriptions(ext) {
                 cat_descs.entry(cat).or_insert(desc);

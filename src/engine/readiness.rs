@@ -65,8 +65,7 @@ fn nonempty_str(value: Option<&Value>) -> Option<String> {
 
 /// The first truthy of several keys (Python `a or b or c`).
 fn first_truthy<'a>(entry: &'a Map, keys: &[&str]) -> Option<&'a Value> {
-    keys.iter()
-        .find_map(|k| entry.get(*k).filter(|v| v.truthy()))
+    keys.iter().find_map(|k| entry.get(*k).filter(|v| v.truthy()))
 }
 
 /// `_get_required_environment_variables(frontmatter)`.
@@ -89,13 +88,7 @@ pub fn required_env_vars(fm: &Map) -> Vec<RequiredEnv> {
             None => setup_help.clone(),
         };
         let required_for = nonempty_str(required_for);
-        required.push(RequiredEnv {
-            name,
-            prompt,
-            help,
-            required_for,
-            optional,
-        });
+        required.push(RequiredEnv { name, prompt, help, required_for, optional });
     };
 
     let raw: Vec<Value> = match fm.get("required_environment_variables") {
@@ -141,27 +134,13 @@ pub fn required_env_vars(fm: &Map) -> Vec<RequiredEnv> {
             Some(v) => py_strip(&v.py_str()).to_owned(),
             None => String::new(),
         };
-        let help = if provider_url.is_empty() {
-            setup_help.clone()
-        } else {
-            Some(provider_url)
-        };
+        let help = if provider_url.is_empty() { setup_help.clone() } else { Some(provider_url) };
         let help = Value::Str(help.unwrap_or_default());
-        append(
-            Some(&Value::Str(env_var)),
-            Some(&Value::Str(prompt)),
-            Some(&help),
-            None,
-            false,
-        );
+        append(Some(&Value::Str(env_var)), Some(&Value::Str(prompt)), Some(&help), None, false);
     }
 
     // legacy prerequisites.env_vars
-    if let Some(prereqs) = fm
-        .get("prerequisites")
-        .filter(|v| v.truthy())
-        .and_then(Value::as_map)
-    {
+    if let Some(prereqs) = fm.get("prerequisites").filter(|v| v.truthy()).and_then(Value::as_map) {
         let legacy: Vec<Value> = match prereqs.get("env_vars").filter(|v| v.truthy()) {
             Some(Value::Str(s)) => vec![Value::Str(s.clone())],
             Some(v) => v.py_iter().unwrap_or_default(),
@@ -238,9 +217,7 @@ pub fn credential_file_mountable(rel: &str, home_root: &Path) -> bool {
 
 /// `agent.file_safety.get_read_block_error` for paths under the home.
 fn is_denied_credential_store(resolved: &Path, home: &Path) -> bool {
-    if resolved.starts_with(home.join("skills/.hub"))
-        || resolved.starts_with(home.join("mcp-tokens"))
-    {
+    if resolved.starts_with(home.join("skills/.hub")) || resolved.starts_with(home.join("mcp-tokens")) {
         return true;
     }
     let stores = [
@@ -252,25 +229,13 @@ fn is_denied_credential_store(resolved: &Path, home: &Path) -> bool {
         "auth/google_oauth.json",
         "cache/bws_cache.json",
     ];
-    if stores
-        .iter()
-        .any(|s| paths::resolve(&home.join(s)) == resolved)
-    {
+    if stores.iter().any(|s| paths::resolve(&home.join(s)) == resolved) {
         return true;
     }
-    let base = resolved
-        .file_name()
-        .map(|n| n.to_string_lossy().to_lowercase())
-        .unwrap_or_default();
+    let base = resolved.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
     matches!(
         base.as_str(),
-        ".env"
-            | ".env.local"
-            | ".env.development"
-            | ".env.production"
-            | ".env.test"
-            | ".env.staging"
-            | ".envrc"
+        ".env" | ".env.local" | ".env.development" | ".env.production" | ".env.test" | ".env.staging" | ".envrc"
     )
 }
 
@@ -305,9 +270,8 @@ pub fn evaluate(fm: &Map, home: &Home, env: &Env, backend: &str) -> Readiness {
         .filter(|e| !e.optional && !env_var_present(&e.name, home, env))
         .map(|e| e.name.clone())
         .collect();
-    let gateway_setup_hint =
-        (!missing_env.is_empty() && is_gateway_surface(env) && !env.enabled("HERMES_INTERACTIVE"))
-            .then(|| GATEWAY_SETUP_HINT.to_owned());
+    let gateway_setup_hint = (!missing_env.is_empty() && is_gateway_surface(env) && !env.enabled("HERMES_INTERACTIVE"))
+        .then(|| GATEWAY_SETUP_HINT.to_owned());
     let mut setup_needed = !missing_env.is_empty();
     let missing_files = missing_credential_files(fm, home).unwrap_or_default();
     if !missing_files.is_empty() {
@@ -333,15 +297,7 @@ pub fn evaluate(fm: &Map, home: &Home, env: &Env, backend: &str) -> Readiness {
         }
         note
     });
-    Readiness {
-        required,
-        missing_env,
-        missing_files,
-        setup_needed,
-        setup_help,
-        gateway_setup_hint,
-        setup_note,
-    }
+    Readiness { required, missing_env, missing_files, setup_needed, setup_help, gateway_setup_hint, setup_note }
 }
 
 #[cfg(test)]
@@ -359,10 +315,7 @@ mod tests {
              setup:\n  help: setup help\n  collect_secrets:\n    - env_var: C_KEY\n      provider_url: https://c\n    - env_var: A_KEY\n\
              prerequisites:\n  env_vars: [D_KEY, '']\n",
         );
-        let names: Vec<_> = required_env_vars(&fm)
-            .iter()
-            .map(|e| e.name.clone())
-            .collect();
+        let names: Vec<_> = required_env_vars(&fm).iter().map(|e| e.name.clone()).collect();
         assert_eq!(names, ["A_KEY", "B_KEY", "C_KEY", "D_KEY"]);
         let all = required_env_vars(&fm);
         assert_eq!(all[0].prompt, "give A");

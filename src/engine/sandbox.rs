@@ -27,10 +27,7 @@ impl Mount {
 /// Every symlink below `root` (as `rglob("*")` sees them: symlinked
 /// directories are listed but not entered).
 pub fn symlinks_under(root: &std::path::Path) -> Vec<PathBuf> {
-    paths::rglob(root, "*")
-        .into_iter()
-        .filter(|p| paths::is_symlink(p))
-        .collect()
+    paths::rglob(root, "*").into_iter().filter(|p| paths::is_symlink(p)).collect()
 }
 
 impl Engine {

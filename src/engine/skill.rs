@@ -9,10 +9,7 @@ pub const LISTING_READ_CHARS: usize = 4000;
 
 /// The first non-empty body line that is not a heading (stripped).
 pub fn first_body_line(body: &str) -> Option<&str> {
-    py_strip(body)
-        .split('\n')
-        .map(py_strip)
-        .find(|l| !l.is_empty() && !l.starts_with('#'))
+    py_strip(body).split('\n').map(py_strip).find(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
 /// The listing name (NAME-1): the frontmatter name (or folder name) cut to
@@ -28,10 +25,7 @@ pub fn listing_name(fm: &Map, dir_name: &str) -> Option<String> {
 /// The listing description (DESC-1); `None` where Hermes' `len()` or slice
 /// raises and the skill is dropped from the listing.
 pub fn listing_description(fm: &Map, body: &str) -> Option<Value> {
-    let mut desc = fm
-        .get("description")
-        .cloned()
-        .unwrap_or(Value::Str(String::new()));
+    let mut desc = fm.get("description").cloned().unwrap_or(Value::Str(String::new()));
     if !desc.truthy() {
         if let Some(line) = first_body_line(body) {
             desc = Value::Str(line.to_owned());
@@ -70,11 +64,7 @@ pub fn parse_tags(value: Option<&Value>) -> Vec<String> {
         return Vec::new();
     };
     if let Value::Seq(items) = value {
-        return items
-            .iter()
-            .filter(|t| t.truthy())
-            .map(|t| py_strip(&t.py_str()).to_owned())
-            .collect();
+        return items.iter().filter(|t| t.truthy()).map(|t| py_strip(&t.py_str()).to_owned()).collect();
     }
     let text = value.py_str();
     let mut text = py_strip(&text);
@@ -90,11 +80,7 @@ pub fn parse_tags(value: Option<&Value>) -> Vec<String> {
 /// Tags or related skills: `metadata.hermes.<key>` when truthy, else the
 /// top-level key.
 pub fn tag_list(fm: &Map, key: &str) -> Vec<String> {
-    let hermes = fm
-        .get("metadata")
-        .and_then(Value::as_map)
-        .and_then(|m| m.get("hermes"))
-        .filter(|h| h.truthy());
+    let hermes = fm.get("metadata").and_then(Value::as_map).and_then(|m| m.get("hermes")).filter(|h| h.truthy());
     let from_meta = hermes.and_then(|h| h.get(key)).filter(|v| v.truthy());
     parse_tags(from_meta.or_else(|| fm.get(key)))
 }
@@ -102,10 +88,7 @@ pub fn tag_list(fm: &Map, key: &str) -> Vec<String> {
 /// The slug Hermes derives for slash commands and bundles.
 pub fn slugify(name: &str) -> String {
     let lowered = name.to_lowercase().replace([' ', '_'], "-");
-    let kept: String = lowered
-        .chars()
-        .filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-')
-        .collect();
+    let kept: String = lowered.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
     let mut out = String::with_capacity(kept.len());
     for c in kept.chars() {
         if c == '-' && out.ends_with('-') {
@@ -126,14 +109,8 @@ mod tests {
 
     #[test]
     fn tags_forms() {
-        assert_eq!(
-            parse_tags(Some(&Value::from_yaml("[a, '', b, false]").unwrap())),
-            ["a", "b"]
-        );
-        assert_eq!(
-            parse_tags(Some(&Value::Str("[a, 'b' , \"c\"]".into()))),
-            ["a", "b", "c"]
-        );
+        assert_eq!(parse_tags(Some(&Value::from_yaml("[a, '', b, false]").unwrap())), ["a", "b"]);
+        assert_eq!(parse_tags(Some(&Value::Str("[a, 'b' , \"c\"]".into()))), ["a", "b", "c"]);
         assert_eq!(parse_tags(Some(&Value::Str("x,,y".into()))), ["x", "y"]);
         assert!(parse_tags(None).is_empty());
     }
@@ -161,10 +138,7 @@ mod tests {
         assert_eq!(d.chars().count(), 60);
         assert!(d.ends_with("..."));
         let fm = map("name: x\n");
-        assert_eq!(
-            listing_description(&fm, "\n# H\n\n  first line \n"),
-            Some(Value::Str("first line".into()))
-        );
+        assert_eq!(listing_description(&fm, "\n# H\n\n  first line \n"), Some(Value::Str("first line".into())));
         let fm = map("description: null\n");
         assert_eq!(listing_description(&fm, "# only heading"), None);
     }

@@ -31,10 +31,7 @@ pub fn manifest(skills_dir: &Path) -> BTreeMap<String, (i128, u64)> {
             let Ok(rel) = path.strip_prefix(skills_dir) else {
                 continue;
             };
-            out.insert(
-                super::paths::path_string(rel),
-                (mtime_ns(&meta), meta.len()),
-            );
+            out.insert(super::paths::path_string(rel), (mtime_ns(&meta), meta.len()));
         }
     }
     out
@@ -48,10 +45,7 @@ fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
 
 #[cfg(not(unix))]
 fn mtime_ns(meta: &std::fs::Metadata) -> i128 {
-    meta.modified()
-        .ok()
-        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-        .map_or(0, |d| d.as_nanos() as i128)
+    meta.modified().ok().and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_nanos() as i128)
 }
 
 fn json_manifest(value: &Json) -> Option<BTreeMap<String, (i128, u64)>> {
@@ -80,12 +74,7 @@ fn entry(v: &Json) -> Option<IndexEntry> {
     let o = v.as_object()?;
     let skill_name = text(o.get("skill_name"));
     let conditions = o.get("conditions").and_then(Json::as_object);
-    let cond = |k: &str| {
-        conditions
-            .and_then(|c| c.get(k))
-            .map(Value::from_json)
-            .unwrap_or(Value::Seq(vec![]))
-    };
+    let cond = |k: &str| conditions.and_then(|c| c.get(k)).map(Value::from_json).unwrap_or(Value::Seq(vec![]));
     Some(IndexEntry {
         category: text(o.get("category")),
         shown_name: text(o.get("frontmatter_name")),
@@ -115,19 +104,11 @@ pub fn load(home: &Home) -> Option<Snapshot> {
     if json_manifest(doc.get("manifest")?)? != manifest(&home.skills_dir) {
         return None;
     }
-    let entries = doc
-        .get("skills")
-        .and_then(Json::as_array)?
-        .iter()
-        .filter_map(entry)
-        .collect();
+    let entries = doc.get("skills").and_then(Json::as_array)?.iter().filter_map(entry).collect();
     let category_descriptions = doc
         .get("category_descriptions")
         .and_then(Json::as_object)
         .map(|m| m.iter().map(|(k, v)| (k.clone(), text(Some(v)))).collect())
         .unwrap_or_default();
-    Some(Snapshot {
-        entries,
-        category_descriptions,
-    })
+    Some(Snapshot { entries, category_descriptions })
 }

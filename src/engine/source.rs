@@ -63,10 +63,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
         return Err(ReadError::Io(os_error_message(&e, path)));
     }
     if !meta.is_file() {
-        return Err(ReadError::Io(format!(
-            "Not a regular file (FIFO, socket or device): '{}'",
-            path.display()
-        )));
+        return Err(ReadError::Io(format!("Not a regular file (FIFO, socket or device): '{}'", path.display())));
     }
     let mut buf = Vec::with_capacity(meta.len() as usize);
     fs::File::open(path)
@@ -85,14 +82,18 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
             None => {
                 let end = bytes.len() - 1;
                 if end == pos {
-                    format!("'utf-8' codec can't decode byte 0x{:02x} in position {pos}: unexpected end of data", bytes[pos])
+                    format!(
+                        "'utf-8' codec can't decode byte 0x{:02x} in position {pos}: unexpected end of data",
+                        bytes[pos]
+                    )
                 } else {
                     format!("'utf-8' codec can't decode bytes in position {pos}-{end}: unexpected end of data")
                 }
             }
             Some(_) => {
                 let b = bytes[pos];
-                let reason = if (0xc2..=0xf4).contains(&b) { "invalid continuation byte" } else { "invalid start byte" };
+                let reason =
+                    if (0xc2..=0xf4).contains(&b) { "invalid continuation byte" } else { "invalid start byte" };
                 format!("'utf-8' codec can't decode byte 0x{b:02x} in position {pos}: {reason}")
             }
         };
@@ -128,10 +129,7 @@ mod tests {
     #[test]
     fn missing_file_message() {
         let err = read_text(Path::new("/nonexistent/x")).unwrap_err();
-        assert_eq!(
-            err.message(),
-            "[Errno 2] No such file or directory: '/nonexistent/x'"
-        );
+        assert_eq!(err.message(), "[Errno 2] No such file or directory: '/nonexistent/x'");
     }
 
     #[cfg(unix)]

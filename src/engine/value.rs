@@ -97,10 +97,8 @@ impl Value {
                 format!("[{}]", inner.join(", "))
             }
             Value::Map(m) => {
-                let inner: Vec<String> = m
-                    .iter()
-                    .map(|(k, v)| format!("{}: {}", py_str_repr(k), v.py_repr()))
-                    .collect();
+                let inner: Vec<String> =
+                    m.iter().map(|(k, v)| format!("{}: {}", py_str_repr(k), v.py_repr())).collect();
                 format!("{{{}}}", inner.join(", "))
             }
         }
@@ -123,14 +121,10 @@ impl Value {
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
             Value::Int(i) => Json::from(*i),
-            Value::Float(f) => serde_json::Number::from_f64(*f)
-                .map(Json::Number)
-                .unwrap_or(Json::Null),
+            Value::Float(f) => serde_json::Number::from_f64(*f).map(Json::Number).unwrap_or(Json::Null),
             Value::Str(s) => Json::String(s.clone()),
             Value::Seq(v) => Json::Array(v.iter().map(Value::to_json).collect()),
-            Value::Map(m) => {
-                Json::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect())
-            }
+            Value::Map(m) => Json::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()),
         }
     }
 
@@ -139,17 +133,10 @@ impl Value {
         match v {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),
-            Json::Number(n) => n
-                .as_i64()
-                .map(Value::Int)
-                .unwrap_or_else(|| Value::Float(n.as_f64().unwrap_or(0.0))),
+            Json::Number(n) => n.as_i64().map(Value::Int).unwrap_or_else(|| Value::Float(n.as_f64().unwrap_or(0.0))),
             Json::String(s) => Value::Str(s.clone()),
             Json::Array(a) => Value::Seq(a.iter().map(Value::from_json).collect()),
-            Json::Object(o) => Value::Map(
-                o.iter()
-                    .map(|(k, v)| (k.clone(), Value::from_json(v)))
-                    .collect(),
-            ),
+            Json::Object(o) => Value::Map(o.iter().map(|(k, v)| (k.clone(), Value::from_json(v))).collect()),
         }
     }
 
@@ -201,11 +188,7 @@ pub fn py_float_repr(f: f64) -> String {
 
 /// Python's `repr(str)`.
 pub fn py_str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
+    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
     let mut out = String::with_capacity(s.len() + 2);
     out.push(quote);
     for c in s.chars() {
@@ -275,9 +258,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         Ok(Value::Int(v))
     }
     fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(i64::try_from(v)
-            .map(Value::Int)
-            .unwrap_or(Value::Float(v as f64)))
+        Ok(i64::try_from(v).map(Value::Int).unwrap_or(Value::Float(v as f64)))
     }
     fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
         Ok(Value::Float(v))
@@ -325,9 +306,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
     fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<Value, A::Error> {
         // A local tag such as `!foo`: PyYAML's SafeLoader refuses it too.
-        Err(de::Error::custom(
-            "could not determine a constructor for a tagged value",
-        ))
+        Err(de::Error::custom("could not determine a constructor for a tagged value"))
     }
 }
 

@@ -22,10 +22,7 @@ const FILE_HINT: &str = "Use a relative path within the skill directory";
 
 /// `[a-zA-Z0-9_-]+`
 fn is_valid_namespace(ns: &str) -> bool {
-    !ns.is_empty()
-        && ns
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    !ns.is_empty() && ns.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// `Path(s).parts` contains `..`.
@@ -95,10 +92,7 @@ impl Engine {
         let mut seen: HashSet<PathBuf> = HashSet::new();
         let mut record = |skill_dir: Option<PathBuf>, skill_md: PathBuf| {
             if seen.insert(paths::resolve(&skill_md)) {
-                candidates.push(Candidate {
-                    skill_dir,
-                    skill_md,
-                });
+                candidates.push(Candidate { skill_dir, skill_md });
             }
         };
         for search_dir in self.home.scan_dirs() {
@@ -116,24 +110,18 @@ impl Engine {
             }
             for found in discover::index_files(&search_dir, "SKILL.md") {
                 let parent = found.parent().map(Path::to_path_buf).unwrap_or_default();
-                if parent
-                    .file_name()
-                    .is_some_and(|n| n.to_string_lossy() == name)
-                {
+                if parent.file_name().is_some_and(|n| n.to_string_lossy() == name) {
                     record(Some(parent), found);
                     continue;
                 }
-                let fm_name = source::read_text(&found)
-                    .ok()
-                    .and_then(|t| frontmatter::parse(&t).0.fields.get("name").cloned());
+                let fm_name =
+                    source::read_text(&found).ok().and_then(|t| frontmatter::parse(&t).0.fields.get("name").cloned());
                 if fm_name.as_ref().and_then(Value::as_str) == Some(name) {
                     record(Some(parent), found);
                 }
             }
             for found in paths::rglob(&search_dir, &format!("{name}.md")) {
-                if found.file_name().is_some_and(|n| n != "SKILL.md")
-                    && !discover::is_support_path(&found)
-                {
+                if found.file_name().is_some_and(|n| n != "SKILL.md") && !discover::is_support_path(&found) {
                     record(None, found);
                 }
             }
@@ -142,13 +130,7 @@ impl Engine {
     }
 
     /// `skill_view(name, file_path, task_id, preprocess)` as Hermes' JSON.
-    pub fn skill_view(
-        &self,
-        name: &str,
-        file_path: Option<&str>,
-        task_id: Option<&str>,
-        preprocess: bool,
-    ) -> Json {
+    pub fn skill_view(&self, name: &str, file_path: Option<&str>, task_id: Option<&str>, preprocess: bool) -> Json {
         if let Some(err) = lookup_path_error(name) {
             return json!({"success": false, "error": err, "hint": LOOKUP_HINT});
         }
@@ -168,16 +150,11 @@ impl Engine {
             }
         }
         if self.home.scan_dirs().is_empty() {
-            return error(
-                "Skills directory does not exist yet. It will be created on first install.",
-            );
+            return error("Skills directory does not exist yet. It will be created on first install.");
         }
         let candidates = self.lookup_candidates(name, category_name.as_deref());
         if candidates.len() > 1 {
-            let matches: Vec<String> = candidates
-                .iter()
-                .map(|c| paths::path_string(&c.skill_md))
-                .collect();
+            let matches: Vec<String> = candidates.iter().map(|c| paths::path_string(&c.skill_md)).collect();
             return json!({
                 "success": false,
                 "error": format!(
@@ -188,11 +165,7 @@ impl Engine {
                 "hint": AMBIGUOUS_HINT,
             });
         }
-        let Some(found) = candidates
-            .into_iter()
-            .next()
-            .filter(|c| paths::exists(&c.skill_md))
-        else {
+        let Some(found) = candidates.into_iter().next().filter(|c| paths::exists(&c.skill_md)) else {
             return match self.sorted_skills() {
                 Ok(skills) => json!({
                     "success": false,
@@ -244,21 +217,11 @@ impl Engine {
             return view_file(name, dir, fp);
         }
 
-        let linked = found
-            .skill_dir
-            .as_deref()
-            .map(linked_files)
-            .unwrap_or_default();
+        let linked = found.skill_dir.as_deref().map(linked_files).unwrap_or_default();
         let metadata = fm.get("metadata");
         if let Some(Value::Map(meta)) = metadata {
-            if let Some(hermes) = meta
-                .get("hermes")
-                .filter(|h| h.truthy() && h.as_map().is_none())
-            {
-                return py_exception(format!(
-                    "'{}' object has no attribute 'get'",
-                    gates::type_name(hermes)
-                ));
+            if let Some(hermes) = meta.get("hermes").filter(|h| h.truthy() && h.as_map().is_none()) {
+                return py_exception(format!("'{}' object has no attribute 'get'", gates::type_name(hermes)));
             }
         }
         let tags = skill::tag_list(&fm, "tags");
@@ -269,38 +232,21 @@ impl Engine {
                 let grand = found.skill_md.parent().and_then(Path::parent);
                 match grand.and_then(|g| found.skill_md.strip_prefix(g).ok()) {
                     Some(rel) => paths::rel_string(rel),
-                    None => found
-                        .skill_md
-                        .file_name()
-                        .map(|n| n.to_string_lossy().into_owned())
-                        .unwrap_or_default(),
+                    None => found.skill_md.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
                 }
             }
         };
         let default_name = match &found.skill_dir {
-            Some(dir) => dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
-            None => found
-                .skill_md
-                .file_stem()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            Some(dir) => dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+            None => found.skill_md.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         };
         let skill_name = fm.get("name").cloned().unwrap_or(Value::Str(default_name));
         let ready = readiness::evaluate(&fm, &self.home, &self.env, &self.terminal_env_backend());
         let skill_dir_str = found.skill_dir.as_deref().map(paths::path_string);
         let rendered = if preprocess {
             let cfg = PreprocessConfig::from_skills(self.home.merged_skills());
-            preprocess::preprocess(
-                &content,
-                skill_dir_str.as_deref(),
-                task_id,
-                &cfg,
-                self.options.allow_inline_shell,
-            )
-            .text
+            preprocess::preprocess(&content, skill_dir_str.as_deref(), task_id, &cfg, self.options.allow_inline_shell)
+                .text
         } else {
             content.clone()
         };
@@ -308,47 +254,21 @@ impl Engine {
         let mut out = JsonMap::new();
         out.insert("success".into(), json!(true));
         out.insert("name".into(), skill_name.to_json());
-        out.insert(
-            "description".into(),
-            fm.get("description")
-                .cloned()
-                .unwrap_or(Value::Str(String::new()))
-                .to_json(),
-        );
+        out.insert("description".into(), fm.get("description").cloned().unwrap_or(Value::Str(String::new())).to_json());
         out.insert("tags".into(), json!(tags));
         out.insert("related_skills".into(), json!(related));
         out.insert("content".into(), json!(rendered));
         out.insert("path".into(), json!(rel_path));
         out.insert("skill_dir".into(), json!(skill_dir_str));
-        out.insert(
-            "linked_files".into(),
-            if linked.is_empty() {
-                Json::Null
-            } else {
-                linked.to_json()
-            },
-        );
-        out.insert(
-            "usage_hint".into(),
-            if linked.is_empty() {
-                Json::Null
-            } else {
-                json!(USAGE_HINT)
-            },
-        );
+        out.insert("linked_files".into(), if linked.is_empty() { Json::Null } else { linked.to_json() });
+        out.insert("usage_hint".into(), if linked.is_empty() { Json::Null } else { json!(USAGE_HINT) });
         out.insert(
             "required_environment_variables".into(),
             Json::Array(ready.required.iter().map(|r| r.to_json()).collect()),
         );
         out.insert("required_commands".into(), json!([]));
-        out.insert(
-            "missing_required_environment_variables".into(),
-            json!(ready.missing_env),
-        );
-        out.insert(
-            "missing_credential_files".into(),
-            json!(ready.missing_files),
-        );
+        out.insert("missing_required_environment_variables".into(), json!(ready.missing_env));
+        out.insert("missing_credential_files".into(), json!(ready.missing_files));
         out.insert("missing_required_commands".into(), json!([]));
         out.insert("setup_needed".into(), json!(ready.setup_needed));
         out.insert("setup_skipped".into(), json!(false));
@@ -366,10 +286,7 @@ impl Engine {
             out.insert("compatibility".into(), compat.to_json());
         }
         if let Some(Value::Map(_)) = metadata {
-            out.insert(
-                "metadata".into(),
-                metadata.map(Value::to_json).unwrap_or(Json::Null),
-            );
+            out.insert("metadata".into(), metadata.map(Value::to_json).unwrap_or(Json::Null));
         }
         Json::Object(out)
     }
@@ -404,10 +321,7 @@ fn view_file(name: &str, skill_dir: &Path, file_path: &str) -> Json {
     }
     match source::read_text(&target) {
         Ok(content) => {
-            let file_name = target
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let file_name = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             json!({
                 "success": true,
                 "name": name,
@@ -418,10 +332,7 @@ fn view_file(name: &str, skill_dir: &Path, file_path: &str) -> Json {
         }
         Err(ReadError::Decode(_)) => {
             let size = std::fs::metadata(&target).map(|m| m.len()).unwrap_or(0);
-            let base = target
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let base = target.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             json!({
                 "success": true,
                 "name": name,
@@ -459,10 +370,7 @@ impl LinkedFiles {
 
     /// All files in message order (references, templates, assets, scripts).
     pub fn all(&self) -> Vec<String> {
-        self.groups()
-            .iter()
-            .flat_map(|(_, v)| v.iter().cloned())
-            .collect()
+        self.groups().iter().flat_map(|(_, v)| v.iter().cloned()).collect()
     }
 
     pub fn to_json(&self) -> Json {
@@ -476,14 +384,11 @@ impl LinkedFiles {
     }
 }
 
-pub const TEMPLATE_PATTERNS: [&str; 7] =
-    ["*.md", "*.py", "*.yaml", "*.yml", "*.json", "*.tex", "*.sh"];
+pub const TEMPLATE_PATTERNS: [&str; 7] = ["*.md", "*.py", "*.yaml", "*.yml", "*.json", "*.tex", "*.sh"];
 pub const SCRIPT_PATTERNS: [&str; 6] = ["*.py", "*.sh", "*.bash", "*.js", "*.ts", "*.rb"];
 
 fn rel_to(dir: &Path, p: &Path) -> String {
-    p.strip_prefix(dir)
-        .map(paths::rel_string)
-        .unwrap_or_else(|_| paths::path_string(p))
+    p.strip_prefix(dir).map(paths::rel_string).unwrap_or_else(|_| paths::path_string(p))
 }
 
 /// `linked_files` for a skill folder (each pattern's matches sorted).
@@ -491,39 +396,26 @@ pub fn linked_files(skill_dir: &Path) -> LinkedFiles {
     let mut linked = LinkedFiles::default();
     let refs = skill_dir.join("references");
     if paths::exists(&refs) {
-        linked.references = paths::glob(&refs, "*.md")
-            .iter()
-            .map(|p| rel_to(skill_dir, p))
-            .collect();
+        linked.references = paths::glob(&refs, "*.md").iter().map(|p| rel_to(skill_dir, p)).collect();
     }
     let templates = skill_dir.join("templates");
     if paths::exists(&templates) {
         for pat in TEMPLATE_PATTERNS {
-            let mut found: Vec<String> = paths::rglob(&templates, pat)
-                .iter()
-                .map(|p| rel_to(skill_dir, p))
-                .collect();
+            let mut found: Vec<String> = paths::rglob(&templates, pat).iter().map(|p| rel_to(skill_dir, p)).collect();
             found.sort();
             linked.templates.extend(found);
         }
     }
     let assets = skill_dir.join("assets");
     if paths::exists(&assets) {
-        let mut found: Vec<String> = paths::rglob_files(&assets)
-            .iter()
-            .map(|p| rel_to(skill_dir, p))
-            .collect();
+        let mut found: Vec<String> = paths::rglob_files(&assets).iter().map(|p| rel_to(skill_dir, p)).collect();
         found.sort();
         linked.assets = found;
     }
     let scripts = skill_dir.join("scripts");
     if paths::exists(&scripts) {
         for pat in SCRIPT_PATTERNS {
-            linked.scripts.extend(
-                paths::glob(&scripts, pat)
-                    .iter()
-                    .map(|p| rel_to(skill_dir, p)),
-            );
+            linked.scripts.extend(paths::glob(&scripts, pat).iter().map(|p| rel_to(skill_dir, p)));
         }
     }
     linked
@@ -531,13 +423,8 @@ pub fn linked_files(skill_dir: &Path) -> LinkedFiles {
 
 /// `available_files` of the not-found answer: every file, grouped by prefix.
 pub fn available_files(skill_dir: &Path) -> Json {
-    let mut groups: [(&str, Vec<String>); 5] = [
-        ("references", vec![]),
-        ("templates", vec![]),
-        ("assets", vec![]),
-        ("scripts", vec![]),
-        ("other", vec![]),
-    ];
+    let mut groups: [(&str, Vec<String>); 5] =
+        [("references", vec![]), ("templates", vec![]), ("assets", vec![]), ("scripts", vec![]), ("other", vec![])];
     let mut files: Vec<String> = paths::rglob_files(skill_dir)
         .iter()
         .filter(|p| p.file_name().is_some_and(|n| n != "SKILL.md"))
@@ -545,16 +432,12 @@ pub fn available_files(skill_dir: &Path) -> Json {
         .collect();
     files.sort();
     for rel in files {
-        let idx = ["references/", "templates/", "assets/", "scripts/"]
-            .iter()
-            .position(|pre| rel.starts_with(pre));
+        let idx = ["references/", "templates/", "assets/", "scripts/"].iter().position(|pre| rel.starts_with(pre));
         match idx {
             Some(i) => groups[i].1.push(rel),
             None => {
                 let base = rel.rsplit('/').next().unwrap_or(&rel);
-                if [".md", ".py", ".yaml", ".yml", ".json", ".tex", ".sh"]
-                    .contains(&paths::suffix(base))
-                {
+                if [".md", ".py", ".yaml", ".yml", ".json", ".tex", ".sh"].contains(&paths::suffix(base)) {
                     groups[4].1.push(rel);
                 }
             }
@@ -579,10 +462,7 @@ mod tests {
         assert!(lookup_path_error("C:\\x").is_some());
         assert!(lookup_path_error("x:skill").is_some());
         assert!(lookup_path_error("\\\\server\\share").is_some());
-        assert_eq!(
-            lookup_path_error("a/../b"),
-            Some("Skill name cannot contain '..' path traversal components.")
-        );
+        assert_eq!(lookup_path_error("a/../b"), Some("Skill name cannot contain '..' path traversal components."));
         assert!(lookup_path_error("a\\..\\b").is_none());
         assert!(lookup_path_error("devops:deploy").is_none());
         assert!(lookup_path_error("ok-name").is_none());

@@ -14,14 +14,8 @@ pub fn repo() -> PathBuf {
 
 /// `../shared` (or `$SKILLSCOPE_SHARED`): the corpus and the reference tools.
 pub fn shared() -> PathBuf {
-    let dir = std::env::var_os("SKILLSCOPE_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared"));
-    assert!(
-        dir.join("corpus").is_dir(),
-        "shared material not found at {} (set SKILLSCOPE_SHARED)",
-        dir.display()
-    );
+    let dir = std::env::var_os("SKILLSCOPE_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
+    assert!(dir.join("corpus").is_dir(), "shared material not found at {} (set SKILLSCOPE_SHARED)", dir.display());
     dir.canonicalize().expect("shared dir resolves")
 }
 
@@ -61,11 +55,7 @@ pub struct Scenario {
 
 impl Scenario {
     pub fn fixture(name: &str) -> Scenario {
-        let dir = repo()
-            .join("tests/fixtures")
-            .join(name)
-            .canonicalize()
-            .expect("fixture exists");
+        let dir = repo().join("tests/fixtures").join(name).canonicalize().expect("fixture exists");
         let conf = RefConf::read(&dir.join("ref.conf"));
         let home = dir.join(conf.one("home").unwrap_or("home"));
         let ext = conf.one("ext").map(|e| dir.join(e));
@@ -74,30 +64,16 @@ impl Scenario {
 
     pub fn new(home: PathBuf, ext: Option<PathBuf>, conf: RefConf) -> Scenario {
         let fake_home = home.parent().expect("home has a parent").join("fakehome");
-        Scenario {
-            home,
-            ext,
-            fake_home,
-            conf,
-        }
+        Scenario { home, ext, fake_home, conf }
     }
 
     pub fn env(&self) -> Env {
         let mut vars: Vec<(String, String)> = vec![
             ("HERMES_HOME".into(), self.home.display().to_string()),
             ("HOME".into(), self.fake_home.display().to_string()),
-            (
-                "REF_EXT_DIR".into(),
-                self.ext
-                    .as_ref()
-                    .map(|e| e.display().to_string())
-                    .unwrap_or_default(),
-            ),
+            ("REF_EXT_DIR".into(), self.ext.as_ref().map(|e| e.display().to_string()).unwrap_or_default()),
             ("TERMINAL_ENV".into(), "local".into()),
-            (
-                "HERMES_MANAGED_DIR".into(),
-                "/nonexistent-managed-dir".into(),
-            ),
+            ("HERMES_MANAGED_DIR".into(), "/nonexistent-managed-dir".into()),
         ];
         for line in self.conf.all("env") {
             if let Some((k, v)) = line.split_once('=') {
@@ -108,20 +84,15 @@ impl Scenario {
     }
 
     pub fn engine(&self) -> Engine {
-        let options = Options {
-            session_id: "sess-1".into(),
-            allow_inline_shell: self.conf.one("inline_shell") == Some("1"),
-        };
+        let options =
+            Options { session_id: "sess-1".into(), allow_inline_shell: self.conf.one("inline_shell") == Some("1") };
         Engine::new(self.home.clone(), self.env(), options)
     }
 
     /// Replaces this machine's paths as the reference script does.
     pub fn mask(&self, value: Json) -> Json {
         let home = self.home.display().to_string();
-        let ext = self
-            .ext
-            .as_ref()
-            .map(|e| e.canonicalize().unwrap_or(e.clone()).display().to_string());
+        let ext = self.ext.as_ref().map(|e| e.canonicalize().unwrap_or(e.clone()).display().to_string());
         let fake = self.fake_home.display().to_string();
         mask_with(value, &|s: &str| {
             let mut s = s.replace(&home, "$HERMES_HOME");
@@ -171,9 +142,7 @@ pub fn compare(ours: &Json, golden: &Json) -> (usize, Vec<String>) {
     let gkeys: Vec<&String> = g.keys().collect();
     let okeys: Vec<&String> = o.keys().collect();
     if gkeys != okeys {
-        diffs.push(format!(
-            "top-level keys differ: ours {okeys:?} vs golden {gkeys:?}"
-        ));
+        diffs.push(format!("top-level keys differ: ours {okeys:?} vs golden {gkeys:?}"));
     }
     for (key, gval) in g {
         match o.get(key) {
@@ -224,22 +193,9 @@ fn first_difference(a: &Json, b: &Json, path: &str) -> String {
         }
         (Json::String(x), Json::String(y)) => {
             let common = x.chars().zip(y.chars()).take_while(|(p, q)| p == q).count();
-            let ctx = |s: &str| {
-                s.chars()
-                    .skip(common.saturating_sub(40))
-                    .take(120)
-                    .collect::<String>()
-            };
-            format!(
-                "{path}: strings differ at char {common}:\n    ours:   {:?}\n    golden: {:?}",
-                ctx(x),
-                ctx(y)
-            )
+            let ctx = |s: &str| s.chars().skip(common.saturating_sub(40)).take(120).collect::<String>();
+            format!("{path}: strings differ at char {common}:\n    ours:   {:?}\n    golden: {:?}", ctx(x), ctx(y))
         }
-        _ => format!(
-            "{path}:\n    ours:   {}\n    golden: {}",
-            short(a),
-            short(b)
-        ),
+        _ => format!("{path}:\n    ours:   {}\n    golden: {}", short(a), short(b)),
     }
 }

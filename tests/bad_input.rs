@@ -1,0 +1,223 @@
+//! Hostile homes: nothing panics or hangs, the bad skill is skipped or
+//! reported as Hermes reports it, and the rest keeps working.
+
+mod common;
+
+use serde_json::Value as Json;
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::gates::ToolAvailability;
+use skillscope::engine::{Engine, Options};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn write(path: &Path, bytes: &[u8]) {
+    fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    fs::write(path, bytes).expect("write");
+}
+
+fn skill(home: &Path, rel: &str, name: &str) {
+    write(
+        &home.join("skills").join(rel).join("SKILL.md"),
+        format!("---\nname: {name}\ndescription: fine\n---\nbody\n").as_bytes(),
+    );
+}
+
+fn engine(home: &Path) -> Engine {
+    let env = Env::with_vars([("HOME", "/nonexistent-home")], Os::Linux);
+    Engine::new(home.to_path_buf(), env, Options::default())
+}
+
+fn listed(engine: &Engine) -> Vec<String> {
+    engine.skills_list(None)["skills"]
+        .as_array()
+        .map(|a| a.iter().map(|s| s["name"].as_str().unwrap_or_default().to_owned()).collect())
+        .unwrap_or_default()
+}
+
+/// Every surface once, so a hang or panic anywhere shows up.
+fn exercise(engine: &Engine, names: &[&str]) {
+    let _ = engine.skills_list(None);
+    for n in names {
+        let _ = engine.skill_view(n, None, Some("s"), true);
+    }
+    let _ = engine.system_prompt(&ToolAvailability::default());
+    for key in engine.skill_commands().keys() {
+        let _ = engine.invocation_message(key, "x", Some("s"));
+    }
+    let _ = engine.bundles();
+    let _ = engine.mounts();
+}
+
+fn home() -> (tempfile::TempDir, PathBuf) {
+    let t = tempfile::tempdir().expect("tempdir");
+    let h = t.path().canonicalize().expect("canon").join("home");
+    fs::create_dir_all(h.join("skills")).expect("mkdir");
+    (t, h)
+}
+
+/// Runs the CLI with a deadline; a hang fails the test instead of blocking it.
+fn run_with_deadline(args: &[&str], deadline: Duration) -> std::process::Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            return child.wait_with_output().expect("output");
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            panic!("skillscope {args:?} did not finish within {deadline:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn huge_skill_md_is_listed_quickly() {
+    let (_t, h) = home();
+    let mut text = b"---\nname: huge\ndescription: ten megabytes\n---\n".to_vec();
+    text.extend(std::iter::repeat_n(b'x', 10 * 1024 * 1024));
+    write(&h.join("skills/huge/SKILL.md"), &text);
+    skill(&h, "ok", "ok");
+    let e = engine(&h);
+    let start = Instant::now();
+    assert_eq!(listed(&e), ["huge", "ok"]);
+    let view = e.skill_view("huge", None, None, true);
+    assert_eq!(view["content"].as_str().map(str::len), Some(text.len()));
+    assert!(start.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn one_very_long_line() {
+    let (_t, h) = home();
+    let line = "y".repeat(200_000);
+    write(&h.join("skills/long/SKILL.md"), format!("---\nname: long\ndescription: {line}\n---\n{line}\n").as_bytes());
+    let e = engine(&h);
+    let list = e.skills_list(None);
+    // The listing parses the first 4000 characters only: no closing fence there.
+    assert_eq!(list["skills"][0]["name"], "long");
+    assert_eq!(list["skills"][0]["description"], "---");
+    exercise(&e, &["long"]);
+}
+
+#[test]
+fn invalid_utf8_and_binary_are_skipped_and_reported() {
+    let (_t, h) = home();
+    write(&h.join("skills/bin/SKILL.md"), &[0x89, b'P', b'N', b'G', 0, 0, 0xff]);
+    skill(&h, "ok", "ok");
+    let e = engine(&h);
+    assert_eq!(listed(&e), ["ok"]);
+    let view = e.skill_view("bin", None, None, true);
+    assert_eq!(view["success"], Json::Bool(false));
+    assert!(view["error"].as_str().unwrap().starts_with("Failed to read skill 'bin': 'utf-8' codec can't decode"));
+}
+
+#[cfg(unix)]
+#[test]
+fn fifo_never_blocks() {
+    let (_t, h) = home();
+    fs::create_dir_all(h.join("skills/pipe")).expect("mkdir");
+    let fifo = h.join("skills/pipe/SKILL.md");
+    let made = Command::new("mkfifo").arg(&fifo).status().map(|s| s.success()).unwrap_or(false);
+    assert!(made, "mkfifo is available");
+    skill(&h, "ok", "ok");
+    write(&h.join("skills/ok/references/pipe.md"), b"");
+    let home = h.display().to_string();
+    for args in [
+        vec!["--home", &home, "list", "--json"],
+        vec!["--home", &home, "view", "pipe", "--json"],
+        vec!["--home", &home, "prompt"],
+        vec!["--home", &home, "commands"],
+    ] {
+        let out = run_with_deadline(&args, Duration::from_secs(20));
+        assert!(out.status.code().is_some(), "{args:?}");
+    }
+    let e = engine(&h);
+    assert_eq!(listed(&e), ["ok"]);
+    let view = e.skill_view("pipe", None, None, true);
+    assert!(view["error"].as_str().unwrap().contains("Not a regular file"), "{view}");
+}
+
+#[cfg(unix)]
+#[test]
+fn symlink_loops_terminate_and_skills_appear_once_per_path() {
+    let (_t, h) = home();
+    skill(&h, "cat/s", "s");
+    std::os::unix::fs::symlink(h.join("skills/cat"), h.join("skills/cat/s/references")).expect("symlink");
+    std::os::unix::fs::symlink(h.join("skills"), h.join("skills/cat/back")).expect("symlink");
+    std::os::unix::fs::symlink("self", h.join("skills/self")).expect("symlink");
+    let e = engine(&h);
+    let home = h.display().to_string();
+    let out = run_with_deadline(&["--home", &home, "list", "--json"], Duration::from_secs(20));
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(listed(&e), ["s"]);
+    exercise(&e, &["s", "self", "back"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn unreadable_directories_are_passed_over() {
+    use std::os::unix::fs::PermissionsExt;
+    let (_t, h) = home();
+    skill(&h, "locked/inner", "inner");
+    skill(&h, "ok", "ok");
+    let locked = h.join("skills/locked");
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o000)).expect("chmod");
+    let e = engine(&h);
+    let names = listed(&e);
+    exercise(&e, &["inner", "ok"]);
+    fs::set_permissions(&locked, fs::Permissions::from_mode(0o755)).expect("chmod back");
+    assert!(names.contains(&"ok".to_owned()));
+    // Root reads through mode 000; anyone else sees the folder passed over.
+    let readable_anyway = fs::read_dir(&locked).is_ok();
+    assert_eq!(names.contains(&"inner".to_owned()), readable_anyway || is_root());
+}
+
+fn is_root() -> bool {
+    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
+}
+
+#[test]
+fn malformed_config_and_bundles() {
+    let (_t, h) = home();
+    skill(&h, "ok", "ok");
+    write(&h.join("config.yaml"), &[0xff, 0xfe, b':', b'\n']);
+    write(&h.join("skill-bundles/bin.yaml"), &[0, 1, 2, 0xff]);
+    write(&h.join("skill-bundles/deep.yaml"), "a: [".repeat(5000).as_bytes());
+    write(&h.join("skill-bundles/good.yaml"), b"name: good\nskills: [ok]\n");
+    let e = engine(&h);
+    assert_eq!(listed(&e), ["ok"]);
+    let set = e.bundles();
+    assert_eq!(set.bundles.keys().collect::<Vec<_>>(), ["/good"]);
+    assert_eq!(set.problems.len(), 2);
+    assert!(e.home.config_problem.is_some());
+    exercise(&e, &["ok"]);
+}
+
+#[test]
+fn malformed_frontmatter_shapes() {
+    let (_t, h) = home();
+    let cases: [(&str, &[u8]); 8] = [
+        ("tabs", b"---\nname: tabs\n\tdescription: tab indented\n---\nbody\n"),
+        ("anchors", b"---\nname: &a anchors\ndescription: *a\n---\nbody\n"),
+        ("deep", &[b"---\nname: deep\nx: ".as_slice(), "[".repeat(3000).as_bytes(), b"\n---\nbody\n"].concat()),
+        ("nul", b"---\nname: nul\x00\ndescription: d\n---\n"),
+        ("only-dashes", b"---\n---\n---\n"),
+        ("multi-doc", b"---\nname: a\n---\nname: b\n...\n---\n"),
+        ("huge-key", &[b"---\n".as_slice(), "k".repeat(100_000).as_bytes(), b": v\n---\n"].concat()),
+        ("bidi", "---\nname: bidi\ndescription: \u{202e}reversed\n---\n".as_bytes()),
+    ];
+    for (dir, text) in cases {
+        write(&h.join("skills").join(dir).join("SKILL.md"), text);
+    }
+    let e = engine(&h);
+    let names = listed(&e);
+    assert!(names.contains(&"tabs".to_owned()) && names.contains(&"bidi".to_owned()), "{names:?}");
+    exercise(&e, &["tabs", "anchors", "deep", "nul", "only-dashes", "multi-doc", "huge-key", "bidi"]);
+}

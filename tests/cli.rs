@@ -1,0 +1,222 @@
+//! The `skillscope` binary: flags, subcommands, JSON equal to the goldens,
+//! exit statuses, and terminal-safe human output.
+
+mod common;
+
+use common::{stable, Scenario};
+use serde_json::Value as Json;
+use std::process::{Command, Output};
+
+fn golden(name: &str) -> Json {
+    let path = common::repo().join("tests/golden").join(name);
+    serde_json::from_str(&std::fs::read_to_string(&path).expect("golden")).expect("golden parses")
+}
+
+/// Runs the binary the way the reference runs Hermes: a clean environment.
+fn run(scenario: &Scenario, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &scenario.fake_home)
+        .env("TERMINAL_ENV", "local")
+        .env("HERMES_MANAGED_DIR", "/nonexistent-managed-dir")
+        .env("REF_EXT_DIR", scenario.ext.as_ref().map(|e| e.display().to_string()).unwrap_or_default())
+        .args(args);
+    for line in scenario.conf.all("env") {
+        if let Some((k, v)) = line.split_once('=') {
+            cmd.env(k, v);
+        }
+    }
+    cmd.output().expect("binary runs")
+}
+
+fn home_arg(s: &Scenario) -> String {
+    s.home.display().to_string()
+}
+
+fn json_of(scenario: &Scenario, out: &Output) -> Json {
+    let value: Json = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)));
+    scenario.mask(value)
+}
+
+fn assert_same(ours: &Json, golden: &Json) {
+    assert!(common::same(ours, golden), "ours:   {ours}\ngolden: {golden}");
+}
+
+#[test]
+fn list_json_equals_hermes() {
+    let s = Scenario::fixture("basic");
+    let out = run(&s, &["--home", &home_arg(&s), "list", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_same(&json_of(&s, &out), &golden("basic.json")["skills_list"]);
+}
+
+#[test]
+fn list_category_filter() {
+    let s = Scenario::fixture("basic");
+    let out = run(&s, &["list", "--category", "devops", "--json", "--home", &home_arg(&s)]);
+    assert_same(&json_of(&s, &out), &golden("basic.json")["skills_list_by_category"]["devops"]);
+}
+
+#[test]
+fn global_flags_work_after_the_subcommand() {
+    let s = Scenario::fixture("basic");
+    let out = run(&s, &["view", "deploy-tool", "--json", "--session-id", "sess-1", "--home", &home_arg(&s)]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_same(&stable(json_of(&s, &out)), &golden("basic.json")["skill_view"]["deploy-tool"]);
+}
+
+#[test]
+fn view_file_path_and_errors_exit_1() {
+    let s = Scenario::fixture("basic");
+    let h = home_arg(&s);
+    let out = run(&s, &["--home", &h, "--json", "view", "deploy-tool", "references/api.md"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_same(&json_of(&s, &out), &golden("basic.extra.json")["views"]["deploy-tool|references/api.md"]);
+    let out = run(&s, &["--home", &h, "--json", "view", "ghost"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_same(&json_of(&s, &out), &golden("basic.json")["skill_view"]["ghost"]);
+    let out = run(&s, &["--home", &h, "view", "ghost"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("error: Skill 'ghost' not found."), "{text}");
+}
+
+#[test]
+fn commands_bundles_mounts_prompt_json() {
+    let s = Scenario::fixture("bundles");
+    let h = home_arg(&s);
+    let g = golden("bundles.json");
+    assert_same(&json_of(&s, &run(&s, &["--home", &h, "commands", "--json"])), &g["slash_commands"]);
+    assert_same(&json_of(&s, &run(&s, &["--home", &h, "bundles", "--json"])), &g["bundles"]);
+    assert_same(&json_of(&s, &run(&s, &["--home", &h, "mounts", "--json"])), &g["mounts"]);
+    assert_same(&json_of(&s, &run(&s, &["--home", &h, "prompt", "--json"])), &g["system_prompt"]);
+}
+
+#[test]
+fn prompt_with_tools_and_cache_paths() {
+    let s = Scenario::fixture("gates");
+    let h = home_arg(&s);
+    let out =
+        run(&s, &["--home", &h, "prompt", "--json", "--tools", "web_search", "--toolsets", "web", "--cache", "cold"]);
+    assert_same(&json_of(&s, &out), &golden("gates.extra.json")["prompts"]["web_search|web"]);
+    let tools = "skills_list,skill_view,web_search";
+    let out =
+        run(&s, &["--home", &h, "prompt", "--json", "--tools", tools, "--toolsets", "skills,web", "--cache", "warm"]);
+    assert_same(&json_of(&s, &out), &golden("gates.json")["system_prompt_tools"]);
+}
+
+#[test]
+fn invoke_bundle_stacked_and_unknown() {
+    let s = Scenario::fixture("bundles");
+    let h = home_arg(&s);
+    let extra = golden("bundles.extra.json");
+    let out = run(&s, &["--home", &h, "--session-id", "sess-1", "--json", "invoke", "/backend-dev", "ship", "it"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_same(&json_of(&s, &out), &extra["invoke"]["/backend-dev ship it"]);
+    let out = run(&s, &["--home", &h, "--session-id", "sess-1", "--json", "invoke", "/beta", "/alpha", "go"]);
+    assert_same(&json_of(&s, &out), &extra["invoke"]["/beta /alpha go"]);
+    let out = run(&s, &["--home", &h, "--json", "invoke", "/help"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "null");
+}
+
+#[test]
+fn preload_splits_comma_lists() {
+    let s = Scenario::fixture("basic");
+    let h = home_arg(&s);
+    let out = run(
+        &s,
+        &["--home", &h, "--session-id", "sess-1", "--json", "preload", "deploy-tool,ghost-skill", "legacy-flat"],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_same(
+        &json_of(&s, &out),
+        &golden("basic.extra.json")["preload"]["deploy-tool,ghost-skill,legacy-flat,deploy-tool"],
+    );
+}
+
+#[test]
+fn unreadable_home_is_a_usage_error_naming_the_path() {
+    let s = Scenario::fixture("basic");
+    let out = run(&s, &["--home", "/nonexistent/hermes-home", "list"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("/nonexistent/hermes-home"), "{err}");
+    let file = common::repo().join("Cargo.toml");
+    let out = run(&s, &["--home", &file.display().to_string(), "list"]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let s = Scenario::fixture("basic");
+    assert_eq!(run(&s, &["--platform", "beos", "list"]).status.code(), Some(2));
+    assert_eq!(run(&s, &["frobnicate"]).status.code(), Some(2));
+    assert_eq!(run(&s, &["view"]).status.code(), Some(2));
+}
+
+#[test]
+fn every_subcommand_has_help() {
+    let s = Scenario::fixture("basic");
+    for sub in ["list", "view", "prompt", "commands", "invoke", "preload", "bundles", "mounts"] {
+        let out = run(&s, &[sub, "--help"]);
+        assert_eq!(out.status.code(), Some(0), "{sub}");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("Usage: skillscope"), "{sub}: {text}");
+        assert!(text.contains("--home"), "{sub} lists the global flags");
+    }
+}
+
+#[test]
+fn platform_flag_previews_another_os() {
+    let s = Scenario::fixture("gates");
+    let h = home_arg(&s);
+    let names = |args: &[&str]| -> Vec<String> {
+        let v = json_of(&s, &run(&s, args));
+        v["skills"].as_array().unwrap().iter().map(|x| x["name"].as_str().unwrap().to_owned()).collect()
+    };
+    let linux = names(&["--home", &h, "list", "--json", "--platform", "linux"]);
+    let mac = names(&["--home", &h, "list", "--json", "--platform", "macos"]);
+    let win = names(&["--home", &h, "list", "--json", "--platform", "windows"]);
+    assert!(!linux.contains(&"mac-only".to_owned()) && mac.contains(&"mac-only".to_owned()));
+    assert!(win.contains(&"win-only".to_owned()) && !win.contains(&"linux-ok".to_owned()));
+}
+
+#[test]
+fn inline_shell_needs_the_flag() {
+    let s = Scenario::fixture("inline_shell");
+    let h = home_arg(&s);
+    let off = json_of(&s, &run(&s, &["--home", &h, "view", "shell", "--json", "--session-id", "sess-1"]));
+    assert!(off["content"].as_str().unwrap().contains("hi: !`echo hi`"));
+    let on =
+        json_of(&s, &run(&s, &["--home", &h, "view", "shell", "--json", "--session-id", "sess-1", "--inline-shell"]));
+    assert_same(&on, &golden("inline_shell.json")["skill_view"]["shell"]);
+}
+
+#[test]
+fn human_output_never_carries_escape_sequences() {
+    let s = Scenario::fixture("bad_files");
+    let h = home_arg(&s);
+    for args in [vec!["list"], vec!["view", "escape"], vec!["commands"], vec!["invoke", "/escape"], vec!["prompt"]] {
+        let mut full = vec!["--home", h.as_str()];
+        full.extend(args.iter().copied());
+        let out = run(&s, &full);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{args:?} printed a control byte: {text:?}");
+        assert!(text.contains('␛'), "{args:?} shows the escape visibly: {text}");
+    }
+}
+
+#[test]
+fn human_list_is_a_table() {
+    let s = Scenario::fixture("basic");
+    let out = run(&s, &["--home", &home_arg(&s), "list"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("NAME"), "{text}");
+    assert!(text.contains("deploy-tool") && text.contains("devops"));
+    assert!(text.trim_end().ends_with("skills"));
+}

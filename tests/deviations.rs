@@ -1,0 +1,181 @@
+//! One test per entry of docs/deviations.md: where skillscope knowingly
+//! answers differently from Hermes Agent 0.19.0, and what it does instead.
+
+mod common;
+
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::gates::{self, ToolAvailability};
+use skillscope::engine::{Engine, Options};
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+fn write(path: &Path, text: &str) {
+    fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    fs::write(path, text).expect("write");
+}
+
+fn home() -> (tempfile::TempDir, PathBuf) {
+    let t = tempfile::tempdir().expect("tempdir");
+    let h = t.path().canonicalize().expect("canon").join("home");
+    fs::create_dir_all(&h).expect("mkdir");
+    (t, h)
+}
+
+fn engine_with(home: &Path, options: Options) -> Engine {
+    Engine::new(home.to_path_buf(), Env::with_vars([("HOME", "/nonexistent-home")], Os::Linux), options)
+}
+
+fn engine(home: &Path) -> Engine {
+    engine_with(home, Options::default())
+}
+
+/// YAML 1.1 scalars: PyYAML reads an unquoted `off` as `False` and
+/// `2024-01-01` as a date; skillscope (YAML 1.2) keeps both as strings.
+#[test]
+fn yaml_1_1_scalars_stay_strings() {
+    let (_t, h) = home();
+    write(&h.join("config.yaml"), "skills:\n  disabled: [off, yes]\n");
+    write(
+        &h.join("skills/dated/SKILL.md"),
+        "---\nname: dated\ndescription: d\nmetadata:\n  released: 2024-01-01\n---\nbody\n",
+    );
+    let e = engine(&h);
+    let disabled = gates::disabled_names(&e.home, &e.env, None).expect("disabled");
+    // Hermes: {"False", "True"}.
+    assert!(disabled.contains("off") && disabled.contains("yes"));
+    // Hermes: {"error": "Object of type date is not JSON serializable", ...}.
+    let view = e.skill_view("dated", None, None, true);
+    assert_eq!(view["metadata"]["released"], "2024-01-01");
+}
+
+/// Symlink cycles: Hermes' walk follows them until the OS refuses (ELOOP),
+/// listing the same SKILL.md under ever longer paths; skillscope enters each
+/// directory once per path and stops at a cycle.
+#[cfg(unix)]
+#[test]
+fn symlink_cycles_are_cut() {
+    let (_t, h) = home();
+    write(&h.join("skills/cat/s/SKILL.md"), "---\nname: s\n---\n");
+    std::os::unix::fs::symlink(h.join("skills/cat"), h.join("skills/cat/s/loop")).expect("symlink");
+    let e = engine(&h);
+    let found = skillscope::engine::discover::index_files(&e.home.skills_dir, "SKILL.md");
+    assert_eq!(found, [h.join("skills/cat/s/SKILL.md")]);
+}
+
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (u64, Option<SystemTime>)> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).into_iter().flatten().flatten() {
+            let meta = entry.path().symlink_metadata().expect("meta");
+            if meta.is_dir() {
+                stack.push(entry.path());
+            }
+            out.insert(entry.path(), (meta.len(), meta.modified().ok()));
+        }
+    }
+    out
+}
+
+/// Side effects: Hermes creates `skills/`, `SOUL.md`, `cron/`, ...,
+/// `.skills_prompt_snapshot.json` and `skills/.usage.json`, and mounts a
+/// temporary copy of a tree with symlinks. skillscope writes nothing.
+#[test]
+fn nothing_is_written_to_the_home() {
+    let (_t, h) = home();
+    write(&h.join("config.yaml"), "skills:\n  external_dirs: [ext]\n");
+    write(&h.join("ext/e/SKILL.md"), "---\nname: e\ndescription: d\n---\nbody\n");
+    write(&h.join("skill-bundles/b.yaml"), "name: b\nskills: [e]\n");
+    let before = snapshot(&h);
+    let e = engine(&h);
+    let list = e.skills_list(None);
+    assert_eq!(list["message"], format!("No skills found. Skills directory created at {}/skills/", h.display()));
+    let _ = e.skill_view("e", None, None, true);
+    let _ = e.system_prompt(&ToolAvailability::default());
+    let _ = e.invocation_message("/e", "", None);
+    let _ = e.bundle_message("/b", "", None);
+    let _ = e.preloaded_prompt(&["e".into()], None);
+    let _ = e.mounts();
+    assert!(!h.join("skills").exists(), "the skills dir is reported, not created");
+    assert_eq!(before, snapshot(&h));
+}
+
+/// Mounts of a tree holding symlinks: Hermes answers with a fresh temp copy
+/// (`/tmp/hermes-skills-safe-*`); skillscope names the tree and lists the
+/// symlinks whose files the sandbox will not have.
+#[cfg(unix)]
+#[test]
+fn mounts_report_symlinks_instead_of_copying() {
+    let (_t, h) = home();
+    write(&h.join("skills/s/SKILL.md"), "---\nname: s\n---\n");
+    write(&h.join("shared.md"), "x");
+    std::os::unix::fs::symlink(h.join("shared.md"), h.join("skills/s/linked.md")).expect("symlink");
+    let mounts = engine(&h).mounts();
+    assert_eq!(mounts[0].host_path, h.join("skills"));
+    assert_eq!(mounts[0].symlinks, [h.join("skills/s/linked.md")]);
+}
+
+/// A FIFO named SKILL.md blocks Hermes forever; skillscope refuses to open
+/// anything that is not a regular file.
+#[cfg(unix)]
+#[test]
+fn non_regular_files_are_not_opened() {
+    let (_t, h) = home();
+    fs::create_dir_all(h.join("skills/p")).expect("mkdir");
+    let ok = std::process::Command::new("mkfifo").arg(h.join("skills/p/SKILL.md")).status().expect("mkfifo").success();
+    assert!(ok);
+    let view = engine(&h).skill_view("p", None, None, true);
+    assert!(view["error"].as_str().expect("error").starts_with("Failed to read skill 'p': Not a regular file"));
+}
+
+/// Inline shell: Hermes runs `` !`cmd` `` whenever config enables it;
+/// skillscope also needs the user's `--inline-shell`.
+#[test]
+fn inline_shell_needs_consent() {
+    let (_t, h) = home();
+    write(&h.join("config.yaml"), "skills:\n  inline_shell: true\n");
+    write(&h.join("skills/s/SKILL.md"), "---\nname: s\n---\nout: !`echo ran`\n");
+    let without = engine(&h).skill_view("s", None, None, true);
+    assert!(without["content"].as_str().expect("content").contains("out: !`echo ran`"));
+    let with =
+        engine_with(&h, Options { allow_inline_shell: true, ..Options::default() }).skill_view("s", None, None, true);
+    assert!(with["content"].as_str().expect("content").contains("out: ran"));
+}
+
+/// Plugin skills (`plugin:skill`) exist only after running a plugin's
+/// Python `register()`; skillscope runs no plugin code, so a qualified name
+/// resolves as Hermes resolves it when no plugin claims the namespace.
+#[test]
+fn qualified_names_fall_through_to_the_skills_dirs() {
+    let (_t, h) = home();
+    write(&h.join("skills/devops/deploy/SKILL.md"), "---\nname: deploy\n---\nbody\n");
+    let e = engine(&h);
+    assert_eq!(e.skill_view("devops:deploy", None, None, true)["name"], "deploy");
+    assert_eq!(e.skill_view("myplugin:thing", None, None, true)["error"], "Skill 'myplugin:thing' not found.");
+}
+
+/// No secret prompt: the Hermes CLI asks for missing variables while it loads
+/// a skill; skillscope answers like a non-interactive run (`setup_skipped`
+/// stays false and the variables are reported missing).
+#[test]
+fn missing_variables_are_reported_not_prompted() {
+    let (_t, h) = home();
+    write(&h.join("skills/s/SKILL.md"), "---\nname: s\nrequired_environment_variables: [SKILLSCOPE_TEST_UNSET]\n---\n");
+    let view = engine(&h).skill_view("s", None, None, true);
+    assert_eq!(view["setup_skipped"], false);
+    assert_eq!(view["missing_required_environment_variables"][0], "SKILLSCOPE_TEST_UNSET");
+}
+
+/// Caches: Hermes' skills_list serves a 30-second cache and its prompt an
+/// in-process cache with no expiry; skillscope reads the disk on every call.
+#[test]
+fn every_call_reads_the_disk() {
+    let (_t, h) = home();
+    write(&h.join("skills/a/SKILL.md"), "---\nname: a\ndescription: first\n---\n");
+    let e = engine(&h);
+    assert_eq!(e.skills_list(None)["skills"][0]["description"], "first");
+    write(&h.join("skills/a/SKILL.md"), "---\nname: a\ndescription: second\n---\n");
+    assert_eq!(e.skills_list(None)["skills"][0]["description"], "second");
+}
