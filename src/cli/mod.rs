@@ -166,7 +166,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         }
     };
     let json = cli.global.json;
-    let mut out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     let result = match command {
         Command::List { category } => list::run(&engine, category.as_deref(), json, &mut out),
         Command::View { name, file_path } => skills::view(&engine, &name, file_path.as_deref(), json, &mut out),
@@ -177,6 +177,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         Command::Bundles => bundles::run(&engine, json, &mut out),
         Command::Mounts => mounts::run(&engine, json, &mut out),
     };
+    let result = result.and_then(|code| std::io::Write::flush(&mut out).map(|_| code));
     match result {
         Ok(code) => code,
         // A closed pipe (`| head`) is not an error worth reporting.

@@ -1,8 +1,9 @@
 //! The SKILL.md walk (spec §4): excluded names, support dirs, symlinks.
 
+use super::dirfd::{DirKey, DirReader, EntryKind};
 use super::paths;
-use std::collections::HashSet;
-use std::fs;
+use super::source::{self, ReadError};
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 /// Directory names no scanner enters (`EXCLUDED_SKILL_DIRS`).
@@ -77,84 +78,189 @@ pub struct WalkReport {
 /// following symlinks (each directory entered once per path, cycles cut),
 /// sorted by the full path string.
 pub fn index_files(root: &Path, filename: &str) -> Vec<PathBuf> {
-    index_files_with_report(root, filename).0
+    index_entries(root, filename).0.into_iter().map(|f| f.path).collect()
+}
+
+/// A file the walk found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexedFile {
+    pub path: PathBuf,
+    /// The listing showed a regular file (not a symlink, FIFO, ...).
+    pub regular: bool,
+    /// Its text, when the walk was asked to read the files it finds.
+    pub text: Option<Result<String, ReadError>>,
+}
+
+impl IndexedFile {
+    /// Its text, as `read_text` gives it (read now unless the walk did).
+    pub fn read_text(&self) -> Result<String, ReadError> {
+        match &self.text {
+            Some(text) => text.clone(),
+            None if self.regular => source::read_listed_regular_text(&self.path),
+            None => source::read_text(&self.path),
+        }
+    }
+
+    /// Runs `f` on its text without copying it; `None` when unreadable.
+    pub fn with_text<R>(&self, f: impl FnOnce(&str) -> R) -> Option<R> {
+        match &self.text {
+            Some(Ok(text)) => Some(f(text)),
+            Some(Err(_)) => None,
+            None => self.read_text().ok().map(|t| f(&t)),
+        }
+    }
+
+    /// Like [`IndexedFile::read_text`], moving the text out when it was read.
+    pub fn take_text(&mut self) -> Result<String, ReadError> {
+        match self.text.take() {
+            Some(text) => text,
+            None => self.read_text(),
+        }
+    }
 }
 
 pub fn index_files_with_report(root: &Path, filename: &str) -> (Vec<PathBuf>, WalkReport) {
-    let mut matches = Vec::new();
-    let mut report = WalkReport::default();
-    let mut ancestors = HashSet::new();
-    walk(root, filename, &mut ancestors, &mut matches, &mut report);
-    matches.sort_by(|a: &PathBuf, b: &PathBuf| a.as_os_str().cmp(b.as_os_str()));
+    let (files, report) = index_entries(root, filename);
+    (files.into_iter().map(|f| f.path).collect(), report)
+}
+
+/// [`index_files`] with what the listing knew about each file, and a report.
+pub fn index_entries(root: &Path, filename: &str) -> (Vec<IndexedFile>, WalkReport) {
+    walk_root(root, filename, false)
+}
+
+/// [`index_entries`] that also reads each file found, relative to its open
+/// directory: the cheapest way to scan every SKILL.md of a large home.
+pub fn index_and_read(root: &Path, filename: &str) -> (Vec<IndexedFile>, WalkReport) {
+    walk_root(root, filename, true)
+}
+
+fn walk_root(root: &Path, filename: &str, read: bool) -> (Vec<IndexedFile>, WalkReport) {
+    let Ok((mut reader, root_key)) = DirReader::open(root) else {
+        return (Vec::new(), WalkReport::default());
+    };
+    let mut top = Walker::new(filename, read, vec![root_key]);
+    let Some(listing) = top.list(&mut reader, root, root_key) else {
+        return (Vec::new(), top.report);
+    };
+    // The root's folders are walked on all cores: on large homes the walk is
+    // bound by directory syscalls, which run in parallel.
+    let children = top.children(&reader, root, &listing);
+    let walkers = super::parallel_map_min(&children, 2, |(name, path, key)| {
+        let mut w = Walker::new(filename, read, vec![root_key]);
+        match reader.open_child(name) {
+            Ok(mut child) => w.walk(&mut child, path, *key),
+            Err(_) => w.report.unreadable.push(path.clone()),
+        }
+        w
+    });
+    let mut matches = top.matches;
+    let mut report = top.report;
+    for w in walkers {
+        matches.extend(w.matches);
+        report.unreadable.extend(w.report.unreadable);
+        report.cycles.extend(w.report.cycles);
+    }
+    matches.sort_by(|a, b| a.path.as_os_str().cmp(b.path.as_os_str()));
     (matches, report)
 }
 
-#[cfg(unix)]
-fn dir_key(meta: &fs::Metadata) -> (u64, u64) {
-    use std::os::unix::fs::MetadataExt;
-    (meta.dev(), meta.ino())
+/// One directory's entries as the walk needs them.
+struct Listing {
+    subdirs: Vec<(OsString, Option<DirKey>)>,
+    has_skill_md: bool,
 }
 
-#[cfg(not(unix))]
-fn dir_key(_meta: &fs::Metadata) -> (u64, u64) {
-    (0, 0)
+struct Walker<'a> {
+    filename: &'a str,
+    read: bool,
+    /// Identities of the directories on the current path, to cut cycles.
+    ancestors: Vec<DirKey>,
+    matches: Vec<IndexedFile>,
+    report: WalkReport,
 }
 
-fn walk(
-    dir: &Path,
-    filename: &str,
-    ancestors: &mut HashSet<(u64, u64)>,
-    matches: &mut Vec<PathBuf>,
-    report: &mut WalkReport,
-) {
-    let Ok(meta) = fs::metadata(dir) else { return };
-    let key = dir_key(&meta);
-    if cfg!(unix) && !ancestors.insert(key) {
-        report.cycles.push(dir.to_path_buf());
-        return;
+impl<'a> Walker<'a> {
+    fn new(filename: &'a str, read: bool, ancestors: Vec<DirKey>) -> Walker<'a> {
+        Walker { filename, read, ancestors, matches: Vec::new(), report: WalkReport::default() }
     }
-    let entries = match fs::read_dir(dir) {
-        Ok(rd) => rd,
-        Err(_) => {
-            report.unreadable.push(dir.to_path_buf());
-            ancestors.remove(&key);
-            return;
-        }
-    };
-    let mut subdirs = Vec::new();
-    let mut has_skill_md = false;
-    let mut has_target = false;
-    for entry in entries.flatten() {
-        let name = entry.file_name();
-        let name = name.to_string_lossy();
-        // os.walk sorts entries by `is_dir()`, which follows symlinks.
-        let is_dir = match entry.file_type() {
-            Ok(t) if t.is_dir() => true,
-            Ok(t) if t.is_symlink() => paths::is_dir(&entry.path()),
-            _ => false,
+
+    /// Lists a directory, recording (and maybe reading) a match; `None` when
+    /// it cannot be listed.
+    fn list(&mut self, reader: &mut DirReader, dir: &Path, key: DirKey) -> Option<Listing> {
+        let Ok(entries) = reader.entries(key) else {
+            self.report.unreadable.push(dir.to_path_buf());
+            return None;
         };
-        if is_dir {
-            subdirs.push(name.into_owned());
-        } else {
-            has_skill_md |= name == "SKILL.md";
-            has_target |= name == filename;
+        let mut listing = Listing { subdirs: Vec::new(), has_skill_md: false };
+        let mut target = None;
+        for entry in entries {
+            match entry.kind {
+                EntryKind::Dir(k) => listing.subdirs.push((entry.name, k)),
+                EntryKind::File { regular } => {
+                    listing.has_skill_md |= entry.name == "SKILL.md";
+                    if entry.name == self.filename {
+                        target = Some(regular);
+                    }
+                }
+            }
         }
-    }
-    if has_target {
-        matches.push(dir.join(filename));
-    }
-    for name in subdirs {
-        if is_excluded_name(&name) || (has_skill_md && is_support_name(&name)) {
-            continue;
+        if let Some(regular) = target {
+            let path = dir.join(self.filename);
+            let text = self.read.then(|| reader.read_text(OsStr::new(self.filename), regular, &path));
+            self.matches.push(IndexedFile { path, regular, text });
         }
-        walk(&dir.join(&name), filename, ancestors, matches, report);
+        Some(listing)
     }
-    ancestors.remove(&key);
+
+    /// The subdirectories to enter: pruned, identified, cycles cut.
+    fn children(&mut self, reader: &DirReader, dir: &Path, listing: &Listing) -> Vec<(OsString, PathBuf, DirKey)> {
+        let mut out = Vec::new();
+        for (name, key) in &listing.subdirs {
+            let text = name.to_string_lossy();
+            if is_excluded_name(&text) || (listing.has_skill_md && is_support_name(&text)) {
+                continue;
+            }
+            let path = dir.join(name);
+            let key = match key {
+                Some(k) => *k,
+                None => match reader.child_key(name) {
+                    Ok(k) => k,
+                    Err(_) => continue,
+                },
+            };
+            // An inode from a listing may belong to another device (a mount
+            // point); a real `stat` confirms a cycle before it is cut.
+            if cfg!(unix)
+                && self.ancestors.contains(&key)
+                && reader.child_key(name).is_ok_and(|k| self.ancestors.contains(&k))
+            {
+                self.report.cycles.push(path);
+                continue;
+            }
+            out.push((name.clone(), path, key));
+        }
+        out
+    }
+
+    fn walk(&mut self, reader: &mut DirReader, dir: &Path, key: DirKey) {
+        self.ancestors.push(key);
+        if let Some(listing) = self.list(reader, dir, key) {
+            for (name, path, child_key) in self.children(reader, dir, &listing) {
+                match reader.open_child(&name) {
+                    Ok(mut child) => self.walk(&mut child, &path, child_key),
+                    Err(_) => self.report.unreadable.push(path),
+                }
+            }
+        }
+        self.ancestors.pop();
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn touch(p: &Path) {
         fs::create_dir_all(p.parent().unwrap()).unwrap();

@@ -65,6 +65,19 @@ fn find_closing_fence(text: &str) -> Option<(usize, usize)> {
 
 /// Parses `content` as Hermes does; returns the frontmatter and the body.
 pub fn parse(content: &str) -> (Frontmatter, &str) {
+    parse_with(content, Value::from_yaml)
+}
+
+/// [`parse`] keeping only the named top-level keys (fallback included).
+pub fn parse_selected<'a>(content: &'a str, keys: &[&str]) -> (Frontmatter, &'a str) {
+    let (mut fm, body) = parse_with(content, |yaml| super::value::from_yaml_selected(yaml, keys));
+    if matches!(fm.kind, FrontmatterKind::Fallback(_)) {
+        fm.fields.retain(|k, _| keys.contains(&k.as_str()));
+    }
+    (fm, body)
+}
+
+fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, String>) -> (Frontmatter, &str) {
     let content = content.strip_prefix('\u{feff}').unwrap_or(content);
     let none = |body_start| Frontmatter { fields: Map::new(), body_start, kind: FrontmatterKind::None, yaml_len: 0 };
     if !content.starts_with("---") {
@@ -76,7 +89,7 @@ pub fn parse(content: &str) -> (Frontmatter, &str) {
     let yaml = &content[3..3 + fence_start];
     let body_start = 3 + fence_end;
     let body = &content[body_start..];
-    let (fields, kind) = match Value::from_yaml(yaml) {
+    let (fields, kind) = match load(yaml) {
         Ok(Value::Map(m)) => (m, FrontmatterKind::Yaml),
         Ok(_) => (Map::new(), FrontmatterKind::NotAMapping),
         Err(e) => (split_lines(yaml), FrontmatterKind::Fallback(e)),

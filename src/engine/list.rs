@@ -4,7 +4,6 @@ use super::discover;
 use super::frontmatter;
 use super::gates::{self, PyError};
 use super::skill::{self, LISTING_READ_CHARS};
-use super::source;
 use super::value::{take_chars, Value};
 use super::Engine;
 use serde_json::{json, Value as Json};
@@ -41,6 +40,9 @@ enum Candidate {
     },
 }
 
+/// The frontmatter keys the listing reads.
+const LISTING_KEYS: [&str; 4] = ["name", "description", "platforms", "environments"];
+
 pub const LIST_HINT: &str = "Use skill_view(name) to see full content, tags, and linked files";
 
 impl Engine {
@@ -50,14 +52,14 @@ impl Engine {
             if skip_disabled { HashSet::new() } else { gates::disabled_names(&self.home, &self.env, None)? };
         let mut files = Vec::new();
         for dir in self.home.scan_dirs() {
-            files.extend(
-                discover::index_files(&dir, "SKILL.md").into_iter().filter(|p| !discover::has_excluded_component(p)),
-            );
+            let (found, _) = discover::index_and_read(&dir, "SKILL.md");
+            files.extend(found.into_iter().filter(|f| !discover::has_excluded_component(&f.path)));
         }
-        let candidates = super::parallel_map(&files, |path| self.listing_candidate(path));
+        let candidates = super::parallel_map(&files, |file| self.listing_candidate(file));
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
-        for (path, candidate) in files.iter().zip(candidates) {
+        for (file, candidate) in files.iter().zip(candidates) {
+            let path = &file.path;
             let Candidate::Keep { name, description } = candidate else {
                 continue;
             };
@@ -71,12 +73,13 @@ impl Engine {
         Ok(skills)
     }
 
-    fn listing_candidate(&self, path: &std::path::Path) -> Candidate {
-        let Ok(text) = source::read_text(path) else {
-            return Candidate::Skip;
-        };
-        let head = take_chars(&text, LISTING_READ_CHARS);
-        let (fm, body) = frontmatter::parse(head);
+    fn listing_candidate(&self, file: &discover::IndexedFile) -> Candidate {
+        file.with_text(|text| self.listing_candidate_text(&file.path, text)).unwrap_or(Candidate::Skip)
+    }
+
+    fn listing_candidate_text(&self, path: &std::path::Path, text: &str) -> Candidate {
+        let head = take_chars(text, LISTING_READ_CHARS);
+        let (fm, body) = frontmatter::parse_selected(head, &LISTING_KEYS);
         if !gates::frontmatter_platform_matches(&fm.fields, &self.env)
             || !gates::environment_matches(&fm.fields, &self.home, &self.env)
         {

@@ -7,7 +7,6 @@ use super::gates;
 use super::paths;
 use super::preprocess::{self, PreprocessConfig};
 use super::skill::{self, slugify};
-use super::source;
 use super::value::{py_strip, take_chars, Map, Value};
 use super::Engine;
 use indexmap::IndexMap;
@@ -180,13 +179,15 @@ impl Engine {
         };
         let mut files = Vec::new();
         for dir in self.home.scan_dirs() {
-            files.extend(discover::index_files(&dir, "SKILL.md").into_iter().filter(|p| {
-                !p.components().any(|c| COMMAND_SCAN_EXCLUDED.contains(&c.as_os_str().to_string_lossy().as_ref()))
+            files.extend(discover::index_and_read(&dir, "SKILL.md").0.into_iter().filter(|f| {
+                !f.path.components().any(|c| COMMAND_SCAN_EXCLUDED.contains(&c.as_os_str().to_string_lossy().as_ref()))
             }));
         }
-        let parsed = super::parallel_map(&files, |p| self.command_candidate(p));
+        let parsed =
+            super::parallel_map(&files, |f| f.with_text(|text| self.command_candidate(&f.path, text)).flatten());
         let mut seen: HashSet<String> = HashSet::new();
-        for (path, candidate) in files.iter().zip(parsed) {
+        for (file, candidate) in files.iter().zip(parsed) {
+            let path = &file.path;
             let Some((name, description)) = candidate else {
                 continue;
             };
@@ -210,9 +211,8 @@ impl Engine {
         commands
     }
 
-    fn command_candidate(&self, path: &Path) -> Option<(String, Value)> {
-        let text = source::read_text(path).ok()?;
-        let (fm, body) = frontmatter::parse(&text);
+    fn command_candidate(&self, path: &Path, text: &str) -> Option<(String, Value)> {
+        let (fm, body) = frontmatter::parse(text);
         if !gates::frontmatter_platform_matches(&fm.fields, &self.env)
             || !gates::environment_matches(&fm.fields, &self.home, &self.env)
         {

@@ -6,6 +6,7 @@
 //! browser show exactly what the agent receives.
 
 pub mod bundles;
+pub mod dirfd;
 pub mod discover;
 pub mod env;
 pub mod frontmatter;
@@ -74,8 +75,13 @@ impl Engine {
 
 /// Runs `f` over `items` on all cores, keeping the input order.
 pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    parallel_map_min(items, 64, f)
+}
+
+/// [`parallel_map`], going parallel from `min_items` items on.
+pub(crate) fn parallel_map_min<T: Sync, R: Send>(items: &[T], min_items: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if threads <= 1 || items.len() < 64 {
+    if threads <= 1 || items.len() < min_items {
         return items.iter().map(&f).collect();
     }
     let chunk = items.len().div_ceil(threads);

@@ -54,11 +54,12 @@ pub enum PromptCache {
 }
 
 /// `_parse_skill_file`: (compatible, frontmatter, description).
-fn parse_skill_file(engine: &Engine, path: &Path) -> (bool, Map, String) {
-    let Ok(text) = source::read_text(path) else {
-        return (true, Map::new(), String::new());
-    };
-    let fm = frontmatter::parse(&text).0.fields;
+fn parse_skill_file(engine: &Engine, file: &discover::IndexedFile) -> (bool, Map, String) {
+    file.with_text(|text| parse_skill_text(engine, text)).unwrap_or_else(|| (true, Map::new(), String::new()))
+}
+
+fn parse_skill_text(engine: &Engine, text: &str) -> (bool, Map, String) {
+    let fm = frontmatter::parse(text).0.fields;
     if !gates::frontmatter_platform_matches(&fm, &engine.env)
         || !gates::environment_matches(&fm, &engine.home, &engine.env)
     {
@@ -127,12 +128,12 @@ impl Engine {
     /// it is compatible now, and its frontmatter.
     fn local_index_entries(&self) -> Result<Vec<(IndexEntry, bool, Map)>, PyError> {
         let skills_dir = &self.home.skills_dir;
-        let files = discover::index_files(skills_dir, "SKILL.md");
-        let parsed = super::parallel_map(&files, |p| parse_skill_file(self, p));
+        let files = discover::index_and_read(skills_dir, "SKILL.md").0;
+        let parsed = super::parallel_map(&files, |f| parse_skill_file(self, f));
         files
             .iter()
             .zip(parsed)
-            .map(|(path, (compatible, fm, desc))| Ok((snapshot_entry(path, skills_dir, &fm, desc)?, compatible, fm)))
+            .map(|(f, (compatible, fm, desc))| Ok((snapshot_entry(&f.path, skills_dir, &fm, desc)?, compatible, fm)))
             .collect()
     }
 
@@ -193,12 +194,13 @@ impl Engine {
             if !paths::exists(ext) {
                 continue;
             }
-            for path in discover::index_files(ext, "SKILL.md") {
-                let (compatible, fm, desc) = parse_skill_file(self, &path);
+            for file in discover::index_and_read(ext, "SKILL.md").0 {
+                let path = &file.path;
+                let (compatible, fm, desc) = parse_skill_file(self, &file);
                 if !compatible {
                     continue;
                 }
-                let Ok(entry) = snapshot_entry(&path, ext, &fm, desc) else {
+                let Ok(entry) = snapshot_entry(path, ext, &fm, desc) else {
                     continue;
                 };
                 if seen.contains(&entry.shown_name)

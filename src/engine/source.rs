@@ -2,7 +2,9 @@
 //! with its error texts, but never blocking on a FIFO or device.
 
 use std::fs;
-use std::io::{self, Read};
+use std::io;
+#[cfg(not(unix))]
+use std::io::Read;
 use std::path::Path;
 
 /// Why a file could not be read as text. The message is Python's wording.
@@ -54,22 +56,103 @@ pub fn universal_newlines(text: String) -> String {
     text.replace("\r\n", "\n").replace('\r', "\n")
 }
 
+/// Opens `path` for reading without ever blocking: on Unix a FIFO opens at
+/// once with `O_NONBLOCK` and is then refused by the type check.
+fn open_nonblocking(path: &Path) -> io::Result<fs::File> {
+    let mut options = fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
+}
+
 /// Reads a regular file's bytes; anything else (FIFO, socket, device,
-/// directory) is refused without opening it, so nothing can block.
+/// directory) is refused before a byte is read, so nothing can block.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
-    let meta = fs::metadata(path).map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
+    let file = open_nonblocking(path).map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
+    read_open_bytes(file, false, path)
+}
+
+/// The bytes of a file opened non-blocking. `listed_regular` says a
+/// directory listing already showed a regular file, which saves the `fstat`.
+fn read_open_bytes(file: fs::File, listed_regular: bool, path: &Path) -> Result<Vec<u8>, ReadError> {
+    let io_err = |e: io::Error| ReadError::Io(os_error_message(&e, path));
+    if listed_regular {
+        return read_to_eof(&file, 16 * 1024).map_err(io_err);
+    }
+    let meta = file.metadata().map_err(io_err)?;
     if meta.is_dir() {
-        let e = io::Error::from_raw_os_error(21);
-        return Err(ReadError::Io(os_error_message(&e, path)));
+        return Err(io_err(io::Error::from_raw_os_error(21)));
     }
     if !meta.is_file() {
         return Err(ReadError::Io(format!("Not a regular file (FIFO, socket or device): '{}'", path.display())));
     }
-    let mut buf = Vec::with_capacity(meta.len() as usize);
-    fs::File::open(path)
-        .and_then(|mut f| f.read_to_end(&mut buf))
-        .map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
-    Ok(buf)
+    read_to_eof(&file, meta.len() as usize + 1).map_err(io_err)
+}
+
+/// [`read_text`] for a file already opened non-blocking.
+pub fn read_open_file(file: fs::File, listed_regular: bool, path: &Path) -> Result<String, ReadError> {
+    decode(read_open_bytes(file, listed_regular, path)?).map(universal_newlines)
+}
+
+/// Like [`read_text`] for a file a directory listing already showed to be a
+/// regular file: one `open`, one `read`, one `close` for a small file.
+pub fn read_listed_regular_text(path: &Path) -> Result<String, ReadError> {
+    let file = open_nonblocking(path).map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
+    read_open_file(file, true, path)
+}
+
+/// Reads until end of file. A short read ends it: a regular file returns
+/// fewer bytes than asked only at its end (and a FIFO opened non-blocking
+/// has nothing to give).
+fn read_to_eof(file: &fs::File, capacity: usize) -> io::Result<Vec<u8>> {
+    let mut buf: Vec<u8> = Vec::with_capacity(capacity.max(64));
+    loop {
+        if buf.len() == buf.capacity() {
+            buf.reserve(buf.capacity());
+        }
+        let want = buf.capacity() - buf.len();
+        let got = read_into_spare(file, &mut buf)?;
+        if got == 0 || got < want {
+            return Ok(buf);
+        }
+    }
+}
+
+/// One `read(2)` into the vector's spare capacity.
+#[cfg(unix)]
+fn read_into_spare(file: &fs::File, buf: &mut Vec<u8>) -> io::Result<usize> {
+    use std::os::fd::AsRawFd;
+    let spare = buf.capacity() - buf.len();
+    loop {
+        // SAFETY: the pointer and length describe the vector's allocated,
+        // unused tail; `read` writes at most `spare` bytes there, and only the
+        // bytes it reports are added to the length.
+        let n = unsafe { libc::read(file.as_raw_fd(), buf.as_mut_ptr().add(buf.len()).cast(), spare) };
+        if n >= 0 {
+            let n = n as usize;
+            // SAFETY: `read` initialised exactly `n <= spare` bytes past the length.
+            unsafe { buf.set_len(buf.len() + n) };
+            return Ok(n);
+        }
+        let err = io::Error::last_os_error();
+        match err.kind() {
+            io::ErrorKind::Interrupted => continue,
+            io::ErrorKind::WouldBlock => return Ok(0),
+            _ => return Err(err),
+        }
+    }
+}
+
+#[cfg(not(unix))]
+fn read_into_spare(mut file: &fs::File, buf: &mut Vec<u8>) -> io::Result<usize> {
+    let mut chunk = vec![0u8; buf.capacity() - buf.len()];
+    let n = file.read(&mut chunk)?;
+    buf.extend_from_slice(&chunk[..n]);
+    Ok(n)
 }
 
 /// UTF-8 decoding with Python's `UnicodeDecodeError` message.

@@ -156,6 +156,146 @@ impl Value {
     }
 }
 
+/// Parses YAML like [`Value::from_yaml`] but keeps only the top-level keys
+/// named in `keys` (a non-mapping document gives an empty sequence). Errors
+/// are exactly those of the full parse, so the caller's fallback matches.
+pub fn from_yaml_selected(text: &str, keys: &[&str]) -> Result<Value, String> {
+    let de = serde_yaml::Deserializer::from_str(text);
+    match de.deserialize_any(SelectVisitor { keys }) {
+        Ok(v) => Ok(v),
+        Err(e) => {
+            if text.trim().is_empty() || is_only_comments(text) {
+                Ok(Value::Null)
+            } else {
+                Err(e.to_string())
+            }
+        }
+    }
+}
+
+struct SelectVisitor<'k> {
+    keys: &'k [&'k str],
+}
+
+impl<'de> Visitor<'de> for SelectVisitor<'_> {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
+        let mut map = Map::new();
+        while let Some(key) = access.next_key::<Value>()? {
+            let key = map_key::<A::Error>(key)?;
+            if self.keys.contains(&key.as_str()) {
+                let value = access.next_value::<Value>()?;
+                map.insert(key, value);
+            } else {
+                access.next_value::<Skip>()?;
+            }
+        }
+        Ok(Value::Map(map))
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Value::Seq(Vec::new()))
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<Value, A::Error> {
+        Err(de::Error::custom("could not determine a constructor for a tagged value"))
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
+        Ok(Value::Seq(Vec::new()))
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
+        Ok(Value::Seq(Vec::new()))
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
+        Ok(Value::Seq(Vec::new()))
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
+        Ok(Value::Seq(Vec::new()))
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Value, E> {
+        Ok(Value::Seq(Vec::new()))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+}
+
+/// A value parsed only to be checked and dropped: it fails where
+/// [`Value`] fails (tags, unhashable keys), without keeping anything.
+struct Skip;
+
+impl<'de> Deserialize<'de> for Skip {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(SkipVisitor)
+    }
+}
+
+struct SkipVisitor;
+
+impl<'de> Visitor<'de> for SkipVisitor {
+    type Value = Skip;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any YAML value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_unit<E>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_none<E>(self) -> Result<Skip, E> {
+        Ok(Skip)
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Skip, D::Error> {
+        Skip::deserialize(d)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
+        while seq.next_element::<Skip>()?.is_some() {}
+        Ok(Skip)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Skip, A::Error> {
+        while let Some(key) = access.next_key::<Value>()? {
+            map_key::<A::Error>(key)?;
+            access.next_value::<Skip>()?;
+        }
+        Ok(Skip)
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<Skip, A::Error> {
+        Err(de::Error::custom("could not determine a constructor for a tagged value"))
+    }
+}
+
+/// A mapping key as the string JSON prints; complex keys are unhashable.
+fn map_key<E: de::Error>(key: Value) -> Result<String, E> {
+    Ok(match key {
+        Value::Str(s) => s,
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => py_float_repr(f),
+        Value::Seq(_) | Value::Map(_) => return Err(de::Error::custom("unhashable mapping key")),
+    })
+}
+
 fn is_only_comments(text: &str) -> bool {
     text.lines().all(|l| {
         let t = l.trim();
@@ -231,6 +371,9 @@ pub fn py_strip_chars<'a>(s: &'a str, chars: &[char]) -> &'a str {
 
 /// The first `n` characters (Python `s[:n]`).
 pub fn take_chars(s: &str, n: usize) -> &str {
+    if s.len() <= n {
+        return s; // never more characters than bytes
+    }
     match s.char_indices().nth(n) {
         Some((i, _)) => &s[..i],
         None => s,
@@ -290,17 +433,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         // PyYAML keeps the last of duplicate keys at the first one's position.
         while let Some(key) = access.next_key::<Value>()? {
             let value = access.next_value::<Value>()?;
-            let key = match key {
-                Value::Str(s) => s,
-                Value::Null => "null".into(),
-                Value::Bool(b) => b.to_string(),
-                Value::Int(i) => i.to_string(),
-                Value::Float(f) => py_float_repr(f),
-                Value::Seq(_) | Value::Map(_) => {
-                    return Err(de::Error::custom("unhashable mapping key"));
-                }
-            };
-            map.insert(key, value);
+            map.insert(map_key::<A::Error>(key)?, value);
         }
         Ok(Value::Map(map))
     }
@@ -336,6 +469,28 @@ mod tests {
         let m = v.as_map().unwrap();
         assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(m["a"], Value::Int(3));
+    }
+
+    #[test]
+    fn selected_parse_fails_where_the_full_parse_fails() {
+        let docs = [
+            "name: a\ndescription: b\nmetadata:\n  x: [1, 2]\n",
+            "name: a\nother: !tag v\n",
+            "name: a\nother:\n  ? [k]\n  : v\n",
+            "name: a\nbad: [\n",
+            "- a\n- b\n",
+            "",
+            "name: a\nname: b\n",
+        ];
+        for doc in docs {
+            let full = Value::from_yaml(doc);
+            let some = from_yaml_selected(doc, &["name"]);
+            assert_eq!(full.is_ok(), some.is_ok(), "{doc:?}");
+            if let (Ok(Value::Map(f)), Ok(Value::Map(s))) = (&full, &some) {
+                assert_eq!(f.get("name"), s.get("name"));
+                assert!(s.get("metadata").is_none());
+            }
+        }
     }
 
     #[test]

@@ -108,16 +108,16 @@ impl Engine {
                     record(None, flat);
                 }
             }
-            for found in discover::index_files(&search_dir, "SKILL.md") {
-                let parent = found.parent().map(Path::to_path_buf).unwrap_or_default();
+            for found in discover::index_and_read(&search_dir, "SKILL.md").0 {
+                let parent = found.path.parent().map(Path::to_path_buf).unwrap_or_default();
                 if parent.file_name().is_some_and(|n| n.to_string_lossy() == name) {
-                    record(Some(parent), found);
+                    record(Some(parent), found.path);
                     continue;
                 }
                 let fm_name =
-                    source::read_text(&found).ok().and_then(|t| frontmatter::parse(&t).0.fields.get("name").cloned());
-                if fm_name.as_ref().and_then(Value::as_str) == Some(name) {
-                    record(Some(parent), found);
+                    found.with_text(|t| frontmatter::parse_selected(t, &["name"]).0.fields.get("name").cloned());
+                if fm_name.flatten().as_ref().and_then(Value::as_str) == Some(name) {
+                    record(Some(parent), found.path);
                 }
             }
             for found in paths::rglob(&search_dir, &format!("{name}.md")) {
