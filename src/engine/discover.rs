@@ -126,20 +126,48 @@ pub fn index_files_with_report(root: &Path, filename: &str) -> (Vec<PathBuf>, Wa
 
 /// [`index_files`] with what the listing knew about each file, and a report.
 pub fn index_entries(root: &Path, filename: &str) -> (Vec<IndexedFile>, WalkReport) {
-    walk_root(root, filename, false)
+    walk_root(root, filename, false, &|f| f)
 }
 
 /// [`index_entries`] that also reads each file found, relative to its open
 /// directory: the cheapest way to scan every SKILL.md of a large home.
 pub fn index_and_read(root: &Path, filename: &str) -> (Vec<IndexedFile>, WalkReport) {
-    walk_root(root, filename, true)
+    walk_root(root, filename, true, &|f| f)
 }
 
-fn walk_root(root: &Path, filename: &str, read: bool) -> (Vec<IndexedFile>, WalkReport) {
+/// Reads every `filename` under `root` and maps it with `map` on the walking
+/// threads, while the text is fresh; results in index order.
+pub fn index_read_map<T: Send>(root: &Path, filename: &str, map: &(dyn Fn(IndexedFile) -> T + Sync)) -> Vec<T> {
+    walk_root(root, filename, true, &|f| (f.path.clone(), map(f))).0.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Something the walk collects, ordered by its file's path.
+trait Found {
+    fn path(&self) -> &Path;
+}
+
+impl Found for IndexedFile {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+impl<T> Found for (PathBuf, T) {
+    fn path(&self) -> &Path {
+        &self.0
+    }
+}
+
+fn walk_root<T: Found + Send>(
+    root: &Path,
+    filename: &str,
+    read: bool,
+    map: &(dyn Fn(IndexedFile) -> T + Sync),
+) -> (Vec<T>, WalkReport) {
     let Ok((mut reader, root_key)) = DirReader::open(root) else {
         return (Vec::new(), WalkReport::default());
     };
-    let mut top = Walker::new(filename, read, vec![root_key]);
+    let mut top = Walker::new(filename, read, map, vec![root_key]);
     let Some(listing) = top.list(&mut reader, root, root_key) else {
         return (Vec::new(), top.report);
     };
@@ -147,7 +175,7 @@ fn walk_root(root: &Path, filename: &str, read: bool) -> (Vec<IndexedFile>, Walk
     // bound by directory syscalls, which run in parallel.
     let children = top.children(&reader, root, &listing);
     let walkers = super::parallel_map_min(&children, 2, |(name, path, key)| {
-        let mut w = Walker::new(filename, read, vec![root_key]);
+        let mut w = Walker::new(filename, read, map, vec![root_key]);
         match reader.open_child(name) {
             Ok(mut child) => w.walk(&mut child, path, *key),
             Err(_) => w.report.unreadable.push(path.clone()),
@@ -161,7 +189,7 @@ fn walk_root(root: &Path, filename: &str, read: bool) -> (Vec<IndexedFile>, Walk
         report.unreadable.extend(w.report.unreadable);
         report.cycles.extend(w.report.cycles);
     }
-    matches.sort_by(|a, b| a.path.as_os_str().cmp(b.path.as_os_str()));
+    matches.sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()));
     (matches, report)
 }
 
@@ -171,18 +199,24 @@ struct Listing {
     has_skill_md: bool,
 }
 
-struct Walker<'a> {
+struct Walker<'a, T> {
     filename: &'a str,
     read: bool,
+    map: &'a (dyn Fn(IndexedFile) -> T + Sync),
     /// Identities of the directories on the current path, to cut cycles.
     ancestors: Vec<DirKey>,
-    matches: Vec<IndexedFile>,
+    matches: Vec<T>,
     report: WalkReport,
 }
 
-impl<'a> Walker<'a> {
-    fn new(filename: &'a str, read: bool, ancestors: Vec<DirKey>) -> Walker<'a> {
-        Walker { filename, read, ancestors, matches: Vec::new(), report: WalkReport::default() }
+impl<'a, T> Walker<'a, T> {
+    fn new(
+        filename: &'a str,
+        read: bool,
+        map: &'a (dyn Fn(IndexedFile) -> T + Sync),
+        ancestors: Vec<DirKey>,
+    ) -> Walker<'a, T> {
+        Walker { filename, read, map, ancestors, matches: Vec::new(), report: WalkReport::default() }
     }
 
     /// Lists a directory, recording (and maybe reading) a match; `None` when
@@ -208,7 +242,7 @@ impl<'a> Walker<'a> {
         if let Some(regular) = target {
             let path = dir.join(self.filename);
             let text = self.read.then(|| reader.read_text(OsStr::new(self.filename), regular, &path));
-            self.matches.push(IndexedFile { path, regular, text });
+            self.matches.push((self.map)(IndexedFile { path, regular, text }));
         }
         Some(listing)
     }

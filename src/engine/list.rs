@@ -52,23 +52,25 @@ impl Engine {
             if skip_disabled { HashSet::new() } else { gates::disabled_names(&self.home, &self.env, None)? };
         let mut files = Vec::new();
         for dir in self.home.scan_dirs() {
-            let (found, _) = discover::index_and_read(&dir, "SKILL.md");
-            files.extend(found.into_iter().filter(|f| !discover::has_excluded_component(&f.path)));
+            let found = discover::index_read_map(&dir, "SKILL.md", &|f| {
+                let candidate =
+                    if discover::has_excluded_component(&f.path) { None } else { Some(self.listing_candidate(&f)) };
+                (f.path, candidate)
+            });
+            files.extend(found.into_iter().filter_map(|(path, c)| c.map(|c| (path, c))));
         }
-        let candidates = super::parallel_map(&files, |file| self.listing_candidate(file));
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
-        for (file, candidate) in files.iter().zip(candidates) {
-            let path = &file.path;
+        for (path, candidate) in files {
             let Candidate::Keep { name, description } = candidate else {
                 continue;
             };
             if seen.contains(&name) || disabled.contains(&name) {
                 continue;
             }
-            let category = self.listing_category(path);
+            let category = self.listing_category(&path);
             seen.insert(name.clone());
-            skills.push(ListedSkill { name, description, category, skill_md: path.clone() });
+            skills.push(ListedSkill { name, description, category, skill_md: path });
         }
         Ok(skills)
     }
