@@ -473,49 +473,68 @@ impl Engine {
         Some(compose(header, blocks, loaded_names, missing))
     }
 
-    /// `build_bundle_invocation_message(key, instruction)`.
-    pub fn bundle_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<Composed> {
-        let set = self.bundles();
-        let info = set.bundles.get(key)?;
+    /// Loads each identifier once (trimmed, empties skipped) into a
+    /// message block; what cannot load is missing, and a loaded skill whose
+    /// name or identifier is disabled is set aside as `disabled_as` says.
+    fn load_members(
+        &self,
+        identifiers: &[String],
+        task_id: Option<&str>,
+        disabled_as: DisabledAs,
+        note: impl Fn(&str) -> String,
+    ) -> Members {
         let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
-        let (mut loaded_names, mut missing, mut disabled_hit, mut blocks) =
-            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let mut members = Members::default();
         let mut seen = HashSet::new();
-        for id in &info.skills {
-            let id = py_strip(id).to_owned();
+        for raw in identifiers {
+            let id = py_strip(raw).to_owned();
             if id.is_empty() || !seen.insert(id.clone()) {
                 continue;
             }
             let Some(loaded) = self.load_skill(&id, task_id) else {
-                missing.push(id);
+                members.missing.push(id);
                 continue;
             };
             if disabled.contains(&loaded.name) || disabled.contains(&id) {
-                disabled_hit.push(if loaded.name.is_empty() { id } else { loaded.name });
+                match disabled_as {
+                    DisabledAs::Missing => members.missing.push(id),
+                    DisabledAs::Disabled => {
+                        members.disabled.push(if loaded.name.is_empty() { id } else { loaded.name })
+                    }
+                }
                 continue;
             }
-            let note = format!("[Loaded as part of the \"{}\" skill bundle.]", info.name);
-            blocks.push(self.build_skill_message(&loaded, &note, "", task_id));
-            loaded_names.push(loaded.name);
+            members.blocks.push(self.build_skill_message(&loaded, &note(&loaded.name), "", task_id));
+            members.loaded.push(loaded.name);
         }
-        if blocks.is_empty() {
+        members
+    }
+
+    /// `build_bundle_invocation_message(key, instruction)`.
+    pub fn bundle_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<Composed> {
+        let set = self.bundles();
+        let info = set.bundles.get(key)?;
+        let m = self.load_members(&info.skills, task_id, DisabledAs::Disabled, |_| {
+            format!("[Loaded as part of the \"{}\" skill bundle.]", info.name)
+        });
+        if m.blocks.is_empty() {
             return None;
         }
         let mut header = vec![
             format!(
                 "[IMPORTANT: The user has invoked the \"{}\" skill bundle, loading {} skills together. Treat every skill below as active guidance for this turn.]",
                 info.name,
-                loaded_names.len()
+                m.loaded.len()
             ),
             String::new(),
             format!("Bundle: {}", info.name),
-            format!("Skills loaded: {}", loaded_names.join(", ")),
+            format!("Skills loaded: {}", m.loaded.join(", ")),
         ];
-        if !missing.is_empty() {
-            header.push(format!("Skills missing (skipped): {}", missing.join(", ")));
+        if !m.missing.is_empty() {
+            header.push(format!("Skills missing (skipped): {}", m.missing.join(", ")));
         }
-        if !disabled_hit.is_empty() {
-            header.push(format!("Skills disabled for this platform (skipped): {}", disabled_hit.join(", ")));
+        if !m.disabled.is_empty() {
+            header.push(format!("Skills disabled for this platform (skipped): {}", m.disabled.join(", ")));
         }
         if !info.instruction.is_empty() {
             header.push(String::new());
@@ -525,35 +544,17 @@ impl Engine {
             header.push(String::new());
             header.push(format!("User instruction: {instruction}"));
         }
-        Some(compose(header, blocks, loaded_names, missing))
+        Some(compose(header, m.blocks, m.loaded, m.missing))
     }
 
     /// `build_preloaded_skills_prompt(identifiers)`.
     pub fn preloaded_prompt(&self, identifiers: &[String], task_id: Option<&str>) -> Composed {
-        let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
-        let (mut blocks, mut loaded_names, mut missing) = (Vec::new(), Vec::new(), Vec::new());
-        let mut seen = HashSet::new();
-        for raw in identifiers {
-            let id = py_strip(raw).to_owned();
-            if id.is_empty() || !seen.insert(id.clone()) {
-                continue;
-            }
-            let Some(loaded) = self.load_skill(&id, task_id) else {
-                missing.push(id);
-                continue;
-            };
-            if disabled.contains(&loaded.name) || disabled.contains(&id) {
-                missing.push(id);
-                continue;
-            }
-            let note = format!(
-                "[IMPORTANT: The user launched this CLI session with the \"{}\" skill preloaded. Treat its instructions as active guidance for the duration of this session unless the user overrides them.]",
-                loaded.name
-            );
-            blocks.push(self.build_skill_message(&loaded, &note, "", task_id));
-            loaded_names.push(loaded.name);
-        }
-        (blocks.join("\n\n"), loaded_names, missing)
+        let m = self.load_members(identifiers, task_id, DisabledAs::Missing, |name| {
+            format!(
+                "[IMPORTANT: The user launched this CLI session with the \"{name}\" skill preloaded. Treat its instructions as active guidance for the duration of this session unless the user overrides them.]"
+            )
+        });
+        (m.blocks.join("\n\n"), m.loaded, m.missing)
     }
 
     /// The message the CLI sends for a typed `/command ...` line: bundles
@@ -627,6 +628,21 @@ impl Engine {
     fn is_quick_command(&self, name: &str) -> bool {
         self.home.merged_config.get("quick_commands").and_then(Value::as_map).is_some_and(|m| m.contains_key(name))
     }
+}
+
+/// How a multi-skill loader reports a disabled member: preloading calls it
+/// missing, bundles list it separately.
+enum DisabledAs {
+    Missing,
+    Disabled,
+}
+
+#[derive(Default)]
+struct Members {
+    blocks: Vec<String>,
+    loaded: Vec<String>,
+    missing: Vec<String>,
+    disabled: Vec<String>,
 }
 
 fn compose(header: Vec<String>, blocks: Vec<String>, loaded: Vec<String>, missing: Vec<String>) -> Composed {

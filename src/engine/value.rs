@@ -156,6 +156,33 @@ impl Value {
     }
 }
 
+/// Visitor methods that accept every scalar as `$scalar` and null as `$null`.
+macro_rules! accept_scalars {
+    ($scalar:expr, $null:expr) => {
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
+            Ok($scalar)
+        }
+        fn visit_unit<E>(self) -> Result<Self::Value, E> {
+            Ok($null)
+        }
+        fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok($null)
+        }
+    };
+}
+
 /// Parses YAML like [`Value::from_yaml`] but keeps only the top-level keys
 /// named in `keys` (a non-mapping document gives an empty sequence). Errors
 /// are exactly those of the full parse, so the caller's fallback matches.
@@ -203,27 +230,7 @@ impl<'de> Visitor<'de> for SelectVisitor<'_> {
     fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<Value, A::Error> {
         Err(de::Error::custom("could not determine a constructor for a tagged value"))
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Value, E> {
-        Ok(Value::Seq(Vec::new()))
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Value, E> {
-        Ok(Value::Seq(Vec::new()))
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Value, E> {
-        Ok(Value::Seq(Vec::new()))
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Value, E> {
-        Ok(Value::Seq(Vec::new()))
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Value, E> {
-        Ok(Value::Seq(Vec::new()))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
+    accept_scalars!(Value::Seq(Vec::new()), Value::Null);
 }
 
 /// A value parsed only to be checked and dropped: it fails where
@@ -244,27 +251,7 @@ impl<'de> Visitor<'de> for SkipVisitor {
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any YAML value")
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_i64<E>(self, _: i64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_u64<E>(self, _: u64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_f64<E>(self, _: f64) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_str<E>(self, _: &str) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_unit<E>(self) -> Result<Skip, E> {
-        Ok(Skip)
-    }
-    fn visit_none<E>(self) -> Result<Skip, E> {
-        Ok(Skip)
-    }
+    accept_scalars!(Skip, Skip);
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Skip, D::Error> {
         Skip::deserialize(d)
     }
