@@ -50,7 +50,8 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     names.extend(extra_names.iter().cloned());
     let mut views = Map::new();
     for n in &names {
-        views.insert(n.clone(), stable(engine.skill_view(n, None, Some("sess-1"), true)));
+        let view = engine.skill_view(n, None, Some("sess-1"), true);
+        views.insert(n.clone(), stable(common::without_runtime(view, !engine.options.backend.is_remote())));
     }
     doc.insert("skill_view".into(), Json::Object(views));
     // ref.py deletes the snapshot before its first prompt; the first call
@@ -112,7 +113,8 @@ fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
     for spec in conf.all("views") {
         let (name, file) = spec.split_once('|').unwrap_or((spec, ""));
         let file = (!file.is_empty()).then_some(file);
-        views.insert(spec.clone(), stable(engine.skill_view(name, file, Some("sess-1"), true)));
+        let view = engine.skill_view(name, file, Some("sess-1"), true);
+        views.insert(spec.clone(), stable(common::without_runtime(view, !engine.options.backend.is_remote())));
     }
     let mut preload = Map::new();
     for spec in conf.all("preload") {
@@ -248,6 +250,7 @@ fixtures!(
     readiness,
     readiness_docker,
     root_skill,
+    sandbox,
     templates_off,
 );
 

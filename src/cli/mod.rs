@@ -15,6 +15,7 @@ mod skills;
 
 use crate::engine::env::{Env, Os};
 use crate::engine::home::resolve_home_path;
+use crate::engine::sandbox::{default_backend, Backend};
 use crate::engine::{Engine, Options};
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
@@ -59,6 +60,16 @@ pub struct GlobalArgs {
     /// Print Hermes' JSON instead of a readable rendering
     #[arg(long, global = true)]
     pub json: bool,
+    /// Terminal backend the agent runs on: local, docker, singularity, modal, ssh, daytona
+    /// (default: $TERMINAL_ENV, else terminal.backend in config.yaml, else local)
+    #[arg(long, global = true, value_name = "NAME", value_parser = parse_backend)]
+    pub backend: Option<Backend>,
+    /// Remote user's home for ssh and daytona (default: ~ for ssh, /root for daytona)
+    #[arg(long, global = true, value_name = "PATH")]
+    pub remote_home: Option<String>,
+    /// Show the host paths Hermes 0.19.0 gives the agent even where they do not exist (remote backends)
+    #[arg(long, global = true)]
+    pub hermes_paths: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -96,7 +107,7 @@ pub enum Command {
         /// The command as typed, e.g. `/deploy` (bundles win over skills)
         key: String,
         /// Text after the command; further `/skill` words stack skills
-        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        /// (put words starting with `-` after `--`)
         instruction: Vec<String>,
     },
     /// Print the prompt `hermes -s NAME,...` preloads: [text, loaded, missing]
@@ -117,6 +128,10 @@ pub enum CacheArg {
     Auto,
     Cold,
     Warm,
+}
+
+fn parse_backend(s: &str) -> Result<Backend, String> {
+    Backend::parse(s).ok_or_else(|| format!("unknown backend '{s}' (valid: {})", Backend::valid_names()))
 }
 
 fn parse_os(s: &str) -> Result<Os, String> {
@@ -140,8 +155,18 @@ pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
     if let Err(e) = std::fs::read_dir(&root) {
         return Err(format!("{}: cannot read the Hermes home: {e}", root.display()));
     }
-    let options = Options { session_id: global.session_id.clone(), allow_inline_shell: global.inline_shell };
-    Ok(Engine::new(root, env, options))
+    let options = Options {
+        session_id: global.session_id.clone(),
+        allow_inline_shell: global.inline_shell,
+        backend: global.backend.unwrap_or_default(),
+        remote_home: global.remote_home.clone(),
+        hermes_paths: global.hermes_paths,
+    };
+    let mut engine = Engine::new(root, env, options);
+    if global.backend.is_none() {
+        engine.options.backend = default_backend(&engine.home, &engine.env)?;
+    }
+    Ok(engine)
 }
 
 /// Parses `args`, runs the subcommand, and returns the exit status.

@@ -7,14 +7,18 @@ use serde_json::Value as Json;
 use std::io;
 
 pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
-    let mounts = engine.mounts();
+    let mounts = engine.backend_mounts();
     if json {
         print_json(out, &Json::Array(mounts.iter().map(|m| m.to_json()).collect()))?;
         return Ok(EXIT_OK);
     }
     let rows: Vec<Vec<String>> =
         mounts.iter().map(|m| vec![m.container_path.clone(), m.host_path.display().to_string()]).collect();
-    print_table(out, &["CONTAINER PATH", "HOST PATH"], &rows)?;
+    let backend = engine.options.backend;
+    if !backend.is_remote() {
+        writeln!(out, "local backend: nothing is mounted; this is the table Hermes builds for container backends\n")?;
+    }
+    print_table(out, &["SANDBOX PATH", "HOST PATH"], &rows)?;
     for m in mounts.iter().filter(|m| !m.symlinks.is_empty()) {
         writeln!(
             out,

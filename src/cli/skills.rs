@@ -27,6 +27,21 @@ pub fn view(engine: &Engine, name: &str, file_path: Option<&str>, json: bool, ou
     writeln!(out, "path:        {}", clean(&field("path").unwrap_or_default()))?;
     if let Some(dir) = field("skill_dir") {
         writeln!(out, "skill_dir:   {}", clean(&dir))?;
+        let backend = engine.options.backend;
+        let runtime = engine.runtime_path(std::path::Path::new(&dir));
+        if backend.is_remote() {
+            writeln!(out, "{:<13}{}", format!("in {backend}:"), clean(&runtime.path))?;
+        }
+        if let Some(reason) = runtime.unmapped {
+            writeln!(out, "             {}", clean(&reason))?;
+        }
+        let missing = engine.files_missing_in_sandbox(std::path::Path::new(&dir));
+        if !missing.is_empty() {
+            writeln!(out, "not in the {backend} sandbox (reached through symlinks):")?;
+            for f in missing {
+                writeln!(out, "  {}", clean(&f.display().to_string()))?;
+            }
+        }
     }
     writeln!(out, "readiness:   {}", field("readiness_status").unwrap_or_default())?;
     if let Some(note) = field("setup_note") {

@@ -291,6 +291,30 @@ impl<'a, T> Walker<'a, T> {
     }
 }
 
+/// Every file under `dir`, following symlinks (a directory already on the
+/// current path is not entered again).
+pub fn files_under_following_links(dir: &Path) -> Vec<PathBuf> {
+    fn visit(dir: &Path, ancestors: &mut Vec<PathBuf>, out: &mut Vec<PathBuf>) {
+        let Ok(real) = std::fs::canonicalize(dir) else { return };
+        if ancestors.contains(&real) {
+            return;
+        }
+        ancestors.push(real);
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if paths::is_dir(&path) {
+                visit(&path, ancestors, out);
+            } else {
+                out.push(path);
+            }
+        }
+        ancestors.pop();
+    }
+    let mut out = Vec::new();
+    visit(dir, &mut Vec::new(), &mut out);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@ use super::discover;
 use super::frontmatter;
 use super::gates;
 use super::paths;
-use super::preprocess::{self, PreprocessConfig};
+use super::preprocess::{self, PreprocessConfig, SkillDirs};
 use super::skill::{self, slugify};
 use super::value::{py_strip, take_chars, Map, Value};
 use super::Engine;
@@ -296,18 +296,18 @@ impl Engine {
             _ => String::new(),
         };
         let dir = loaded.skill_dir.as_deref();
-        let dir_str = dir.map(paths::path_string);
-        let cfg = PreprocessConfig::from_skills(self.home.merged_skills());
-        let mut content = raw_content.clone();
-        if cfg.template_vars {
-            content = preprocess::substitute_template_vars(&content, dir_str.as_deref(), session_id);
+        let host_dir = dir.map(paths::path_string);
+        // What the agent is told: the folder inside its sandbox.
+        let shown_dir = dir.map(|d| self.shown_skill_dir(d));
+        let mut cfg = PreprocessConfig::from_skills(self.home.merged_skills());
+        if cfg.timeout.is_err() {
+            cfg.timeout = Ok(10);
         }
-        if cfg.inline_shell && self.options.allow_inline_shell {
-            let timeout = cfg.timeout.clone().unwrap_or(10);
-            content = preprocess::expand_inline_shell(&content, dir, timeout);
-        }
+        let dirs = SkillDirs { host: host_dir.as_deref(), shown: shown_dir.as_deref() };
+        let content =
+            preprocess::preprocess(&raw_content, dirs, session_id, &cfg, self.options.allow_inline_shell).text;
         let mut parts: Vec<String> = vec![activation_note.to_owned(), String::new(), py_strip(&content).to_owned()];
-        if let Some(d) = &dir_str {
+        if let Some(d) = &shown_dir {
             parts.push(String::new());
             parts.push(format!("[Skill directory: {d}]"));
             parts.push(
@@ -334,11 +334,11 @@ impl Engine {
                 Ok(rel) => rel_or_dot(rel),
                 Err(_) => dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             };
-            let d = paths::path_string(dir);
+            let d = shown_dir.clone().unwrap_or_default();
             parts.push(String::new());
             parts.push("[This skill has supporting files:]".into());
             for sf in &supporting {
-                parts.push(format!("- {sf}  ->  {}", paths::path_string(&paths::join(dir, sf))));
+                parts.push(format!("- {sf}  ->  {}", paths::path_string(&paths::join(Path::new(&d), sf))));
             }
             parts.push(format!(
                 "\nLoad any of these with skill_view(name=\"{target}\", file_path=\"<path>\"), or run scripts directly by absolute path (e.g. `node {d}/scripts/foo.js`)."

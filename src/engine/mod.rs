@@ -36,11 +36,24 @@ pub struct Options {
     pub session_id: String,
     /// The user's consent to run `` !`cmd` `` snippets when config enables them.
     pub allow_inline_shell: bool,
+    /// The terminal backend the agent runs commands on.
+    pub backend: sandbox::Backend,
+    /// The remote user's home for ssh and daytona (default `~`, `/root`).
+    pub remote_home: Option<String>,
+    /// Show the host paths Hermes 0.19.0 hands the agent even on a remote
+    /// backend (where they do not exist), instead of the sandbox paths.
+    pub hermes_paths: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { session_id: "preview".into(), allow_inline_shell: false }
+        Options {
+            session_id: "preview".into(),
+            allow_inline_shell: false,
+            backend: sandbox::Backend::Local,
+            remote_home: None,
+            hermes_paths: false,
+        }
     }
 }
 
@@ -53,6 +66,16 @@ pub struct Engine {
 }
 
 impl Engine {
+    /// The folder the agent is shown for a skill folder: the sandbox path on
+    /// a remote backend, unless Hermes' own host paths were asked for.
+    pub fn shown_skill_dir(&self, host: &Path) -> String {
+        if self.options.hermes_paths {
+            paths::path_string(host)
+        } else {
+            self.runtime_path(host).path
+        }
+    }
+
     pub fn new(home_root: PathBuf, env: Env, options: Options) -> Engine {
         let home = Home::load(home_root, &env);
         Engine { home, env, options }

@@ -173,15 +173,32 @@ pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> Stri
 /// What preprocessing would do with a text, and whether it could.
 pub struct Preprocessed {
     pub text: String,
-    /// `Err` when Hermes would fail (then the raw text is used).
+    /// False when Hermes would fail (then the raw text is used).
     pub ok: bool,
 }
 
-/// `preprocess_skill_content` with skillscope's consent rule: inline shell
-/// runs only when config enables it **and** the user allowed it.
+/// A skill's folder as the host knows it and as the agent is shown it (the
+/// sandbox path on a remote backend; the same path locally).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct SkillDirs<'a> {
+    pub host: Option<&'a str>,
+    pub shown: Option<&'a str>,
+}
+
+impl<'a> SkillDirs<'a> {
+    pub fn same(dir: Option<&'a str>) -> SkillDirs<'a> {
+        SkillDirs { host: dir, shown: dir }
+    }
+}
+
+/// `preprocess_skill_content`: templates, then inline shell, with
+/// skillscope's consent rule (shell runs only when config enables it **and**
+/// the user allowed it). Snippets run on the host, so inside them
+/// `${HERMES_SKILL_DIR}` is the host folder; everywhere else it is the
+/// folder the agent is shown.
 pub fn preprocess(
     content: &str,
-    skill_dir: Option<&str>,
+    dirs: SkillDirs<'_>,
     session_id: Option<&str>,
     cfg: &PreprocessConfig,
     allow_inline_shell: bool,
@@ -189,18 +206,36 @@ pub fn preprocess(
     if content.is_empty() {
         return Preprocessed { text: String::new(), ok: true };
     }
-    let mut text =
-        if cfg.template_vars { substitute_template_vars(content, skill_dir, session_id) } else { content.to_owned() };
-    if cfg.inline_shell {
-        let timeout = match &cfg.timeout {
-            Ok(t) => *t,
-            Err(_) => return Preprocessed { text: content.to_owned(), ok: false },
-        };
-        if allow_inline_shell {
-            text = expand_inline_shell(&text, skill_dir.map(Path::new), timeout);
+    let templates = |text: &str, dir: Option<&str>| {
+        if cfg.template_vars {
+            substitute_template_vars(text, dir, session_id)
+        } else {
+            text.to_owned()
         }
+    };
+    if !cfg.inline_shell {
+        return Preprocessed { text: templates(content, dirs.shown), ok: true };
     }
-    Preprocessed { text, ok: true }
+    let timeout = match &cfg.timeout {
+        Ok(t) => *t,
+        Err(_) => return Preprocessed { text: content.to_owned(), ok: false },
+    };
+    if !allow_inline_shell || !content.contains("!`") {
+        return Preprocessed { text: templates(content, dirs.shown), ok: true };
+    }
+    let mut out = String::with_capacity(content.len());
+    let mut last = 0;
+    for (range, cmd) in inline_shell_snippets(content) {
+        out.push_str(&templates(&content[last..range.start], dirs.shown));
+        let cmd = templates(cmd, dirs.host);
+        let cmd = py_strip(&cmd);
+        if !cmd.is_empty() {
+            out.push_str(&run_inline_shell(cmd, dirs.host.map(Path::new), timeout));
+        }
+        last = range.end;
+    }
+    out.push_str(&templates(&content[last..], dirs.shown));
+    Preprocessed { text: out, ok: true }
 }
 
 #[cfg(test)]
@@ -240,9 +275,19 @@ mod tests {
     #[test]
     fn shell_needs_consent() {
         let cfg = PreprocessConfig { template_vars: true, inline_shell: true, timeout: Ok(10) };
-        let p = preprocess("!`echo hi`", None, None, &cfg, false);
+        let p = preprocess("!`echo hi`", SkillDirs::default(), None, &cfg, false);
         assert_eq!(p.text, "!`echo hi`");
-        let p = preprocess("!`echo hi`", None, None, &cfg, true);
+        let p = preprocess("!`echo hi`", SkillDirs::default(), None, &cfg, true);
         assert_eq!(p.text, "hi");
+    }
+
+    #[test]
+    fn snippets_see_the_host_dir_and_text_the_shown_dir() {
+        let cfg = PreprocessConfig { template_vars: true, inline_shell: true, timeout: Ok(10) };
+        let t = tempfile::tempdir().unwrap();
+        let host = t.path().to_str().unwrap();
+        let dirs = SkillDirs { host: Some(host), shown: Some("/root/.hermes/skills/s") };
+        let p = preprocess("${HERMES_SKILL_DIR} !`echo ${HERMES_SKILL_DIR}`", dirs, None, &cfg, true);
+        assert_eq!(p.text, format!("/root/.hermes/skills/s {host}"));
     }
 }

@@ -5,7 +5,7 @@ use super::discover;
 use super::frontmatter;
 use super::gates;
 use super::paths;
-use super::preprocess::{self, PreprocessConfig};
+use super::preprocess::{self, PreprocessConfig, SkillDirs};
 use super::readiness;
 use super::skill;
 use super::source::{self, ReadError};
@@ -74,17 +74,6 @@ pub struct Candidate {
 }
 
 impl Engine {
-    /// The backend named by `TERMINAL_ENV` (what Hermes' setup note reads).
-    pub fn terminal_env_backend(&self) -> String {
-        let raw = self.env.var("TERMINAL_ENV").unwrap_or("local");
-        let b = super::value::py_strip(raw).to_lowercase();
-        if b.is_empty() {
-            "local".into()
-        } else {
-            b
-        }
-    }
-
     /// Every SKILL.md (or legacy `.md`) that `name` could mean, across all
     /// roots, in Hermes' order.
     pub fn lookup_candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Candidate> {
@@ -241,12 +230,14 @@ impl Engine {
             None => found.skill_md.file_stem().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
         };
         let skill_name = fm.get("name").cloned().unwrap_or(Value::Str(default_name));
-        let ready = readiness::evaluate(&fm, &self.home, &self.env, &self.terminal_env_backend());
+        let ready = readiness::evaluate(&fm, &self.home, &self.env, self.options.backend.name());
         let skill_dir_str = found.skill_dir.as_deref().map(paths::path_string);
+        let runtime_dir = found.skill_dir.as_deref().map(|d| self.runtime_path(d).path);
+        let shown_dir = found.skill_dir.as_deref().map(|d| self.shown_skill_dir(d));
         let rendered = if preprocess {
             let cfg = PreprocessConfig::from_skills(self.home.merged_skills());
-            preprocess::preprocess(&content, skill_dir_str.as_deref(), task_id, &cfg, self.options.allow_inline_shell)
-                .text
+            let dirs = SkillDirs { host: skill_dir_str.as_deref(), shown: shown_dir.as_deref() };
+            preprocess::preprocess(&content, dirs, task_id, &cfg, self.options.allow_inline_shell).text
         } else {
             content.clone()
         };
@@ -260,6 +251,8 @@ impl Engine {
         out.insert("content".into(), json!(rendered));
         out.insert("path".into(), json!(rel_path));
         out.insert("skill_dir".into(), json!(skill_dir_str));
+        // skillscope's addition: the folder as the agent's sandbox sees it.
+        out.insert("runtime_skill_dir".into(), json!(runtime_dir));
         out.insert("linked_files".into(), if linked.is_empty() { Json::Null } else { linked.to_json() });
         out.insert("usage_hint".into(), if linked.is_empty() { Json::Null } else { json!(USAGE_HINT) });
         out.insert(

@@ -4,6 +4,7 @@
 
 use serde_json::Value as Json;
 use skillscope::engine::env::{Env, Os};
+use skillscope::engine::sandbox::default_backend;
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -83,10 +84,18 @@ impl Scenario {
         Env::with_vars(vars, Os::Linux)
     }
 
+    /// The engine answering as Hermes 0.19.0 does: the backend from
+    /// TERMINAL_ENV, and the host paths Hermes hands the agent.
     pub fn engine(&self) -> Engine {
-        let options =
-            Options { session_id: "sess-1".into(), allow_inline_shell: self.conf.one("inline_shell") == Some("1") };
-        Engine::new(self.home.clone(), self.env(), options)
+        let options = Options {
+            session_id: "sess-1".into(),
+            allow_inline_shell: self.conf.one("inline_shell") == Some("1"),
+            hermes_paths: true,
+            ..Options::default()
+        };
+        let mut engine = Engine::new(self.home.clone(), self.env(), options);
+        engine.options.backend = default_backend(&engine.home, &engine.env).expect("backend");
+        engine
     }
 
     /// Replaces this machine's paths as the reference script does.
@@ -115,6 +124,23 @@ pub fn mask_with(value: Json, f: &dyn Fn(&str) -> String) -> Json {
         Json::Object(o) => Json::Object(o.into_iter().map(|(k, v)| (k, mask_with(v, f))).collect()),
         other => other,
     }
+}
+
+/// Removes skillscope's `runtime_skill_dir` from a skill_view answer, after
+/// checking that it follows `skill_dir` (and equals it on the local backend).
+pub fn without_runtime(mut view: Json, local: bool) -> Json {
+    if let Json::Object(map) = &mut view {
+        if let Some(runtime) = map.get("runtime_skill_dir").cloned() {
+            let keys: Vec<&String> = map.keys().collect();
+            let at = keys.iter().position(|k| *k == "runtime_skill_dir").expect("key");
+            assert_eq!(keys[at - 1], "skill_dir", "runtime_skill_dir follows skill_dir");
+            if local {
+                assert_eq!(map["skill_dir"], runtime, "local backend: runtime_skill_dir == skill_dir");
+            }
+            map.shift_remove("runtime_skill_dir");
+        }
+    }
+    view
 }
 
 /// Sorts each group of `linked_files`/`available_files`, as the reference does.
