@@ -137,8 +137,13 @@ pub fn index_and_read(root: &Path, filename: &str) -> (Vec<IndexedFile>, WalkRep
 
 /// Reads every `filename` under `root` and maps it with `map` on the walking
 /// threads, while the text is fresh; results in index order.
-pub fn index_read_map<T: Send>(root: &Path, filename: &str, map: &(dyn Fn(IndexedFile) -> T + Sync)) -> Vec<T> {
-    walk_root(root, filename, true, &|f| (f.path.clone(), map(f))).0.into_iter().map(|(_, t)| t).collect()
+pub fn index_read_map<T: Send>(
+    root: &Path,
+    filename: &str,
+    map: &(dyn Fn(IndexedFile) -> T + Sync),
+) -> (Vec<T>, WalkReport) {
+    let (found, report) = walk_root(root, filename, true, &|f| (f.path.clone(), map(f)));
+    (found.into_iter().map(|(_, t)| t).collect(), report)
 }
 
 /// Something the walk collects, ordered by its file's path.

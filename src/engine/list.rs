@@ -31,7 +31,7 @@ impl ListedSkill {
 }
 
 /// What the listing makes of one SKILL.md before the first-name-wins pass.
-enum Candidate {
+pub enum Candidate {
     /// Dropped: unreadable, gated, or a value Hermes cannot handle.
     Skip,
     Keep {
@@ -52,7 +52,7 @@ impl Engine {
             if skip_disabled { HashSet::new() } else { gates::disabled_names(&self.home, &self.env, None)? };
         let mut files = Vec::new();
         for dir in self.home.scan_dirs() {
-            let found = discover::index_read_map(&dir, "SKILL.md", &|f| {
+            let (found, _) = discover::index_read_map(&dir, "SKILL.md", &|f| {
                 let candidate =
                     if discover::has_excluded_component(&f.path) { None } else { Some(self.listing_candidate(&f)) };
                 (f.path, candidate)
@@ -79,19 +79,25 @@ impl Engine {
         file.with_text(|text| self.listing_candidate_text(&file.path, text)).unwrap_or(Candidate::Skip)
     }
 
-    fn listing_candidate_text(&self, path: &std::path::Path, text: &str) -> Candidate {
+    /// The listing's view of one SKILL.md's text (its first 4000 characters).
+    pub fn listing_candidate_text(&self, path: &std::path::Path, text: &str) -> Candidate {
         let head = take_chars(text, LISTING_READ_CHARS);
         let (fm, body) = frontmatter::parse_selected(head, &LISTING_KEYS);
-        if !gates::frontmatter_platform_matches(&fm.fields, &self.env)
-            || !gates::environment_matches(&fm.fields, &self.home, &self.env)
+        self.listing_candidate_parsed(path, &fm.fields, body)
+    }
+
+    /// The listing's view of a parsed SKILL.md (parsed from at most its
+    /// first 4000 characters).
+    pub fn listing_candidate_parsed(&self, path: &std::path::Path, fm: &super::value::Map, body: &str) -> Candidate {
+        if !gates::frontmatter_platform_matches(fm, &self.env) || !gates::environment_matches(fm, &self.home, &self.env)
         {
             return Candidate::Skip;
         }
         let dir_name = path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy()).unwrap_or_default();
-        let Some(name) = skill::listing_name(&fm.fields, &dir_name) else {
+        let Some(name) = skill::listing_name(fm, &dir_name) else {
             return Candidate::Skip;
         };
-        let Some(description) = skill::listing_description(&fm.fields, body) else {
+        let Some(description) = skill::listing_description(fm, body) else {
             return Candidate::Skip;
         };
         Candidate::Keep { name, description }

@@ -173,9 +173,8 @@ pub type Composed = (String, Vec<String>, Vec<String>);
 impl Engine {
     /// `scan_skill_commands()` in scan order.
     pub fn skill_commands(&self) -> IndexMap<String, SkillCommand> {
-        let mut commands = IndexMap::new();
         let Ok(disabled) = gates::disabled_names(&self.home, &self.env, None) else {
-            return commands;
+            return IndexMap::new();
         };
         let mut files = Vec::new();
         for dir in self.home.scan_dirs() {
@@ -185,9 +184,27 @@ impl Engine {
         }
         let parsed =
             super::parallel_map(&files, |f| f.with_text(|text| self.command_candidate(&f.path, text)).flatten());
-        let mut seen: HashSet<String> = HashSet::new();
-        for (file, candidate) in files.iter().zip(parsed) {
-            let path = &file.path;
+        register_commands(files.iter().map(|f| f.path.as_path()).zip(parsed), &disabled)
+    }
+
+    /// What the command scan makes of one SKILL.md: (name, description), or
+    /// `None` when it is gated or its name is not a string.
+    pub fn command_candidate(&self, path: &Path, text: &str) -> Option<(String, Value)> {
+        let (fm, body) = frontmatter::parse(text);
+        self.command_candidate_parsed(path, &fm.fields, body)
+    }
+}
+
+/// The slash-command map from scan candidates in scan order: first name
+/// wins, disabled names and core or empty slugs skipped, first slug wins.
+pub fn register_commands<'a>(
+    candidates: impl Iterator<Item = (&'a Path, Option<(String, Value)>)>,
+    disabled: &HashSet<String>,
+) -> IndexMap<String, SkillCommand> {
+    let mut commands = IndexMap::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    {
+        for (path, candidate) in candidates {
             let Some((name, description)) = candidate else {
                 continue;
             };
@@ -206,15 +223,16 @@ impl Engine {
             let description =
                 if description.truthy() { description } else { Value::Str(format!("Invoke the {name} skill")) };
             let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            commands.insert(key, SkillCommand { name, description, skill_md_path: path.clone(), skill_dir });
+            commands.insert(key, SkillCommand { name, description, skill_md_path: path.to_path_buf(), skill_dir });
         }
-        commands
     }
+    commands
+}
 
-    fn command_candidate(&self, path: &Path, text: &str) -> Option<(String, Value)> {
-        let (fm, body) = frontmatter::parse(text);
-        if !gates::frontmatter_platform_matches(&fm.fields, &self.env)
-            || !gates::environment_matches(&fm.fields, &self.home, &self.env)
+impl Engine {
+    /// [`Engine::command_candidate`] on an already parsed file.
+    pub fn command_candidate_parsed(&self, path: &Path, fm: &Map, body: &str) -> Option<(String, Value)> {
+        if !gates::frontmatter_platform_matches(fm, &self.env) || !gates::environment_matches(fm, &self.home, &self.env)
         {
             return None;
         }

@@ -6,6 +6,7 @@
 //! browser show exactly what the agent receives.
 
 pub mod bundles;
+pub mod catalog;
 pub mod dirfd;
 pub mod discover;
 pub mod env;

@@ -1,0 +1,67 @@
+//! The browser's catalog agrees with the Hermes surfaces it summarises.
+
+mod common;
+
+use common::Scenario;
+use std::collections::BTreeSet;
+
+fn names(list: &serde_json::Value) -> BTreeSet<String> {
+    list["skills"]
+        .as_array()
+        .map(|a| a.iter().map(|s| s["name"].as_str().unwrap_or("").to_owned()).collect())
+        .unwrap_or_default()
+}
+
+#[test]
+fn listed_flags_and_commands_match_the_surfaces() {
+    for fixture in ["basic", "gates", "collisions", "frontmatter", "bundles", "commands", "disabled_string", "sandbox"]
+    {
+        let s = Scenario::fixture(fixture);
+        let engine = s.engine();
+        let catalog = engine.catalog();
+        let listed: BTreeSet<String> =
+            catalog.skills.iter().filter(|k| k.status.listed).map(|k| k.name.clone()).collect();
+        assert_eq!(listed, names(&engine.skills_list(None)), "{fixture}: listed skills");
+        assert_eq!(catalog.commands, engine.skill_commands(), "{fixture}: commands");
+    }
+}
+
+#[test]
+fn hidden_skills_say_why() {
+    let s = Scenario::fixture("gates");
+    let catalog = s.engine().catalog();
+    let by_name = |n: &str| catalog.skills.iter().find(|k| k.name == n).unwrap_or_else(|| panic!("{n}"));
+    assert!(!by_name("mac-only").status.platform_ok);
+    assert!(!by_name("kanban-only").status.environment_ok);
+    assert!(by_name("off-skill").status.disabled);
+    assert!(by_name("tg-off").status.disabled, "platform_disabled for HERMES_PLATFORM=telegram");
+    assert!(by_name("unknown-env").status.listed);
+    assert!(catalog.skills.iter().filter(|k| k.status.listed).all(|k| !k.hidden()));
+}
+
+#[test]
+fn collisions_are_shadowed_or_ambiguous() {
+    let s = Scenario::fixture("collisions");
+    let catalog = s.engine().catalog();
+    let deploys: Vec<_> = catalog.skills.iter().filter(|k| k.name == "deploy").collect();
+    assert_eq!(deploys.len(), 2);
+    assert!(deploys.iter().all(|k| !k.status.ambiguous_with.is_empty()));
+    assert!(deploys[1].status.shadowed_by.is_some());
+    let ext_only: Vec<_> = catalog.skills.iter().filter(|k| k.name == "ext-only").collect();
+    assert_eq!(ext_only.len(), 2);
+    assert_eq!(catalog.roots.len(), 2);
+}
+
+#[test]
+fn readiness_and_categories() {
+    let s = Scenario::fixture("basic");
+    let catalog = s.engine().catalog();
+    let deep = catalog.skills.iter().find(|k| k.name == "deep").expect("deep");
+    assert_eq!(deep.categories, ["devops", "nested"]);
+    assert_eq!(deep.status.command.as_deref(), Some("/deep"));
+    let r = Scenario::fixture("readiness");
+    let cat = r.engine().catalog();
+    let creds = cat.skills.iter().find(|k| k.name == "creds").expect("creds");
+    assert!(creds.readiness.setup_needed);
+    assert!(creds.readiness.missing_files.contains(&"missing.json".to_owned()));
+}
