@@ -1,8 +1,12 @@
 //! skillscope: see agent skills exactly as Hermes Agent sees them.
 //!
 //! [`engine`] is a terminal-free model of the Hermes Agent 0.19.0 skills
-//! engine; [`cli`] answers scriptable subcommands with its JSON.
+//! engine; [`cli`] answers scriptable subcommands with its JSON; [`tui`] is
+//! the terminal browser over the same engine.
 
 pub mod cli;
 pub mod engine;
+pub mod markdown;
 pub mod sanitize;
+pub mod search;
+pub mod tui;

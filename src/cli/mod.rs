@@ -31,6 +31,8 @@ pub const EXIT_USAGE: i32 = 2;
     version,
     about = "See your agent skills exactly as Hermes Agent 0.19.0 sees them",
     long_about = "See your agent skills exactly as Hermes Agent 0.19.0 sees them.\n\n\
+        Without a subcommand, opens the terminal browser (on a built-in demo home when no \
+        Hermes home exists).\n\n\
         Each subcommand answers with what the real Hermes would produce for the same \
         skills home; add --json for the exact JSON.\n\n\
         Exit status: 0 success, 1 the answer is a Hermes error (or no message is built), \
@@ -169,6 +171,44 @@ pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
     Ok(engine)
 }
 
+/// Opens the terminal browser: on the home the flags or environment name,
+/// or on the embedded demo home when none of them exists.
+fn browse(global: &GlobalArgs) -> i32 {
+    let env = Env::from_process();
+    let root = resolve_home_path(global.home.as_deref(), &env);
+    let mut demo = None;
+    let mut global = global.clone();
+    if global.home.is_none() && !root.exists() {
+        match crate::tui::demo::DemoHome::create() {
+            Ok(d) => {
+                global.home = Some(d.home());
+                demo = Some(d);
+            }
+            Err(e) => {
+                eprintln!("skillscope: cannot write the demo home: {e}");
+                return EXIT_USAGE;
+            }
+        }
+    }
+    let engine = match engine_for(&global, env) {
+        Ok(e) => e,
+        Err(msg) => {
+            eprintln!("skillscope: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let banner = demo.as_ref().map(|_| crate::tui::demo::BANNER.to_owned());
+    let result = crate::tui::run(engine, banner);
+    drop(demo);
+    match result {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("skillscope: terminal error: {e}");
+            EXIT_USAGE
+        }
+    }
+}
+
 /// Parses `args`, runs the subcommand, and returns the exit status.
 pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -180,8 +220,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         }
     };
     let Some(command) = cli.command else {
-        eprintln!("skillscope: the terminal browser is not available yet; use a subcommand (see --help)");
-        return EXIT_USAGE;
+        return browse(&cli.global);
     };
     let engine = match engine_for(&cli.global, Env::from_process()) {
         Ok(e) => e,

@@ -92,7 +92,38 @@ pub fn load_bundle_file(path: &Path) -> Result<Bundle, String> {
     Ok(Bundle { name, slug, description, skills, instruction, path: path.to_path_buf() })
 }
 
+/// What happens to one bundle member when the bundle is invoked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberStatus {
+    /// Loaded under this name.
+    Loaded(String),
+    /// Not found, ambiguous, gated or refused by skill_view: skipped.
+    Missing,
+    /// Loaded but disabled: skipped.
+    Disabled(String),
+}
+
 impl Engine {
+    /// Each distinct member of a bundle and what invoking it does with it.
+    pub fn bundle_members(&self, bundle: &Bundle) -> Vec<(String, MemberStatus)> {
+        let disabled = super::gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for id in &bundle.skills {
+            let id = py_strip(id).to_owned();
+            if id.is_empty() || !seen.insert(id.clone()) {
+                continue;
+            }
+            let status = match self.load_skill(&id, None) {
+                None => MemberStatus::Missing,
+                Some(l) if disabled.contains(&l.name) || disabled.contains(&id) => MemberStatus::Disabled(l.name),
+                Some(l) => MemberStatus::Loaded(l.name),
+            };
+            out.push((id, status));
+        }
+        out
+    }
+
     /// `get_skill_bundles()`: `*.yaml` then `*.yml`, each sorted; first slug wins.
     pub fn bundles(&self) -> BundleSet {
         let dir = self.home.bundles_dir(&self.env);

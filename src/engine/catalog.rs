@@ -172,7 +172,7 @@ impl Engine {
             let dir_name = skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let categories = skill_dir
                 .strip_prefix(&roots[*ri].path)
-                .map(|rel| super::paths::parts(rel))
+                .map(super::paths::parts)
                 .unwrap_or_default()
                 .into_iter()
                 .rev()
@@ -235,10 +235,10 @@ impl Engine {
                 by_lookup.entry(k).or_default().push(i);
             }
         }
-        for i in 0..skills.len() {
-            if let Some(all) = by_lookup.get(&skills[i].name) {
+        for (i, skill) in skills.iter_mut().enumerate() {
+            if let Some(all) = by_lookup.get(&skill.name) {
                 if all.len() > 1 {
-                    skills[i].status.ambiguous_with = all.iter().copied().filter(|&j| j != i).collect();
+                    skill.status.ambiguous_with = all.iter().copied().filter(|&j| j != i).collect();
                 }
             }
         }

@@ -25,6 +25,7 @@ pub mod snapshot;
 pub mod source;
 pub mod value;
 pub mod view;
+pub mod watch;
 
 use env::Env;
 use home::Home;

@@ -240,7 +240,7 @@ fn is_denied_credential_store(resolved: &Path, home: &Path) -> bool {
 }
 
 /// The readiness part of a `skill_view` answer.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Readiness {
     pub required: Vec<RequiredEnv>,
     pub missing_env: Vec<String>,

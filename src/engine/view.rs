@@ -168,6 +168,18 @@ impl Engine {
         self.view_found(name, &found, file_path, task_id, preprocess)
     }
 
+    /// `skill_view` of a known SKILL.md, without the name lookup (which
+    /// walks every root): what the agent gets once the lookup found it.
+    pub fn skill_view_at(&self, skill_md: &Path, task_id: Option<&str>) -> Json {
+        let skill_dir = skill_md.parent().map(Path::to_path_buf);
+        let name = skill_dir
+            .as_deref()
+            .and_then(Path::file_name)
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.view_found(&name, &Candidate { skill_dir, skill_md: skill_md.to_path_buf() }, None, task_id, true)
+    }
+
     fn view_found(
         &self,
         name: &str,

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Deploys one service.
+set -eu
+echo "deploying $2 to $4"

@@ -1,0 +1,567 @@
+//! The browser's state and its pure update: keys and mouse become
+//! [`Action`]s, actions change the state and return [`Effect`]s for the
+//! event loop to carry out (open an editor, rescan, run a job, quit).
+//! Nothing here draws or touches the terminal.
+
+use super::jobs::{JobKind, JobOutput, JobRequest, JobResult};
+use super::keymap::{self, Action, Mode};
+use super::theme::Theme;
+use super::tree::{NodeKey, Row, Tree};
+use crate::engine::catalog::{Catalog, CatalogSkill};
+use crate::engine::env::Os;
+use crate::engine::sandbox::Backend;
+use crate::engine::Engine;
+use crate::search::Search;
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
+use ratatui::layout::Rect;
+use ratatui::text::Line;
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The views of the selected skill (and the system prompt).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ViewTab {
+    Preview,
+    Files,
+    Readiness,
+    Agent,
+    Bundles,
+    Prompt,
+}
+
+impl ViewTab {
+    pub const ALL: [ViewTab; 6] =
+        [ViewTab::Preview, ViewTab::Files, ViewTab::Readiness, ViewTab::Agent, ViewTab::Bundles, ViewTab::Prompt];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            ViewTab::Preview => "Preview",
+            ViewTab::Files => "Files",
+            ViewTab::Readiness => "Readiness",
+            ViewTab::Agent => "Agent view",
+            ViewTab::Bundles => "Bundles",
+            ViewTab::Prompt => "System prompt",
+        }
+    }
+
+    fn index(self) -> usize {
+        ViewTab::ALL.iter().position(|t| *t == self).unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Focus {
+    Tree,
+    View,
+}
+
+/// Rendered view lines are cached by (generation, skill, tab, width, raw,
+/// file cursor): scrolling and redraws reuse them.
+pub type CacheKey = (u64, Option<usize>, ViewTab, u16, bool, usize);
+
+/// What the event loop must do after an update.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    OpenEditor { path: PathBuf, line: usize },
+    Rescan,
+    Job(JobRequest),
+    Quit,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct SearchState {
+    /// The prompt has the keyboard.
+    pub typing: bool,
+    pub query: String,
+    /// Matching skills, when a non-empty query filters the tree.
+    pub matches: Option<HashSet<usize>>,
+}
+
+/// Where things were drawn last frame, for mouse hit-testing and paging.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct LayoutState {
+    pub tree: Rect,
+    pub view: Rect,
+    /// Rows of the view's content area.
+    pub view_height: u16,
+}
+
+/// Answers from background jobs, with the request they answer.
+#[derive(Debug, Default)]
+pub struct JobState {
+    next_id: u64,
+    pub requested: HashMap<std::mem::Discriminant<JobKind>, (u64, JobKind)>,
+    pub agent: Option<(JobKind, JobOutput)>,
+    pub bundles: Option<JobOutput>,
+    pub prompt: Option<JobOutput>,
+}
+
+pub struct App {
+    pub engine: Arc<Engine>,
+    pub catalog: Catalog,
+    /// Bumped on every rescan or setting change; caches are keyed by it.
+    pub generation: u64,
+    pub tree: Tree,
+    pub rows: Vec<Row>,
+    pub cursor: usize,
+    pub tree_offset: usize,
+    pub focus: Focus,
+    pub view: ViewTab,
+    pub view_scroll: usize,
+    pub raw: bool,
+    pub help: bool,
+    pub search: SearchState,
+    search_index: Search,
+    pub file_cursor: usize,
+    pub notice: Option<String>,
+    pub banner: Option<String>,
+    pub watch_note: Option<String>,
+    pub theme: Theme,
+    pub layout: LayoutState,
+    pub jobs: JobState,
+    /// Rendered view lines by (generation, skill, tab, width, raw, file).
+    pub cache: HashMap<CacheKey, Arc<Vec<Line<'static>>>>,
+}
+
+impl App {
+    pub fn new(engine: Engine, theme: Theme) -> App {
+        let catalog = engine.catalog();
+        let tree = Tree::build(&catalog);
+        let search_index = Search::new(&catalog);
+        let mut app = App {
+            engine: Arc::new(engine),
+            catalog,
+            generation: 1,
+            tree,
+            rows: Vec::new(),
+            cursor: 0,
+            tree_offset: 0,
+            focus: Focus::Tree,
+            view: ViewTab::Preview,
+            view_scroll: 0,
+            raw: false,
+            help: false,
+            search: SearchState::default(),
+            search_index,
+            file_cursor: 0,
+            notice: None,
+            banner: None,
+            watch_note: None,
+            theme,
+            layout: LayoutState::default(),
+            jobs: JobState::default(),
+            cache: HashMap::new(),
+        };
+        app.refresh_rows();
+        app.select_first_skill();
+        app
+    }
+
+    pub fn mode(&self) -> Mode {
+        if self.help {
+            Mode::Help
+        } else if self.search.typing {
+            Mode::Search
+        } else {
+            Mode::Normal
+        }
+    }
+
+    fn refresh_rows(&mut self) {
+        self.rows = self.tree.rows(self.search.matches.as_ref());
+        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+    }
+
+    fn select_first_skill(&mut self) {
+        if let Some(i) = self.rows.iter().position(|r| self.tree.nodes[r.node].skill.is_some()) {
+            self.cursor = i;
+        }
+    }
+
+    pub fn selected_row(&self) -> Option<&Row> {
+        self.rows.get(self.cursor)
+    }
+
+    pub fn selected_key(&self) -> Option<NodeKey> {
+        self.selected_row().map(|r| self.tree.nodes[r.node].key.clone())
+    }
+
+    /// The catalog index of the selected skill.
+    pub fn selected_skill(&self) -> Option<usize> {
+        self.selected_row().and_then(|r| self.tree.nodes[r.node].skill)
+    }
+
+    pub fn skill(&self, i: usize) -> &CatalogSkill {
+        &self.catalog.skills[i]
+    }
+
+    /// Handles one terminal event.
+    pub fn handle_event(&mut self, event: &Event) -> Vec<Effect> {
+        match event {
+            Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
+            Event::Mouse(m) => self.handle_mouse(m),
+            Event::Resize(..) => {
+                self.clamp_view_scroll();
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    pub fn handle_key(&mut self, key: &KeyEvent) -> Vec<Effect> {
+        let mode = self.mode();
+        if let Some(action) = keymap::lookup(mode, key) {
+            return self.update(action);
+        }
+        if mode == Mode::Search {
+            match key.code {
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    self.search.query.push(c);
+                    self.apply_search();
+                }
+                KeyCode::Backspace => {
+                    self.search.query.pop();
+                    self.apply_search();
+                }
+                _ => {}
+            }
+            return self.wanted_jobs();
+        }
+        Vec::new()
+    }
+
+    fn handle_mouse(&mut self, m: &MouseEvent) -> Vec<Effect> {
+        let inside = |r: Rect| m.column >= r.x && m.column < r.x + r.width && m.row >= r.y && m.row < r.y + r.height;
+        match m.kind {
+            MouseEventKind::Down(_) if inside(self.layout.tree) => {
+                let row = usize::from(m.row.saturating_sub(self.layout.tree.y + 1)) + self.tree_offset;
+                if row < self.rows.len() {
+                    self.focus = Focus::Tree;
+                    self.select(row);
+                }
+            }
+            MouseEventKind::Down(_) if inside(self.layout.view) => self.focus = Focus::View,
+            MouseEventKind::ScrollDown if inside(self.layout.view) => self.scroll_view(3),
+            MouseEventKind::ScrollUp if inside(self.layout.view) => self.scroll_view(-3),
+            MouseEventKind::ScrollDown if inside(self.layout.tree) => self.move_cursor(3),
+            MouseEventKind::ScrollUp if inside(self.layout.tree) => self.move_cursor(-3),
+            _ => return Vec::new(),
+        }
+        self.wanted_jobs()
+    }
+
+    fn select(&mut self, row: usize) {
+        let before = self.selected_key();
+        self.cursor = row.min(self.rows.len().saturating_sub(1));
+        if self.selected_key() != before {
+            self.view_scroll = 0;
+            self.file_cursor = 0;
+        }
+    }
+
+    fn move_cursor(&mut self, delta: isize) {
+        if self.rows.is_empty() {
+            return;
+        }
+        let target = (self.cursor as isize + delta).clamp(0, self.rows.len() as isize - 1) as usize;
+        self.select(target);
+    }
+
+    fn page(&self) -> isize {
+        self.layout.view_height.max(2) as isize - 1
+    }
+
+    fn scroll_view(&mut self, delta: isize) {
+        self.view_scroll = (self.view_scroll as isize + delta).max(0) as usize;
+        self.clamp_view_scroll();
+    }
+
+    /// Keeps the view's scroll inside its content (after a resize, a rescan).
+    pub fn clamp_view_scroll(&mut self) {
+        let width = self.layout.view.width.saturating_sub(2);
+        let key = self.cache_key(width);
+        if let Some(lines) = self.cache.get(&key) {
+            let max = lines.len().saturating_sub(usize::from(self.layout.view_height.max(1)));
+            self.view_scroll = self.view_scroll.min(max);
+        }
+    }
+
+    pub fn cache_key(&self, width: u16) -> CacheKey {
+        (self.generation, self.selected_skill(), self.view, width, self.raw, self.file_cursor)
+    }
+
+    /// Applies one action.
+    pub fn update(&mut self, action: Action) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        let view_focus = self.focus == Focus::View && !self.help;
+        match action {
+            Action::Quit => return vec![Effect::Quit],
+            Action::Help => self.help = !self.help,
+            Action::Back if self.help => self.help = false,
+            Action::Back if self.search.typing => {
+                self.search = SearchState::default();
+                self.apply_search();
+            }
+            Action::Back if self.focus == Focus::View => self.focus = Focus::Tree,
+            Action::Back => {
+                if self.search.matches.is_some() {
+                    let key = self.selected_key();
+                    self.search = SearchState::default();
+                    self.apply_search();
+                    self.restore_selection(key.as_ref());
+                }
+            }
+            Action::Down if view_focus => self.view_down(1),
+            Action::Up if view_focus => self.view_down(-1),
+            Action::Down => self.move_cursor(1),
+            Action::Up => self.move_cursor(-1),
+            Action::PageDown if view_focus => self.scroll_view(self.page()),
+            Action::PageUp if view_focus => self.scroll_view(-self.page()),
+            Action::HalfPageDown if view_focus => self.scroll_view(self.page() / 2),
+            Action::HalfPageUp if view_focus => self.scroll_view(-self.page() / 2),
+            Action::PageDown => self.move_cursor(self.page()),
+            Action::PageUp => self.move_cursor(-self.page()),
+            Action::HalfPageDown => self.move_cursor(self.page() / 2),
+            Action::HalfPageUp => self.move_cursor(-self.page() / 2),
+            Action::ScrollViewDown => self.scroll_view(3),
+            Action::ScrollViewUp => self.scroll_view(-3),
+            Action::Top if view_focus => self.view_scroll = 0,
+            Action::Bottom if view_focus => self.scroll_view(isize::MAX / 2),
+            Action::Top => self.select(0),
+            Action::Bottom => self.select(self.rows.len().saturating_sub(1)),
+            Action::Collapse => self.collapse(),
+            Action::Expand => self.expand(),
+            Action::Activate if self.search.typing => {
+                self.search.typing = false;
+                self.focus = Focus::Tree;
+                if self.selected_skill().is_none() {
+                    self.select_first_skill();
+                }
+            }
+            Action::Activate => match self.selected_row().cloned() {
+                Some(r) if r.has_children => {
+                    let expanded = self.tree.is_expanded(r.node);
+                    self.tree.set_expanded(r.node, !expanded);
+                    self.refresh_rows();
+                }
+                Some(_) => self.focus = Focus::View,
+                None => {}
+            },
+            Action::SwitchFocus => {
+                self.focus = if self.focus == Focus::Tree { Focus::View } else { Focus::Tree };
+            }
+            Action::StartSearch => {
+                self.search.typing = true;
+                self.focus = Focus::Tree;
+            }
+            Action::NextBackend | Action::PrevBackend => {
+                let current = self.engine.options.backend;
+                let backend = if action == Action::NextBackend { current.next() } else { current.previous() };
+                self.set_backend(backend);
+            }
+            Action::NextPlatform => {
+                let os = match self.engine.env.os {
+                    Os::Linux => Os::Macos,
+                    Os::Macos => Os::Windows,
+                    Os::Windows => Os::Linux,
+                };
+                let mut engine = (*self.engine).clone();
+                engine.env.os = os;
+                self.notice = Some(format!("platform gates evaluated as on {}", os.name()));
+                self.engine = Arc::new(engine);
+                effects.push(Effect::Rescan);
+            }
+            Action::View(i) => self.show(ViewTab::ALL[i.min(ViewTab::ALL.len() - 1)]),
+            Action::NextView => self.show(ViewTab::ALL[(self.view.index() + 1) % ViewTab::ALL.len()]),
+            Action::PrevView => {
+                self.show(ViewTab::ALL[(self.view.index() + ViewTab::ALL.len() - 1) % ViewTab::ALL.len()])
+            }
+            Action::SystemPrompt => self.show(ViewTab::Prompt),
+            Action::ToggleRaw => {
+                self.raw = !self.raw;
+                self.view_scroll = 0;
+            }
+            Action::OpenEditor => {
+                if let Some(effect) = self.editor_target() {
+                    effects.push(effect);
+                }
+            }
+            Action::Rescan => effects.push(Effect::Rescan),
+        }
+        effects.extend(self.wanted_jobs());
+        effects
+    }
+
+    fn show(&mut self, tab: ViewTab) {
+        if self.view != tab {
+            self.view = tab;
+            self.view_scroll = 0;
+        }
+    }
+
+    /// j/k in the view: moves the file cursor in Files, else scrolls.
+    fn view_down(&mut self, delta: isize) {
+        if self.view == ViewTab::Files {
+            let count = self.selected_skill().map_or(0, |s| super::views::file_entries(self.skill(s)).len());
+            if count > 0 {
+                self.file_cursor = (self.file_cursor as isize + delta).clamp(0, count as isize - 1) as usize;
+                self.view_scroll = 0;
+            }
+        } else {
+            self.scroll_view(delta);
+        }
+    }
+
+    fn collapse(&mut self) {
+        let Some(row) = self.selected_row().cloned() else { return };
+        if row.has_children && row.expanded && self.search.matches.is_none() {
+            self.tree.set_expanded(row.node, false);
+            self.refresh_rows();
+        } else if let Some(parent) = self.tree.parent(row.node) {
+            if let Some(i) = self.rows.iter().position(|r| r.node == parent) {
+                self.select(i);
+            }
+        }
+    }
+
+    fn expand(&mut self) {
+        let Some(row) = self.selected_row().cloned() else { return };
+        if row.has_children && !row.expanded {
+            self.tree.set_expanded(row.node, true);
+            self.refresh_rows();
+        } else if row.has_children {
+            self.move_cursor(1);
+        } else {
+            self.focus = Focus::View;
+        }
+    }
+
+    fn apply_search(&mut self) {
+        let key = self.selected_key();
+        let query = self.search.query.trim().to_owned();
+        self.search.matches =
+            if query.is_empty() { None } else { Some(self.search_index.filter(&query).into_iter().collect()) };
+        self.refresh_rows();
+        if !self.restore_selection(key.as_ref()) || self.selected_skill().is_none() {
+            self.select_first_skill();
+        }
+        self.tree_offset = 0;
+    }
+
+    /// Selects the row with this key, if it is visible; true when found.
+    fn restore_selection(&mut self, key: Option<&NodeKey>) -> bool {
+        let Some(key) = key else { return false };
+        match self.rows.iter().position(|r| &self.tree.nodes[r.node].key == key) {
+            Some(i) => {
+                self.cursor = i;
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn set_backend(&mut self, backend: Backend) {
+        let mut engine = (*self.engine).clone();
+        engine.options.backend = backend;
+        self.engine = Arc::new(engine);
+        self.generation += 1;
+        self.cache.clear();
+        self.jobs.agent = None;
+        self.jobs.bundles = None;
+        self.jobs.requested.clear();
+        self.notice = Some(format!("backend: {backend}"));
+    }
+
+    fn editor_target(&self) -> Option<Effect> {
+        let skill = self.skill(self.selected_skill()?);
+        if self.view == ViewTab::Files && self.focus == Focus::View {
+            let files = super::views::file_entries(skill);
+            if let Some(entry) = files.get(self.file_cursor) {
+                return Some(Effect::OpenEditor { path: skill.skill_dir.join(&entry.rel), line: 1 });
+            }
+        }
+        Some(Effect::OpenEditor { path: skill.skill_md.clone(), line: skill.body_line })
+    }
+
+    /// Replaces the catalog after a rescan, keeping selection and scroll.
+    pub fn rescan(&mut self, engine: Engine) {
+        let key = self.selected_key();
+        let scroll = self.view_scroll;
+        let catalog = engine.catalog();
+        let mut tree = Tree::build(&catalog);
+        tree.keep_expansion_of(&self.tree);
+        self.engine = Arc::new(engine);
+        self.search_index = Search::new(&catalog);
+        self.catalog = catalog;
+        self.tree = tree;
+        self.generation += 1;
+        self.cache.clear();
+        self.jobs = JobState { next_id: self.jobs.next_id, ..JobState::default() };
+        let query = self.search.query.clone();
+        self.search.matches = if query.trim().is_empty() {
+            None
+        } else {
+            Some(self.search_index.filter(query.trim()).into_iter().collect())
+        };
+        self.refresh_rows();
+        if !self.restore_selection(key.as_ref()) {
+            self.select_first_skill();
+        } else {
+            self.view_scroll = scroll;
+        }
+    }
+
+    /// The job the visible view needs, if it was not requested yet.
+    pub fn wanted_jobs(&mut self) -> Vec<Effect> {
+        let kind = match self.view {
+            ViewTab::Agent => self.selected_skill().map(|i| {
+                let s = self.skill(i);
+                JobKind::Agent { skill_md: s.skill_md.clone(), command: s.status.command.clone(), name: s.name.clone() }
+            }),
+            ViewTab::Bundles => Some(JobKind::Bundles),
+            ViewTab::Prompt => Some(JobKind::Prompt),
+            _ => None,
+        };
+        let Some(kind) = kind else { return Vec::new() };
+        let slot = std::mem::discriminant(&kind);
+        let have = match &kind {
+            JobKind::Agent { .. } => self.jobs.agent.as_ref().is_some_and(|(k, _)| *k == kind),
+            JobKind::Bundles => self.jobs.bundles.is_some(),
+            JobKind::Prompt => self.jobs.prompt.is_some(),
+        };
+        let asked = self.jobs.requested.get(&slot).is_some_and(|(_, k)| *k == kind);
+        if have || asked {
+            return Vec::new();
+        }
+        self.jobs.next_id += 1;
+        let id = self.jobs.next_id;
+        self.jobs.requested.insert(slot, (id, kind.clone()));
+        vec![Effect::Job(JobRequest { id, kind })]
+    }
+
+    /// Stores a job's answer if it answers the latest request.
+    pub fn apply_job(&mut self, result: JobResult) {
+        let slot = std::mem::discriminant(&result.kind);
+        if self.jobs.requested.get(&slot).map(|(id, _)| *id) != Some(result.id) {
+            return;
+        }
+        self.jobs.requested.remove(&slot);
+        match result.kind {
+            JobKind::Agent { .. } => self.jobs.agent = Some((result.kind, result.output)),
+            JobKind::Bundles => self.jobs.bundles = Some(result.output),
+            JobKind::Prompt => self.jobs.prompt = Some(result.output),
+        }
+        self.cache.retain(|k, _| k.2 != self.view);
+    }
+
+    /// Runs requested jobs on this thread (tests, and small homes).
+    pub fn run_jobs_inline(&mut self, effects: &[Effect]) {
+        for e in effects {
+            if let Effect::Job(req) = e {
+                let result = super::jobs::run(&self.engine, req);
+                self.apply_job(result);
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+//! Opening a file in the user's editor at a line: `$VISUAL`, else
+//! `$EDITOR`, else `vi`, split with shell-word rules, with each editor's
+//! own way of taking a line number.
+
+use std::path::Path;
+
+/// The command line to run: program and arguments.
+pub fn command(editor: Option<&str>, file: &Path, line: usize) -> Result<Vec<String>, String> {
+    let spec = editor.map(str::trim).filter(|e| !e.is_empty()).unwrap_or("vi");
+    let mut words = shell_words::split(spec).map_err(|e| format!("cannot parse the editor command {spec:?}: {e}"))?;
+    if words.is_empty() {
+        words.push("vi".into());
+    }
+    let program = Path::new(&words[0]).file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let file = file.display().to_string();
+    let line = line.max(1);
+    match program.as_str() {
+        "vi" | "vim" | "nvim" | "gvim" | "nano" | "emacs" | "emacsclient" | "kak" | "micro" | "lvim" | "mg" | "joe" => {
+            words.push(format!("+{line}"));
+            words.push(file);
+        }
+        "hx" | "helix" | "subl" | "sublime_text" | "zed" => words.push(format!("{file}:{line}")),
+        "code" | "code-insiders" | "codium" | "cursor" => {
+            words.push("--goto".into());
+            words.push(format!("{file}:{line}"));
+        }
+        _ => words.push(file),
+    }
+    Ok(words)
+}
+
+/// Resolves the editor from the environment.
+pub fn from_env() -> Option<String> {
+    ["VISUAL", "EDITOR"].iter().find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(editor: Option<&str>) -> Vec<String> {
+        command(editor, Path::new("/s/SKILL.md"), 7).expect("command")
+    }
+
+    #[test]
+    fn presets() {
+        assert_eq!(cmd(None), ["vi", "+7", "/s/SKILL.md"]);
+        assert_eq!(cmd(Some("nvim")), ["nvim", "+7", "/s/SKILL.md"]);
+        assert_eq!(cmd(Some("/usr/bin/hx")), ["/usr/bin/hx", "/s/SKILL.md:7"]);
+        assert_eq!(cmd(Some("code --wait")), ["code", "--wait", "--goto", "/s/SKILL.md:7"]);
+        assert_eq!(cmd(Some("'my editor' -x")), ["my editor", "-x", "/s/SKILL.md"]);
+        assert_eq!(cmd(Some("emacs -nw")), ["emacs", "-nw", "+7", "/s/SKILL.md"]);
+        assert!(command(Some("vim 'unclosed"), Path::new("f"), 1).is_err());
+    }
+}

@@ -1,0 +1,148 @@
+//! Answers that need a walk of every root (the invocation message, bundle
+//! compositions, the system prompt) are computed off the UI thread. Each
+//! request carries an id; the app keeps only the answer to its latest one.
+
+use crate::engine::bundles::MemberStatus;
+use crate::engine::gates::ToolAvailability;
+use crate::engine::Engine;
+use std::path::PathBuf;
+use std::sync::mpsc::{self, Receiver, Sender};
+use std::sync::Arc;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobKind {
+    /// The `/command` message of one skill and its lines in the prompt index.
+    Agent {
+        skill_md: PathBuf,
+        command: Option<String>,
+        name: String,
+    },
+    Bundles,
+    Prompt,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobRequest {
+    pub id: u64,
+    pub kind: JobKind,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct BundleReport {
+    pub key: String,
+    pub name: String,
+    pub description: String,
+    pub members: Vec<(String, MemberStatus)>,
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum JobOutput {
+    Agent { message: Option<String>, prompt_lines: Vec<String> },
+    Bundles(Vec<BundleReport>),
+    Prompt(Result<String, String>),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct JobResult {
+    pub id: u64,
+    pub kind: JobKind,
+    pub output: JobOutput,
+}
+
+/// The prompt index lines for a skill: its category header and its entry.
+pub fn prompt_lines(prompt: &str, name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut category: Option<&str> = None;
+    for line in prompt.lines() {
+        if line.starts_with("  ") && !line.starts_with("    ") {
+            category = Some(line);
+        } else if line == format!("    - {name}") || line.starts_with(&format!("    - {name}: ")) {
+            if let Some(c) = category {
+                out.push(c.to_owned());
+            }
+            out.push(line.to_owned());
+        }
+    }
+    out
+}
+
+/// Computes one answer (on whatever thread calls it).
+pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
+    let session = Some(engine.options.session_id.as_str());
+    let output = match &request.kind {
+        JobKind::Agent { command, name, .. } => {
+            let message = command.as_ref().and_then(|key| engine.dispatch(key, session));
+            let prompt = engine.system_prompt(&ToolAvailability::default()).unwrap_or_default();
+            JobOutput::Agent { message, prompt_lines: prompt_lines(&prompt, name) }
+        }
+        JobKind::Bundles => {
+            let set = engine.bundles();
+            let reports = set
+                .bundles
+                .iter()
+                .map(|(key, b)| BundleReport {
+                    key: key.clone(),
+                    name: b.name.clone(),
+                    description: b.description.clone(),
+                    members: engine.bundle_members(b),
+                    message: engine.bundle_message(key, "", session).map(|c| c.0),
+                })
+                .collect();
+            JobOutput::Bundles(reports)
+        }
+        JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default())),
+    };
+    JobResult { id: request.id, kind: request.kind.clone(), output }
+}
+
+/// A background thread running requests in order, newest first: requests
+/// queued behind a newer one are dropped unanswered.
+pub struct Worker {
+    tx: Sender<(Arc<Engine>, JobRequest)>,
+}
+
+impl Worker {
+    pub fn spawn(done: impl Fn(JobResult) + Send + 'static) -> Worker {
+        let (tx, rx): (Sender<(Arc<Engine>, JobRequest)>, Receiver<_>) = mpsc::channel();
+        std::thread::spawn(move || {
+            while let Ok(mut job) = rx.recv() {
+                // Only the latest request of each kind matters.
+                let mut pending = vec![];
+                while let Ok(next) = rx.try_recv() {
+                    pending.push(next);
+                }
+                pending.push(job);
+                let mut latest: Vec<(Arc<Engine>, JobRequest)> = Vec::new();
+                for p in pending.into_iter().rev() {
+                    if !latest.iter().any(|(_, r)| std::mem::discriminant(&r.kind) == std::mem::discriminant(&p.1.kind))
+                    {
+                        latest.push(p);
+                    }
+                }
+                while let Some(next) = latest.pop() {
+                    job = next;
+                    done(run(&job.0, &job.1));
+                }
+            }
+        });
+        Worker { tx }
+    }
+
+    pub fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
+        let _ = self.tx.send((engine, request));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prompt_lines_find_the_entry_and_its_category() {
+        let prompt = "## Skills\n<available_skills>\n  devops: Ops\n    - deploy: Ship it\n    - deployer\n  misc:\n    - x\n</available_skills>";
+        assert_eq!(prompt_lines(prompt, "deploy"), ["  devops: Ops", "    - deploy: Ship it"]);
+        assert_eq!(prompt_lines(prompt, "x"), ["  misc:", "    - x"]);
+        assert!(prompt_lines(prompt, "nope").is_empty());
+    }
+}

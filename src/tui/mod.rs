@@ -1,0 +1,179 @@
+//! The terminal browser: an event loop over the engine.
+//!
+//! One channel carries everything that can change the screen (keys and
+//! mouse from the input thread, "something changed" from the watcher,
+//! answers from the job worker). The loop applies them to the [`App`] and
+//! draws only when something changed, so an idle browser costs nothing.
+
+pub mod app;
+pub mod demo;
+pub mod editor;
+pub mod input;
+pub mod jobs;
+pub mod keymap;
+pub mod terminal;
+pub mod theme;
+pub mod tree;
+pub mod ui;
+pub mod views;
+
+use crate::engine::Engine;
+use app::{App, Effect};
+use crossterm::event::Event;
+use std::io;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How long the watcher must be quiet before a rescan.
+const RELOAD_DEBOUNCE: Duration = Duration::from_millis(250);
+/// A transient notice stays this long.
+const NOTICE_TTL: Duration = Duration::from_secs(4);
+
+enum Message {
+    Input(Event),
+    FilesChanged,
+    Job(jobs::JobResult),
+}
+
+/// Runs the browser until the user quits. `banner` marks the demo home.
+pub fn run(engine: Engine, banner: Option<String>) -> io::Result<()> {
+    markdown_preload();
+    let theme = theme::Theme::new(theme::ColorMode::from_env());
+    let mut app = App::new(engine, theme);
+    app.banner = banner;
+
+    let (tx, rx) = mpsc::channel::<Message>();
+    let mut guard = terminal::Guard::new()?;
+    let input_tx = tx.clone();
+    let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev)).is_ok());
+    let job_tx = tx.clone();
+    let worker = jobs::Worker::spawn(move |r| {
+        let _ = job_tx.send(Message::Job(r));
+    });
+    let mut watcher = start_watcher(&mut app, &tx);
+
+    let mut dirty = true;
+    let mut reload_at: Option<Instant> = None;
+    let mut notice_since: Option<Instant> = None;
+    let initial = app.wanted_jobs();
+    run_effects(&initial, &mut app, &worker);
+    loop {
+        if dirty {
+            guard.terminal.draw(|f| ui::draw(f, &mut app))?;
+            dirty = false;
+        }
+        let timeout = match (reload_at, notice_since) {
+            (Some(at), _) => at.saturating_duration_since(Instant::now()),
+            (None, Some(since)) => (since + NOTICE_TTL).saturating_duration_since(Instant::now()),
+            (None, None) => Duration::from_secs(3600),
+        };
+        let first = match rx.recv_timeout(timeout) {
+            Ok(m) => Some(m),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        // Coalesce a burst: everything already queued is applied before drawing.
+        let mut messages: Vec<Message> = first.into_iter().collect();
+        messages.extend(rx.try_iter());
+        let mut effects = Vec::new();
+        for m in messages {
+            match m {
+                Message::Input(ev) => {
+                    if app.notice.is_some() && matches!(ev, Event::Key(_)) {
+                        app.notice = None;
+                    }
+                    effects.extend(app.handle_event(&ev));
+                    dirty = true;
+                }
+                Message::FilesChanged => reload_at = Some(Instant::now() + RELOAD_DEBOUNCE),
+                Message::Job(r) => {
+                    app.apply_job(r);
+                    dirty = true;
+                }
+            }
+        }
+        if reload_at.is_some_and(|at| Instant::now() >= at) {
+            reload_at = None;
+            effects.push(Effect::Rescan);
+        }
+        if notice_since.is_some_and(|t| t.elapsed() >= NOTICE_TTL) {
+            app.notice = None;
+            notice_since = None;
+            dirty = true;
+        }
+        for effect in effects {
+            match effect {
+                Effect::Quit => return Ok(()),
+                Effect::Rescan => {
+                    rescan(&mut app);
+                    watcher = start_watcher(&mut app, &tx);
+                    run_effects(&app.wanted_jobs(), &mut app, &worker);
+                    dirty = true;
+                }
+                Effect::OpenEditor { path, line } => {
+                    input.pause();
+                    guard.suspend()?;
+                    let outcome = open_editor(&path, line);
+                    guard.resume()?;
+                    input.resume();
+                    app.notice = outcome.err();
+                    rescan(&mut app);
+                    run_effects(&app.wanted_jobs(), &mut app, &worker);
+                    dirty = true;
+                }
+                job @ Effect::Job(_) => run_effects(&[job], &mut app, &worker),
+            }
+        }
+        if app.notice.is_some() && notice_since.is_none() {
+            notice_since = Some(Instant::now());
+        }
+    }
+    drop(watcher);
+    Ok(())
+}
+
+fn markdown_preload() {
+    crate::markdown::highlight::Highlighter::preload();
+}
+
+fn run_effects(effects: &[Effect], app: &mut App, worker: &jobs::Worker) {
+    for e in effects {
+        if let Effect::Job(req) = e {
+            worker.submit(app.engine.clone(), req.clone());
+        }
+    }
+}
+
+/// Re-reads the home with the app's current settings.
+fn rescan(app: &mut App) {
+    let e = &app.engine;
+    let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
+    app.rescan(fresh);
+}
+
+fn start_watcher(app: &mut App, tx: &mpsc::Sender<Message>) -> Option<crate::engine::watch::Watcher> {
+    let tx = tx.clone();
+    match crate::engine::watch::watch(&app.engine.home, &app.engine.env, move || {
+        let _ = tx.send(Message::FilesChanged);
+    }) {
+        Ok(w) => {
+            app.watch_note = None;
+            Some(w)
+        }
+        Err(e) => {
+            app.watch_note = Some(format!("live reload unavailable ({e}); press r to rescan"));
+            None
+        }
+    }
+}
+
+/// Runs the editor in the foreground; an error message when it fails.
+fn open_editor(path: &std::path::Path, line: usize) -> Result<(), String> {
+    let words = editor::command(editor::from_env().as_deref(), path, line)?;
+    let (program, args) = words.split_first().ok_or("no editor command")?;
+    match std::process::Command::new(program).args(args).status() {
+        Ok(status) if status.success() => Ok(()),
+        Ok(status) => Err(format!("editor {program} exited with {status}")),
+        Err(e) => Err(format!("cannot start editor {program}: {e} (set $VISUAL or $EDITOR)")),
+    }
+}

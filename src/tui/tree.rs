@@ -1,0 +1,204 @@
+//! The skills tree: source roots (when there are several), categories as
+//! the folders nest, skills as leaves; expand state, filtering and the rows
+//! on screen. Independent of drawing.
+
+use crate::engine::catalog::Catalog;
+use std::collections::{BTreeMap, HashSet};
+
+/// What a node stands for; also its identity across rescans.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeKey {
+    Root(usize),
+    Category { root: usize, path: Vec<String> },
+    Skill(std::path::PathBuf),
+}
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub key: NodeKey,
+    pub label: String,
+    pub depth: usize,
+    pub children: Vec<usize>,
+    /// The catalog index for a skill node.
+    pub skill: Option<usize>,
+    /// Skills below (or 1 for a skill).
+    pub count: usize,
+}
+
+/// One visible row.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Row {
+    pub node: usize,
+    pub depth: usize,
+    pub expanded: bool,
+    pub has_children: bool,
+    /// Matching skills below when filtered, else all skills below.
+    pub count: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Tree {
+    pub nodes: Vec<Node>,
+    pub top: Vec<usize>,
+    collapsed: HashSet<NodeKey>,
+}
+
+impl Tree {
+    pub fn build(catalog: &Catalog) -> Tree {
+        // root -> category path -> skills, sorted by name.
+        let mut grouped: BTreeMap<usize, BTreeMap<Vec<String>, Vec<usize>>> = BTreeMap::new();
+        for (i, s) in catalog.skills.iter().enumerate() {
+            grouped.entry(s.root).or_default().entry(s.categories.clone()).or_default().push(i);
+        }
+        let mut tree = Tree::default();
+        let show_roots = catalog.roots.len() > 1;
+        for (root, cats) in grouped {
+            let parent = if show_roots {
+                let label =
+                    catalog.roots.get(root).map(|r| format!("{} ({})", r.label, r.path.display())).unwrap_or_default();
+                let id = tree.push(NodeKey::Root(root), label, 0, None);
+                tree.top.push(id);
+                Some(id)
+            } else {
+                None
+            };
+            let base_depth = usize::from(show_roots);
+            for (path, mut skills) in cats {
+                skills.sort_by(|a, b| catalog.skills[*a].name.cmp(&catalog.skills[*b].name));
+                let mut at = parent;
+                for depth in 0..path.len() {
+                    let prefix = path[..=depth].to_vec();
+                    let key = NodeKey::Category { root, path: prefix };
+                    at = Some(tree.child_or_insert(at, key, path[depth].clone(), base_depth + depth));
+                }
+                for i in skills {
+                    let key = NodeKey::Skill(catalog.skills[i].skill_md.clone());
+                    let id = tree.push(key, catalog.skills[i].name.clone(), base_depth + path.len(), Some(i));
+                    match at {
+                        Some(p) => tree.nodes[p].children.push(id),
+                        None => tree.top.push(id),
+                    }
+                }
+            }
+        }
+        tree.sort_children();
+        for &t in &tree.top.clone() {
+            tree.count(t);
+        }
+        tree
+    }
+
+    fn push(&mut self, key: NodeKey, label: String, depth: usize, skill: Option<usize>) -> usize {
+        self.nodes.push(Node { key, label, depth, children: Vec::new(), skill, count: 0 });
+        self.nodes.len() - 1
+    }
+
+    fn child_or_insert(&mut self, parent: Option<usize>, key: NodeKey, label: String, depth: usize) -> usize {
+        let siblings = match parent {
+            Some(p) => &self.nodes[p].children,
+            None => &self.top,
+        };
+        if let Some(&found) = siblings.iter().find(|&&c| self.nodes[c].key == key) {
+            return found;
+        }
+        let id = self.push(key, label, depth, None);
+        match parent {
+            Some(p) => self.nodes[p].children.push(id),
+            None => self.top.push(id),
+        }
+        id
+    }
+
+    /// Categories first, then skills, each by label.
+    fn sort_children(&mut self) {
+        let order = |nodes: &Vec<Node>, list: &mut Vec<usize>| {
+            list.sort_by(|&a, &b| {
+                let (na, nb) = (&nodes[a], &nodes[b]);
+                (na.skill.is_some(), na.label.to_lowercase()).cmp(&(nb.skill.is_some(), nb.label.to_lowercase()))
+            });
+        };
+        let mut top = std::mem::take(&mut self.top);
+        if !top.iter().any(|&t| matches!(self.nodes[t].key, NodeKey::Root(_))) {
+            order(&self.nodes, &mut top);
+        }
+        self.top = top;
+        for i in 0..self.nodes.len() {
+            let mut children = std::mem::take(&mut self.nodes[i].children);
+            order(&self.nodes, &mut children);
+            self.nodes[i].children = children;
+        }
+    }
+
+    fn count(&mut self, id: usize) -> usize {
+        let n = if self.nodes[id].skill.is_some() {
+            1
+        } else {
+            self.nodes[id].children.clone().into_iter().map(|c| self.count(c)).sum()
+        };
+        self.nodes[id].count = n;
+        n
+    }
+
+    pub fn is_expanded(&self, id: usize) -> bool {
+        !self.collapsed.contains(&self.nodes[id].key)
+    }
+
+    pub fn set_expanded(&mut self, id: usize, expanded: bool) {
+        let key = self.nodes[id].key.clone();
+        if expanded {
+            self.collapsed.remove(&key);
+        } else {
+            self.collapsed.insert(key);
+        }
+    }
+
+    /// Keeps the collapsed folders of an older tree (after a rescan).
+    pub fn keep_expansion_of(&mut self, old: &Tree) {
+        self.collapsed = old.collapsed.clone();
+    }
+
+    /// Skills below `id` that pass the filter.
+    fn matching(&self, id: usize, filter: Option<&HashSet<usize>>) -> usize {
+        let node = &self.nodes[id];
+        match (node.skill, filter) {
+            (Some(s), Some(f)) => usize::from(f.contains(&s)),
+            (Some(_), None) => 1,
+            (None, None) => node.count,
+            (None, Some(_)) => node.children.iter().map(|&c| self.matching(c, filter)).sum(),
+        }
+    }
+
+    /// The rows on screen: expanded branches, or with a filter every branch
+    /// holding a match (opened regardless of its expand state).
+    pub fn rows(&self, filter: Option<&HashSet<usize>>) -> Vec<Row> {
+        let mut rows = Vec::new();
+        for &t in &self.top {
+            self.collect(t, filter, &mut rows);
+        }
+        rows
+    }
+
+    fn collect(&self, id: usize, filter: Option<&HashSet<usize>>, rows: &mut Vec<Row>) {
+        let count = self.matching(id, filter);
+        if filter.is_some() && count == 0 {
+            return;
+        }
+        let node = &self.nodes[id];
+        let expanded = filter.is_some() || self.is_expanded(id);
+        rows.push(Row { node: id, depth: node.depth, expanded, has_children: !node.children.is_empty(), count });
+        if expanded {
+            for &c in &node.children {
+                self.collect(c, filter, rows);
+            }
+        }
+    }
+
+    /// The parent of a node, if any.
+    pub fn parent(&self, id: usize) -> Option<usize> {
+        self.nodes.iter().position(|n| n.children.contains(&id))
+    }
+
+    pub fn find(&self, key: &NodeKey) -> Option<usize> {
+        self.nodes.iter().position(|n| &n.key == key)
+    }
+}

@@ -1,0 +1,556 @@
+//! The content of each view as lines for a given width. Built from the
+//! catalog and the engine; cached by the app per (skill, tab, width).
+
+use super::app::{App, ViewTab};
+use super::jobs::JobOutput;
+use super::theme::Theme;
+use crate::engine::bundles::MemberStatus;
+use crate::engine::catalog::CatalogSkill;
+use crate::engine::frontmatter;
+use crate::engine::messages;
+use crate::engine::paths;
+use crate::engine::readiness;
+use crate::engine::source;
+use crate::engine::value::Value;
+use crate::engine::view::linked_files;
+use crate::markdown::{self, fit, highlight::Highlighter};
+use crate::sanitize::clean_line;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Files bigger than this are named, not shown.
+const MAX_PREVIEW_BYTES: u64 = 512 * 1024;
+
+fn line(text: impl Into<String>, style: Style) -> Line<'static> {
+    Line::from(Span::styled(clean_line(&text.into()), style))
+}
+
+fn kv(key: &str, value: impl Into<String>, theme: &Theme) -> Line<'static> {
+    Line::from(vec![Span::styled(format!("{key:<14}"), theme.dim), Span::styled(clean_line(&value.into()), theme.text)])
+}
+
+/// Plain text wrapped at `width`, keeping its own line breaks; long lines
+/// are cut into rows, never lost.
+pub fn wrap_text(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
+    let width = usize::from(width.max(4));
+    let mut out = Vec::new();
+    for raw in text.replace('\t', "    ").split('\n') {
+        let raw = clean_line(raw);
+        if raw.is_empty() {
+            out.push(Line::default());
+            continue;
+        }
+        let mut row = String::new();
+        for c in raw.chars() {
+            if row.width() + c.width().unwrap_or(0) > width {
+                out.push(Line::from(Span::styled(std::mem::take(&mut row), style)));
+            }
+            row.push(c);
+        }
+        out.push(Line::from(Span::styled(row, style)));
+    }
+    out
+}
+
+/// The content for the app's current view.
+pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    if app.view == ViewTab::Prompt {
+        return prompt(app, width);
+    }
+    if app.view == ViewTab::Bundles {
+        return bundles(app, width);
+    }
+    let Some(i) = app.selected_skill() else {
+        return folder_summary(app, width);
+    };
+    let skill = app.skill(i);
+    if let Some(err) = &skill.read_error {
+        return vec![
+            line("This SKILL.md cannot be read, so Hermes skips it:", theme.error),
+            line(err.clone(), theme.text),
+        ];
+    }
+    match app.view {
+        ViewTab::Preview => preview(app, skill, width),
+        ViewTab::Files => files(app, skill, width),
+        ViewTab::Readiness => readiness(app, skill),
+        ViewTab::Agent => agent(app, skill, width),
+        ViewTab::Bundles | ViewTab::Prompt => Vec::new(),
+    }
+}
+
+fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let Some(row) = app.selected_row() else {
+        return vec![line("No skills in this home.", theme.dim)];
+    };
+    let node = &app.tree.nodes[row.node];
+    let mut out = vec![line(node.label.clone(), theme.heading), Line::default()];
+    let mut stack = vec![row.node];
+    let mut skills = Vec::new();
+    while let Some(n) = stack.pop() {
+        match app.tree.nodes[n].skill {
+            Some(s) => skills.push(s),
+            None => stack.extend(app.tree.nodes[n].children.iter().copied()),
+        }
+    }
+    skills.sort_by(|a, b| app.skill(*a).name.cmp(&app.skill(*b).name));
+    let hidden = skills.iter().filter(|s| !app.skill(**s).status.listed).count();
+    out.push(line(format!("{} skills, {} not offered to the agent", skills.len(), hidden), theme.dim));
+    out.push(Line::default());
+    let w = usize::from(width);
+    for s in skills {
+        let k = app.skill(s);
+        let (mark, style) = marker(k, theme);
+        let text = format!("{mark} {} — {}", k.name, k.description);
+        out.push(Line::from(vec![Span::styled(fit(&clean_line(&text), w), style)]));
+    }
+    out
+}
+
+/// The tree marker of a skill: why the agent does not get it, or `·`.
+pub fn marker(skill: &CatalogSkill, theme: &Theme) -> (&'static str, Style) {
+    let s = &skill.status;
+    if skill.read_error.is_some() {
+        ("✗", theme.error)
+    } else if !s.platform_ok {
+        ("⊘", theme.dim)
+    } else if s.disabled {
+        ("⨯", theme.dim)
+    } else if !s.environment_ok {
+        ("⊘", theme.dim)
+    } else if s.shadowed_by.is_some() {
+        ("↧", theme.warn)
+    } else if !s.ambiguous_with.is_empty() {
+        ("≈", theme.warn)
+    } else if s.unlistable {
+        ("!", theme.warn)
+    } else if skill.readiness.setup_needed {
+        ("⚠", theme.warn)
+    } else {
+        ("·", theme.ok)
+    }
+}
+
+/// What each marker means (help, status).
+pub const MARKERS: &[(&str, &str)] = &[
+    ("·", "offered to the agent and ready"),
+    ("⚠", "needs setup (env vars, credential files)"),
+    ("⊘", "hidden: another platform or environment"),
+    ("⨯", "disabled in config.yaml"),
+    ("↧", "shadowed: an earlier skill has its name"),
+    ("≈", "ambiguous: skill_view refuses the name"),
+    ("!", "dropped from the listing (bad name or description)"),
+    ("✗", "unreadable"),
+];
+
+fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let w = usize::from(width).saturating_sub(4).max(10);
+    let mut out = Vec::new();
+    let top = format!("┌─ {} ", fit(&clean_line(&skill.name), w.saturating_sub(4)));
+    out.push(Line::from(Span::styled(
+        format!("{top}{}", "─".repeat(usize::from(width).saturating_sub(top.width()))),
+        theme.border,
+    )));
+    let mut row = |key: &str, value: String| {
+        let text = fit(&clean_line(&value), w.saturating_sub(17));
+        out.push(Line::from(vec![
+            Span::styled("│ ", theme.border),
+            Span::styled(format!("{:<15}", fit(&clean_line(key), 14)), theme.dim),
+            Span::styled(text, theme.text),
+        ]));
+    };
+    row("description", skill.description.clone());
+    let (mark, _) = marker(skill, theme);
+    let state = if skill.status.listed { "offered to the agent" } else { "not offered to the agent" };
+    row(
+        "status",
+        format!("{mark} {state}{}", skill.status.command.as_ref().map(|c| format!(", {c}")).unwrap_or_default()),
+    );
+    for (k, v) in &skill.frontmatter {
+        if k == "name" || k == "description" {
+            continue;
+        }
+        let shown = match v {
+            Value::Map(_) => v.py_str(),
+            other => other.py_str(),
+        };
+        row(k, shown);
+    }
+    out.push(Line::from(Span::styled(
+        "└".to_owned() + &"─".repeat(usize::from(width).saturating_sub(1)),
+        theme.border,
+    )));
+    out.push(Line::default());
+    out
+}
+
+fn preview(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    if app.raw {
+        return match source::read_text(&skill.skill_md) {
+            Ok(text) => wrap_text(&text, width, theme.text),
+            Err(e) => vec![line(e.to_string(), theme.error)],
+        };
+    }
+    let view = app.engine.skill_view_at(&skill.skill_md, Some(&app.engine.options.session_id));
+    let mut out = card(app, skill, width);
+    if view.get("success").and_then(serde_json::Value::as_bool) != Some(true) {
+        let err = view.get("error").and_then(serde_json::Value::as_str).unwrap_or("skill_view failed");
+        out.push(line(format!("skill_view answers: {err}"), theme.error));
+        let text = source::read_text(&skill.skill_md).unwrap_or_default();
+        out.extend(markdown::render(frontmatter::parse(&text).1, width, theme));
+        return out;
+    }
+    let content = view.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
+    let (_, body) = frontmatter::parse(content);
+    out.extend(markdown::render(body, width, theme));
+    out
+}
+
+/// One entry of the Files view.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileEntry {
+    pub group: &'static str,
+    pub rel: String,
+}
+
+/// Linked files by group, then every other file of the skill folder.
+pub fn file_entries(skill: &CatalogSkill) -> Vec<FileEntry> {
+    let linked = linked_files(&skill.skill_dir);
+    let mut out: Vec<FileEntry> = Vec::new();
+    for (group, files) in linked.groups() {
+        out.extend(files.iter().map(|f| FileEntry { group, rel: f.clone() }));
+    }
+    let mut others: Vec<String> = paths::rglob_files(&skill.skill_dir)
+        .iter()
+        .filter_map(|p| p.strip_prefix(&skill.skill_dir).ok().map(paths::rel_string))
+        .filter(|rel| rel != "SKILL.md" && !out.iter().any(|e| &e.rel == rel))
+        .collect();
+    others.sort();
+    out.extend(others.into_iter().map(|rel| FileEntry { group: "other", rel }));
+    out
+}
+
+fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let entries = file_entries(skill);
+    if entries.is_empty() {
+        return vec![line("No files besides SKILL.md.", theme.dim)];
+    }
+    let missing = app.engine.files_missing_in_sandbox(&skill.skill_dir);
+    let mut out = vec![line("Linked files (what linked_files lists), then other files:", theme.dim)];
+    let mut last_group = "";
+    for (i, e) in entries.iter().enumerate() {
+        if e.group != last_group {
+            out.push(line(format!("{}:", e.group), theme.heading));
+            last_group = e.group;
+        }
+        let selected = i == app.file_cursor;
+        let absent = missing.iter().any(|m| m.ends_with(&e.rel));
+        let note = if absent { "  (symlink: not in the sandbox)" } else { "" };
+        let style = if selected { theme.selected } else { theme.text };
+        out.push(Line::from(vec![
+            Span::styled(if selected { "▶ " } else { "  " }, theme.accent),
+            Span::styled(clean_line(&e.rel), style),
+            Span::styled(note, theme.warn),
+        ]));
+    }
+    out.push(Line::default());
+    if let Some(e) = entries.get(app.file_cursor) {
+        out.push(Line::from(Span::styled(format!("── {} ", clean_line(&e.rel)), theme.border)));
+        out.extend(file_preview(&skill.skill_dir.join(&e.rel), width, theme));
+    }
+    out
+}
+
+/// A file's content: highlighted text, or its name and size when binary.
+pub fn file_preview(path: &std::path::Path, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if size > MAX_PREVIEW_BYTES {
+        return vec![line(format!("{name}: {size} bytes, too large to preview"), theme.dim)];
+    }
+    let bytes = match source::read_bytes(path) {
+        Ok(b) => b,
+        Err(e) => return vec![line(e.to_string(), theme.error)],
+    };
+    if bytes.contains(&0) {
+        return vec![line(format!("{name}: binary, {size} bytes"), theme.dim)];
+    }
+    let text = match String::from_utf8(bytes) {
+        Ok(t) => source::universal_newlines(t),
+        Err(_) => return vec![line(format!("{name}: binary, {size} bytes"), theme.dim)],
+    };
+    let ext = paths::suffix(&name).trim_start_matches('.').to_owned();
+    if ext == "md" {
+        return markdown::render(&text, width, theme);
+    }
+    let lang = if ext.is_empty() { "sh".to_owned() } else { ext };
+    match Highlighter::ready().and_then(|h| h.highlight(&text.replace('\t', "    "), &lang, theme.mode)) {
+        Some(lines) => lines
+            .into_iter()
+            .map(|spans| {
+                Line::from(spans.into_iter().map(|s| Span::styled(clean_line(&s.content), s.style)).collect::<Vec<_>>())
+            })
+            .collect(),
+        None => wrap_text(&text, width, theme.code),
+    }
+}
+
+fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let engine = &app.engine;
+    let fm = &skill.frontmatter;
+    let backend = engine.options.backend;
+    let r = readiness::evaluate(fm, &engine.home, &engine.env, backend.name());
+    let mut out = Vec::new();
+    let (status_style, status) = if r.setup_needed { (theme.warn, "setup_needed") } else { (theme.ok, "available") };
+    out.push(Line::from(vec![
+        Span::styled(format!("{:<14}", "readiness"), theme.dim),
+        Span::styled(status, status_style),
+    ]));
+    out.push(kv("backend", backend.name(), theme));
+    let runtime = engine.runtime_path(&skill.skill_dir);
+    out.push(kv("skill folder", runtime.path.clone(), theme));
+    if let Some(reason) = runtime.unmapped {
+        out.push(line(format!("  {reason}"), theme.warn));
+    }
+    out.push(Line::default());
+
+    let s = &skill.status;
+    out.push(line("Offered to the agent", theme.heading));
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    out.push(kv("listed", yes_no(s.listed), theme));
+    let platforms = fm.get("platforms").filter(|v| v.truthy()).map_or_else(|| "all".to_owned(), Value::py_str);
+    out.push(kv(
+        "platforms",
+        format!("{platforms} ({} on {})", if s.platform_ok { "ok" } else { "hidden" }, engine.env.os.name()),
+        theme,
+    ));
+    let envs = fm.get("environments").filter(|v| v.truthy()).map_or_else(|| "any".to_owned(), Value::py_str);
+    out.push(kv(
+        "environments",
+        format!("{envs} ({})", if s.environment_ok { "ok" } else { "hidden: not active here" }),
+        theme,
+    ));
+    out.push(kv("disabled", yes_no(s.disabled), theme));
+    if let Some(first) = s.shadowed_by {
+        out.push(kv("shadowed by", app.skill(first).skill_md.display().to_string(), theme));
+    }
+    for other in &s.ambiguous_with {
+        out.push(kv("same name as", app.skill(*other).skill_md.display().to_string(), theme));
+    }
+    if s.unlistable {
+        out.push(line("  skills_list drops it: its name is not a string or its description is unusable", theme.warn));
+    }
+    out.push(kv("slash command", s.command.clone().unwrap_or_else(|| "none".into()), theme));
+    let cond = crate::engine::gates::Conditions::from_frontmatter(fm);
+    if !cond.is_empty() {
+        for (k, v) in [
+            ("requires_toolsets", &cond.requires_toolsets),
+            ("fallback_for_toolsets", &cond.fallback_for_toolsets),
+            ("requires_tools", &cond.requires_tools),
+            ("fallback_for_tools", &cond.fallback_for_tools),
+        ] {
+            if v.truthy() {
+                out.push(kv(k, v.py_str(), theme));
+            }
+        }
+    }
+    out.push(Line::default());
+
+    out.push(line("Environment variables", theme.heading));
+    if r.required.is_empty() {
+        out.push(line("  none required", theme.dim));
+    }
+    for e in &r.required {
+        let present = readiness::env_var_present(&e.name, &engine.home, &engine.env);
+        let (mark, style) = if present {
+            ("set", theme.ok)
+        } else if e.optional {
+            ("unset (optional)", theme.dim)
+        } else {
+            ("missing", theme.error)
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("  {:<28}", clean_line(&e.name)), theme.text),
+            Span::styled(mark, style),
+            Span::styled(e.help.as_ref().map(|h| format!("  {}", clean_line(h))).unwrap_or_default(), theme.dim),
+        ]));
+    }
+    out.push(line("Credential files", theme.heading));
+    let declared: Vec<String> = fm
+        .get("required_credential_files")
+        .and_then(Value::as_seq)
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|i| match i {
+                    Value::Str(s) => Some(s.trim().to_owned()),
+                    Value::Map(m) => m.get("path").or_else(|| m.get("name")).map(Value::py_str),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    if declared.is_empty() {
+        out.push(line("  none required", theme.dim));
+    }
+    for f in declared {
+        let missing = r.missing_files.contains(&f);
+        out.push(Line::from(vec![
+            Span::styled(format!("  {:<28}", clean_line(&f)), theme.text),
+            if missing { Span::styled("missing", theme.error) } else { Span::styled("present", theme.ok) },
+        ]));
+    }
+    let vars = messages::config_vars(fm);
+    if !vars.is_empty() {
+        out.push(line("Config values (skills.config in config.yaml)", theme.heading));
+        for v in vars {
+            let value = engine.config_value(&v);
+            let shown = if value.truthy() { value.py_str() } else { "(not set)".into() };
+            out.push(kv(&format!("  {}", v.key), shown, theme));
+        }
+    }
+    let missing = engine.files_missing_in_sandbox(&skill.skill_dir);
+    if !missing.is_empty() {
+        out.push(line(format!("Not in the {backend} sandbox (reached through symlinks)"), theme.heading));
+        for m in missing {
+            out.push(line(format!("  {}", m.display()), theme.warn));
+        }
+    }
+    if let Some(note) = r.setup_note {
+        out.push(Line::default());
+        out.push(line("Setup note the agent gets", theme.heading));
+        out.push(line(note, theme.text));
+    }
+    out
+}
+
+fn pending(theme: &Theme) -> Vec<Line<'static>> {
+    vec![line("computing…", theme.dim)]
+}
+
+fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let Some((_, JobOutput::Agent { message, prompt_lines })) = &app.jobs.agent else {
+        return pending(theme);
+    };
+    let backend = app.engine.options.backend;
+    let mut out = Vec::new();
+    match &skill.status.command {
+        Some(cmd) => {
+            out.push(line(format!("What the agent receives for {cmd} on {backend}:"), theme.heading));
+            out.push(Line::default());
+            match message {
+                Some(m) => out.extend(wrap_text(m, width, theme.text)),
+                None => {
+                    out.push(line("Hermes builds no message: the skill does not load (see Readiness).", theme.error))
+                }
+            }
+        }
+        None => out
+            .push(line("This skill registers no slash command (hidden, disabled, or its slug is taken).", theme.warn)),
+    }
+    out.push(Line::default());
+    out.push(line("Its line in the system-prompt skills index:", theme.heading));
+    if prompt_lines.is_empty() {
+        out.push(line("  (not in the index)", theme.dim));
+    }
+    out.extend(prompt_lines.iter().map(|l| line(l.clone(), theme.text)));
+    out
+}
+
+fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let Some(JobOutput::Bundles(reports)) = &app.jobs.bundles else {
+        return pending(theme);
+    };
+    if reports.is_empty() {
+        return vec![line("No bundles in skill-bundles/.", theme.dim)];
+    }
+    let selected = app.selected_skill().map(|i| app.skill(i).name.clone());
+    let mut out = Vec::new();
+    let containing: Vec<&str> = reports
+        .iter()
+        .filter(|r| {
+            r.members.iter().any(|(id, st)| {
+                Some(id) == selected.as_ref() || matches!(st, MemberStatus::Loaded(n) if Some(n) == selected.as_ref())
+            })
+        })
+        .map(|r| r.key.as_str())
+        .collect();
+    if let Some(name) = &selected {
+        let text = if containing.is_empty() {
+            format!("{name} is in no bundle.")
+        } else {
+            format!("{name} is in {}.", containing.join(", "))
+        };
+        out.push(line(text, theme.accent));
+        out.push(Line::default());
+    }
+    for r in reports {
+        out.push(Line::from(vec![
+            Span::styled(clean_line(&r.key), theme.heading),
+            Span::styled(format!("  {} — {}", clean_line(&r.name), clean_line(&r.description)), theme.dim),
+        ]));
+        for (id, status) in &r.members {
+            let (text, style) = match status {
+                MemberStatus::Loaded(n) if n == id => ("loaded".to_owned(), theme.ok),
+                MemberStatus::Loaded(n) => (format!("loaded as {n}"), theme.ok),
+                MemberStatus::Missing => ("missing (skipped)".to_owned(), theme.error),
+                MemberStatus::Disabled(_) => ("disabled (skipped)".to_owned(), theme.warn),
+            };
+            let mark = if Some(id) == selected.as_ref() { "▶" } else { " " };
+            out.push(Line::from(vec![
+                Span::styled(format!(" {mark} {:<26}", clean_line(id)), theme.text),
+                Span::styled(text, style),
+            ]));
+        }
+        out.push(Line::default());
+    }
+    if let Some(first) = reports.iter().find(|r| containing.contains(&r.key.as_str())).or(reports.first()) {
+        out.push(line(format!("Message for {}:", first.key), theme.heading));
+        match &first.message {
+            Some(m) => out.extend(wrap_text(m, width, theme.text)),
+            None => out.push(line("Hermes builds none: no member loads.", theme.error)),
+        }
+    }
+    out
+}
+
+fn prompt(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    match &app.jobs.prompt {
+        Some(JobOutput::Prompt(Ok(text))) if text.is_empty() => {
+            vec![line("Hermes adds no skills index: no skill survives the filters.", theme.dim)]
+        }
+        Some(JobOutput::Prompt(Ok(text))) => {
+            let mut out = vec![line("The skills index in the agent's system prompt:", theme.heading), Line::default()];
+            out.extend(wrap_text(text, width, theme.text));
+            out
+        }
+        Some(JobOutput::Prompt(Err(e))) => vec![line(format!("Hermes fails to build the index: {e}"), theme.error)],
+        _ => pending(theme),
+    }
+}
+
+/// Highlights `positions` (character indices) of `text`.
+pub fn highlighted(text: &str, positions: &[usize], base: Style, hit: Style) -> Vec<Span<'static>> {
+    if positions.is_empty() {
+        return vec![Span::styled(text.to_owned(), base)];
+    }
+    text.chars()
+        .enumerate()
+        .map(|(i, c)| Span::styled(c.to_string(), if positions.contains(&i) { base.patch(hit) } else { base }))
+        .collect()
+}
+
+/// A bold variant of a style.
+pub fn bold(style: Style) -> Style {
+    style.add_modifier(Modifier::BOLD)
+}
