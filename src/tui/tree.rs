@@ -43,6 +43,12 @@ pub struct Tree {
     collapsed: HashSet<NodeKey>,
 }
 
+/// `local · skills`, `external 0 · team-skills`.
+fn root_label(root: &crate::engine::catalog::Root) -> String {
+    let dir = root.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    format!("{} · {dir}", root.label)
+}
+
 impl Tree {
     pub fn build(catalog: &Catalog) -> Tree {
         // root -> category path -> skills, sorted by name.
@@ -54,8 +60,7 @@ impl Tree {
         let show_roots = catalog.roots.len() > 1;
         for (root, cats) in grouped {
             let parent = if show_roots {
-                let label =
-                    catalog.roots.get(root).map(|r| format!("{} ({})", r.label, r.path.display())).unwrap_or_default();
+                let label = catalog.roots.get(root).map(root_label).unwrap_or_default();
                 let id = tree.push(NodeKey::Root(root), label, 0, None);
                 tree.top.push(id);
                 Some(id)

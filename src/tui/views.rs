@@ -27,26 +27,37 @@ fn line(text: impl Into<String>, style: Style) -> Line<'static> {
 }
 
 fn kv(key: &str, value: impl Into<String>, theme: &Theme) -> Line<'static> {
-    Line::from(vec![Span::styled(format!("{key:<14}"), theme.dim), Span::styled(clean_line(&value.into()), theme.text)])
+    let key = if key.width() >= 14 { format!("{key} ") } else { format!("{key:<14}") };
+    Line::from(vec![Span::styled(key, theme.dim), Span::styled(clean_line(&value.into()), theme.text)])
 }
 
-/// Plain text wrapped at `width`, keeping its own line breaks; long lines
-/// are cut into rows, never lost.
+/// Plain text wrapped at word boundaries to `width`, keeping its own line
+/// breaks and each line's indentation; a word longer than a row is split.
 pub fn wrap_text(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
     let width = usize::from(width.max(4));
     let mut out = Vec::new();
     for raw in text.replace('\t', "    ").split('\n') {
         let raw = clean_line(raw);
-        if raw.is_empty() {
-            out.push(Line::default());
-            continue;
-        }
-        let mut row = String::new();
-        for c in raw.chars() {
-            if row.width() + c.width().unwrap_or(0) > width {
-                out.push(Line::from(Span::styled(std::mem::take(&mut row), style)));
+        let indent_len = raw.len() - raw.trim_start_matches(' ').len();
+        let indent = " ".repeat(indent_len.min(width / 2));
+        let mut row = indent.clone();
+        let mut row_has_word = false;
+        for word in raw.split(' ').filter(|w| !w.is_empty()) {
+            let need = word.width() + usize::from(row_has_word);
+            if row_has_word && row.width() + need > width {
+                out.push(Line::from(Span::styled(std::mem::replace(&mut row, indent.clone()), style)));
+                row_has_word = false;
             }
-            row.push(c);
+            if row_has_word {
+                row.push(' ');
+            }
+            for c in word.chars() {
+                if row.width() + c.width().unwrap_or(0) > width {
+                    out.push(Line::from(Span::styled(std::mem::replace(&mut row, indent.clone()), style)));
+                }
+                row.push(c);
+            }
+            row_has_word = true;
         }
         out.push(Line::from(Span::styled(row, style)));
     }

@@ -1,0 +1,139 @@
+//! End to end in a real terminal: skillscope runs inside tmux, keys are
+//! sent with `send-keys`, the screen is read with `capture-pane`.
+//! Needs tmux (`.ci/run` installs it).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn new() -> Tmux {
+        let ok = Command::new("tmux").arg("-V").output().map(|o| o.status.success()).unwrap_or(false);
+        assert!(ok, "tmux is required for the end-to-end test (.ci/run installs it)");
+        Tmux { socket: format!("skillscope-e2e-{}", std::process::id()) }
+    }
+
+    fn cmd(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux").arg("-L").arg(&self.socket).args(args).output().expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let mut args = vec!["send-keys", "-t", "e2e"];
+        args.extend_from_slice(keys);
+        self.cmd(&args);
+    }
+
+    fn screen(&self) -> String {
+        self.cmd(&["capture-pane", "-p", "-t", "e2e"])
+    }
+
+    fn wait_for(&self, what: &str, text: impl Fn(&str) -> bool) -> String {
+        let start = Instant::now();
+        loop {
+            let s = self.screen();
+            if text(&s) {
+                return s;
+            }
+            assert!(start.elapsed() < Duration::from_secs(15), "timed out waiting for {what}; screen:\n{s}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        self.cmd(&["kill-server"]);
+    }
+}
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn skill_md(description: &str) -> String {
+    format!(
+        "---\nname: deploy\ndescription: {description}\n---\n# Deploy\n\nRun `bash ${{HERMES_SKILL_DIR}}/scripts/run.sh` now.\n"
+    )
+}
+
+#[test]
+fn browse_search_switch_backend_edit_reload_help_quit() {
+    let tmux = Tmux::new();
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    let home = root.join("home");
+    let skill = home.join("skills/devops/deploy/SKILL.md");
+    write(&skill, &skill_md("first description"));
+    write(&home.join("skills/devops/deploy/scripts/run.sh"), "#!/bin/sh\n");
+    write(&home.join("skills/writing/notes/SKILL.md"), "---\nname: notes\ndescription: write notes\n---\nbody\n");
+    // A stand-in editor named like vim, so it gets `+LINE FILE`.
+    let args_file = root.join("editor-args");
+    let editor = root.join("bin/vim");
+    write(&editor, &format!("#!/bin/sh\necho \"$@\" > {}\n", args_file.display()));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let command = format!(
+        "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} {} --home {} --backend local; echo SKILLSCOPE-EXITED $?; sleep 60",
+        editor.display(),
+        root.display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+        home.display()
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+
+    // Start: the tree and the first skill's preview.
+    tmux.wait_for("the tree", |s| s.contains("Skills 2") && s.contains("deploy") && s.contains("notes"));
+
+    // Search.
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "deplo"]);
+    tmux.wait_for("the filtered tree", |s| s.contains("1 matching") && s.contains("Skills 1/2"));
+    tmux.keys(&["Enter"]);
+
+    // Preview with the host path, then the docker path.
+    let host = format!("bash {}/scripts/run.sh", skill.parent().expect("dir").display());
+    tmux.wait_for("the host path in the preview", |s| s.contains(&host));
+    tmux.keys(&["b"]);
+    tmux.wait_for("the docker path", |s| {
+        s.contains("bash /root/.hermes/skills/devops/deploy/scripts/run.sh") && s.contains("docker")
+    });
+
+    // The editor, at the first body line.
+    tmux.keys(&["e"]);
+    let start = Instant::now();
+    while !args_file.exists() {
+        assert!(start.elapsed() < Duration::from_secs(10), "the editor did not run");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    let args = std::fs::read_to_string(&args_file).expect("args");
+    assert_eq!(args.trim(), format!("+5 {}", skill.display()));
+    tmux.wait_for("the browser after the editor", |s| s.contains("Skills 1/2") && s.contains("first description"));
+
+    // Live reload of an edited description, saved by renaming a temp file.
+    let temp = skill.with_file_name(".SKILL.md.swp");
+    write(&temp, &skill_md("second description"));
+    std::fs::rename(&temp, &skill).expect("rename");
+    let start = Instant::now();
+    tmux.wait_for("the reloaded description", |s| s.contains("second description"));
+    assert!(start.elapsed() < Duration::from_secs(2), "reload took {:?}", start.elapsed());
+
+    // Help, then quit with the terminal restored.
+    tmux.keys(&["?"]);
+    tmux.wait_for("help", |s| s.contains("Help (Esc closes)") && s.contains("open the SKILL.md"));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("help closed", |s| !s.contains("Help (Esc closes)"));
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
+    assert_eq!(state.trim(), "0 1 0", "alternate screen off, cursor shown, mouse released");
+}

@@ -1,0 +1,333 @@
+//! The browser without a terminal: keys and actions drive the app, screens
+//! are drawn on ratatui's TestBackend and compared as insta snapshots.
+
+mod common;
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::{Engine, Options};
+use skillscope::tui::app::{App, Effect, Focus, ViewTab};
+use skillscope::tui::demo::DemoHome;
+use skillscope::tui::theme::{ColorMode, Theme};
+use skillscope::tui::ui;
+use std::path::Path;
+
+fn engine_for(home: &Path) -> Engine {
+    let env = Env::with_vars([("HOME", "/home/author"), ("PATH", "/usr/bin:/bin")], Os::Linux);
+    Engine::new(home.to_path_buf(), env, Options { session_id: "preview".into(), ..Options::default() })
+}
+
+fn app_for(home: &Path) -> App {
+    App::new(engine_for(home), Theme::new(ColorMode::NoColor))
+}
+
+fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    let effects = app.handle_event(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    app.run_jobs_inline(&effects);
+    effects
+}
+
+fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal.draw(|f| ui::draw(f, app)).expect("draw");
+    let effects = app.wanted_jobs();
+    app.run_jobs_inline(&effects);
+    terminal.draw(|f| ui::draw(f, app)).expect("draw");
+    let buffer = terminal.backend().buffer();
+    (0..h)
+        .map(|y| (0..w).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn select_skill(app: &mut App, name: &str) {
+    let i =
+        app.rows.iter().position(|r| app.tree.nodes[r.node].skill.is_some_and(|s| app.catalog.skills[s].name == name));
+    let i = i.unwrap_or_else(|| panic!("{name} is visible"));
+    let delta = i as isize - app.cursor as isize;
+    let code = if delta >= 0 { KeyCode::Down } else { KeyCode::Up };
+    for _ in 0..delta.unsigned_abs() {
+        key(app, code);
+    }
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.clone()).as_deref(), Some(name));
+}
+
+/// Replaces machine-specific paths so snapshots hold everywhere.
+macro_rules! snapshot {
+    ($name:expr, $value:expr) => {
+        insta::with_settings!({filters => vec![
+            (r"skillscope-demo-[A-Za-z0-9]{6}", "skillscope-demo-XXXXXX"),
+            (r"\.tmp[A-Za-z0-9]{6}", ".tmpXXXXXX"),
+        ]}, {
+            insta::assert_snapshot!($name, $value);
+        });
+    };
+}
+
+#[test]
+fn navigation_and_folding() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    let first = app.cursor;
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(app.cursor, first + 1);
+    key(&mut app, KeyCode::Up);
+    assert_eq!(app.cursor, first);
+    key(&mut app, KeyCode::Char('G'));
+    assert_eq!(app.cursor, app.rows.len() - 1);
+    key(&mut app, KeyCode::Char('g'));
+    assert_eq!(app.cursor, 0);
+    // The first row is the local root: collapse hides everything under it.
+    let rows = app.rows.len();
+    key(&mut app, KeyCode::Char('h'));
+    assert!(app.rows.len() < rows);
+    key(&mut app, KeyCode::Char('l'));
+    assert_eq!(app.rows.len(), rows);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, Focus::View);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.focus, Focus::Tree);
+}
+
+#[test]
+fn search_filters_live_and_esc_clears() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "release-n");
+    let matches = app.search.matches.clone().expect("filtering");
+    assert_eq!(matches.len(), 1);
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("/release-n█  1 matching"), "{s}");
+    assert!(s.contains("Skills 1/8"), "{s}");
+    key(&mut app, KeyCode::Backspace);
+    assert_eq!(app.search.query, "release-");
+    key(&mut app, KeyCode::Enter);
+    assert!(!app.search.typing && app.search.matches.is_some(), "Enter keeps the filter");
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.search.matches.is_none(), "Esc clears the filter");
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
+}
+
+#[test]
+fn backend_switch_changes_the_preview_and_agent_view() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "release-notes");
+    select_skill(&mut app, "s3-sync");
+    let tree_skill = |app: &App, n: &str| app.catalog.skills.iter().position(|s| s.name == n);
+    assert!(tree_skill(&app, "deploy-service").is_some());
+    // The local deploy-service is the first row of that name.
+    let i = app
+        .rows
+        .iter()
+        .position(|r| app.tree.nodes[r.node].skill.is_some_and(|s| app.catalog.skills[s].name == "deploy-service"))
+        .expect("row");
+    while app.cursor < i {
+        key(&mut app, KeyCode::Down);
+    }
+    let local = screen(&mut app, 120, 40);
+    let host = demo.home().join("skills/devops/deploy-service").display().to_string();
+    assert!(local.contains(&format!("bash {}", &host[..20])), "{local}");
+    key(&mut app, KeyCode::Char('b'));
+    assert_eq!(app.engine.options.backend.name(), "docker");
+    let docker = screen(&mut app, 120, 40);
+    assert!(docker.contains("bash /root/.hermes/skills/devops/deploy-service/scripts/deploy.sh"), "{docker}");
+    key(&mut app, KeyCode::Char('4'));
+    assert_eq!(app.view, ViewTab::Agent);
+    let agent = screen(&mut app, 120, 40);
+    assert!(agent.contains("on docker"), "{agent}");
+    key(&mut app, KeyCode::Char('B'));
+    assert_eq!(app.engine.options.backend.name(), "local");
+}
+
+#[test]
+fn editor_targets() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "release-notes");
+    let effects = key(&mut app, KeyCode::Char('e'));
+    let skill = &app.catalog.skills[app.selected_skill().expect("skill")];
+    assert_eq!(effects, [Effect::OpenEditor { path: skill.skill_md.clone(), line: skill.body_line }]);
+    assert!(skill.body_line > 1, "opens below the frontmatter");
+    select_skill(&mut app, "s3-sync");
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    // s3-sync has no files: the SKILL.md opens.
+    let effects = key(&mut app, KeyCode::Char('e'));
+    assert!(matches!(&effects[0], Effect::OpenEditor { path, .. } if path.ends_with("SKILL.md")));
+}
+
+#[test]
+fn files_view_moves_and_names_binaries() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("references/runbook.md") && s.contains("scripts/deploy.sh"), "{s}");
+    // Walk to the PNG: its content is never dumped.
+    let entries = skillscope::tui::views::file_entries(&app.catalog.skills[app.selected_skill().expect("skill")]);
+    let png = entries.iter().position(|e| e.rel.ends_with("logo.png")).expect("png");
+    for _ in 0..png {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("logo.png: binary,"), "{s}");
+    let effects = key(&mut app, KeyCode::Char('e'));
+    assert!(matches!(&effects[0], Effect::OpenEditor { path, line: 1 } if path.ends_with("assets/logo.png")));
+}
+
+#[test]
+fn rescan_keeps_the_selection() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    for name in ["alpha", "beta", "gamma"] {
+        let dir = home.join("skills").join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {name} v1\n---\nbody\n"))
+            .expect("write");
+    }
+    let mut app = app_for(&home);
+    select_skill(&mut app, "beta");
+    std::fs::write(home.join("skills/alpha2/SKILL.md").with_file_name("x"), "").ok();
+    std::fs::create_dir_all(home.join("skills/aaa")).expect("mkdir");
+    std::fs::write(home.join("skills/aaa/SKILL.md"), "---\nname: aaa\ndescription: new\n---\n").expect("write");
+    std::fs::write(home.join("skills/beta/SKILL.md"), "---\nname: beta\ndescription: beta v2\n---\nbody\n")
+        .expect("write");
+    app.rescan(engine_for(&home));
+    let s = app.selected_skill().map(|i| app.catalog.skills[i].clone()).expect("selected");
+    assert_eq!((s.name.as_str(), s.description.as_str()), ("beta", "beta v2"));
+}
+
+#[test]
+fn mouse_selects_and_scrolls() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    screen(&mut app, 120, 40);
+    let tree = app.layout.tree;
+    let click = MouseEvent {
+        kind: MouseEventKind::Down(MouseButton::Left),
+        column: tree.x + 3,
+        row: tree.y + 1 + 2,
+        modifiers: KeyModifiers::NONE,
+    };
+    app.handle_event(&Event::Mouse(click));
+    assert_eq!(app.cursor, 2);
+    let view = app.layout.view;
+    let wheel = MouseEvent {
+        kind: MouseEventKind::ScrollDown,
+        column: view.x + 5,
+        row: view.y + 5,
+        modifiers: KeyModifiers::NONE,
+    };
+    select_skill(&mut app, "deploy-service");
+    screen(&mut app, 120, 20);
+    app.handle_event(&Event::Mouse(wheel));
+    assert_eq!(app.view_scroll, 3);
+}
+
+#[test]
+fn help_lists_every_binding() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('?'));
+    let s = screen(&mut app, 120, 50);
+    for b in skillscope::tui::keymap::BINDINGS {
+        assert!(s.contains(b.desc), "help shows {:?}:\n{s}", b.desc);
+    }
+    key(&mut app, KeyCode::Esc);
+    assert!(!app.help);
+    let effects = key(&mut app, KeyCode::Char('q'));
+    assert_eq!(effects, [Effect::Quit]);
+}
+
+#[test]
+fn any_size_draws_without_panicking() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    for tab in ['1', '2', '3', '4', '5', '6'] {
+        key(&mut app, KeyCode::Char(tab));
+        for (w, h) in [(20, 5), (21, 6), (40, 10), (59, 12), (60, 12), (80, 24), (200, 60), (1, 1), (3, 2)] {
+            screen(&mut app, w, h);
+        }
+    }
+    key(&mut app, KeyCode::Char('?'));
+    screen(&mut app, 20, 5);
+}
+
+#[test]
+fn escape_sequences_never_reach_the_screen() {
+    let s = common::Scenario::fixture("bad_files");
+    let mut app = app_for(&s.home);
+    for _ in 0..app.rows.len() {
+        for tab in ['1', '2', '3', '4'] {
+            key(&mut app, KeyCode::Char(tab));
+            let text = screen(&mut app, 100, 30);
+            assert!(!text.lines().any(|l| l.chars().any(char::is_control)), "{text:?}");
+            assert!(!text.contains('\u{1b}'));
+        }
+        key(&mut app, KeyCode::Down);
+    }
+}
+
+#[test]
+fn snapshots_of_each_view_on_the_demo_home() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    app.banner = Some(skillscope::tui::demo::BANNER.to_owned());
+    select_skill(&mut app, "deploy-service");
+    snapshot!("demo_preview", screen(&mut app, 120, 40));
+    for (tab, name) in
+        [('2', "demo_files"), ('3', "demo_readiness"), ('4', "demo_agent"), ('5', "demo_bundles"), ('6', "demo_prompt")]
+    {
+        key(&mut app, KeyCode::Char(tab));
+        snapshot!(name, screen(&mut app, 120, 40));
+    }
+    key(&mut app, KeyCode::Char('1'));
+    key(&mut app, KeyCode::Char('b'));
+    snapshot!("demo_preview_docker", screen(&mut app, 80, 24));
+    key(&mut app, KeyCode::Char('?'));
+    snapshot!("demo_help", screen(&mut app, 100, 50));
+}
+
+#[test]
+fn snapshots_on_the_hermes_corpus() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    std::fs::create_dir_all(&home).expect("mkdir");
+    let src = common::shared().join("corpus/hermes/skills");
+    copy(&src, &home.join("skills"));
+    let mut app = app_for(&home);
+    snapshot!("corpus_tree", screen(&mut app, 120, 40));
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "github");
+    key(&mut app, KeyCode::Enter);
+    snapshot!("corpus_search", screen(&mut app, 120, 40));
+    key(&mut app, KeyCode::Char('3'));
+    snapshot!("corpus_readiness", screen(&mut app, 120, 40));
+}
+
+fn copy(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read").flatten() {
+        let target = to.join(e.file_name());
+        if e.file_type().expect("type").is_dir() {
+            copy(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), target).expect("copy");
+        }
+    }
+}
