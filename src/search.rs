@@ -1,24 +1,24 @@
 //! Fuzzy search over the catalog: name, category, tags and description.
 //!
-//! Filtering scores every skill once per query; extending a query only
-//! re-checks the skills the shorter query kept (a fuzzy match of `abc`
-//! implies one of `ab`). Match positions are computed only for the rows on
-//! screen.
+//! A skill matches when the query's characters appear in order in one of
+//! its fields (smart case: an uppercase letter makes the query
+//! case-sensitive), which is exactly when fuzzy-matcher's skim algorithm
+//! matches; its scoring is only needed for the highlighted positions, which
+//! are computed for the rows on screen. Extending a query re-checks only the
+//! skills the shorter query kept.
 
 use crate::engine::catalog::Catalog;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
 
-/// The searchable text of one skill, prepared once per catalog.
+/// The searchable text of one skill, prepared once per catalog: each field
+/// as written and lower-cased.
 struct Entry {
-    name: String,
-    category: String,
-    tags: String,
-    description: String,
+    fields: [String; 4],
+    lower: [String; 4],
 }
 
 pub struct Search {
-    matcher: SkimMatcherV2,
     entries: Vec<Entry>,
     /// The last query and the skills it kept, for incremental narrowing.
     last: Option<(String, Vec<usize>)>,
@@ -29,22 +29,19 @@ impl Search {
         let entries = catalog
             .skills
             .iter()
-            .map(|s| Entry {
-                name: s.name.clone(),
-                category: s.category_path(),
-                tags: s.tags.join(" "),
-                description: s.description.clone(),
+            .map(|s| {
+                let fields = [s.name.clone(), s.category_path(), s.tags.join(" "), s.description.clone()];
+                let lower = fields.clone().map(|f| f.to_lowercase());
+                Entry { fields, lower }
             })
             .collect();
-        Search { matcher: SkimMatcherV2::default().smart_case(), entries, last: None }
+        Search { entries, last: None }
     }
 
     fn matches(&self, e: &Entry, query: &str) -> bool {
-        let m = &self.matcher;
-        m.fuzzy_match(&e.name, query).is_some()
-            || m.fuzzy_match(&e.category, query).is_some()
-            || m.fuzzy_match(&e.tags, query).is_some()
-            || m.fuzzy_match(&e.description, query).is_some()
+        let case_sensitive = query.chars().any(char::is_uppercase);
+        let haystacks = if case_sensitive { &e.fields } else { &e.lower };
+        haystacks.iter().any(|h| is_subsequence(h, query))
     }
 
     /// Indices of the skills matching `query`, in catalog order. An empty
@@ -63,6 +60,21 @@ impl Search {
         self.last = Some((query.to_owned(), kept.clone()));
         kept
     }
+}
+
+/// True when the characters of `needle` appear in order in `haystack`.
+fn is_subsequence(haystack: &str, needle: &str) -> bool {
+    let mut wanted = needle.chars().filter(|c| !c.is_whitespace()).peekable();
+    for c in haystack.chars() {
+        match wanted.peek() {
+            Some(&w) if w == c => {
+                wanted.next();
+            }
+            Some(_) => {}
+            None => return true,
+        }
+    }
+    wanted.peek().is_none()
 }
 
 /// Character positions of `query` in `text` (smart case), for highlighting
@@ -100,6 +112,23 @@ mod tests {
             });
         }
         c
+    }
+
+    #[test]
+    fn subsequence_agrees_with_skim() {
+        let skim = SkimMatcherV2::default().smart_case();
+        let hays = ["deploy-service", "Release Notes", "a-b_c", "日本語テキスト", "x"];
+        let needles = ["dep", "dsv", "rn", "RN", "Rn", "abc", "b_", "本テ", "xx", "", "eploy", "zz"];
+        for h in hays {
+            for n in needles {
+                let ours = if n.chars().any(char::is_uppercase) {
+                    is_subsequence(h, n)
+                } else {
+                    is_subsequence(&h.to_lowercase(), n)
+                };
+                assert_eq!(ours, skim.fuzzy_match(h, n).is_some(), "{h:?} / {n:?}");
+            }
+        }
     }
 
     #[test]

@@ -72,6 +72,9 @@ pub struct GlobalArgs {
     /// Show the host paths Hermes 0.19.0 gives the agent even where they do not exist (remote backends)
     #[arg(long, global = true)]
     pub hermes_paths: bool,
+    /// Draw the browser's first frame at WIDTHxHEIGHT as text on stdout and exit (benchmarks, docs)
+    #[arg(long, hide = true, value_name = "WxH", value_parser = parse_size)]
+    pub print_frame: Option<(u16, u16)>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -130,6 +133,12 @@ pub enum CacheArg {
     Auto,
     Cold,
     Warm,
+}
+
+fn parse_size(s: &str) -> Result<(u16, u16), String> {
+    let (w, h) = s.split_once('x').ok_or("expected WIDTHxHEIGHT, e.g. 120x40")?;
+    let n = |v: &str| v.parse::<u16>().map_err(|_| format!("not a size: {s}"));
+    Ok((n(w)?, n(h)?))
 }
 
 fn parse_backend(s: &str) -> Result<Backend, String> {
@@ -198,6 +207,10 @@ fn browse(global: &GlobalArgs) -> i32 {
         }
     };
     let banner = demo.as_ref().map(|_| crate::tui::demo::BANNER.to_owned());
+    if let Some((w, h)) = global.print_frame {
+        print!("{}", crate::tui::first_frame(engine, banner, w, h));
+        return EXIT_OK;
+    }
     let result = crate::tui::run(engine, banner);
     drop(demo);
     match result {

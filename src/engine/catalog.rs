@@ -167,7 +167,9 @@ impl Engine {
         // Listing order is scan order: first name wins, then the disabled filter.
         let mut first_by_name: HashMap<String, usize> = HashMap::new();
         let mut skills: Vec<CatalogSkill> = Vec::with_capacity(parsed.len());
-        for (i, (ri, p)) in parsed.iter().enumerate() {
+        let mut command_candidates: Vec<Option<(String, Value)>> = Vec::with_capacity(parsed.len());
+        for (i, (ri, p)) in parsed.into_iter().enumerate() {
+            let ri = &ri;
             let skill_dir = p.file.path.parent().map(Path::to_path_buf).unwrap_or_default();
             let dir_name = skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let categories = skill_dir
@@ -204,19 +206,25 @@ impl Engine {
                     (name, desc)
                 }
             };
+            let excluded = p
+                .file
+                .path
+                .components()
+                .any(|c| matches!(c.as_os_str().to_str(), Some(".git" | ".github" | ".hub" | ".archive")));
+            command_candidates.push(if excluded { None } else { p.command });
             skills.push(CatalogSkill {
                 root: *ri,
                 categories,
-                skill_md: p.file.path.clone(),
+                skill_md: p.file.path,
                 skill_dir,
                 name,
                 description,
                 tags: skill::tag_list(&p.fields, "tags"),
-                frontmatter: p.fields.clone(),
-                frontmatter_kind: p.kind.clone(),
-                body_line: p.body_line,
-                read_error: p.error.clone(),
                 readiness: readiness::evaluate(&p.fields, &self.home, &self.env, backend),
+                frontmatter: p.fields,
+                frontmatter_kind: p.kind,
+                body_line: p.body_line,
+                read_error: p.error,
                 status,
             });
         }
@@ -224,11 +232,10 @@ impl Engine {
         // skill_view(name) gathers every file whose folder or frontmatter
         // name equals the name, across all roots, and refuses several.
         let mut by_lookup: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, (_, p)) in parsed.iter().enumerate() {
-            let dir_name =
-                skills[i].skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        for (i, skill) in skills.iter().enumerate() {
+            let dir_name = skill.skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
             let mut keys: HashSet<String> = HashSet::from([dir_name]);
-            if let Some(Value::Str(n)) = p.fields.get("name") {
+            if let Some(Value::Str(n)) = skill.frontmatter.get("name") {
                 keys.insert(n.clone());
             }
             for k in keys {
@@ -243,22 +250,16 @@ impl Engine {
             }
         }
 
-        let command_disabled = disabled.clone();
-        let commands = messages::register_commands(
-            parsed.iter().map(|(_, p)| {
-                let excluded = p
-                    .file
-                    .path
-                    .components()
-                    .any(|c| matches!(c.as_os_str().to_str(), Some(".git" | ".github" | ".hub" | ".archive")));
-                (p.file.path.as_path(), if excluded { None } else { p.command.clone() })
-            }),
-            &command_disabled,
-        );
-        for (key, cmd) in &commands {
-            if let Some(i) = skills.iter().position(|s| s.skill_md == cmd.skill_md_path) {
-                skills[i].status.command = Some(key.clone());
-            }
+        let commands =
+            messages::register_commands(skills.iter().map(|s| s.skill_md.as_path()).zip(command_candidates), &disabled);
+        let by_path: HashMap<&Path, usize> =
+            skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
+        let registered: Vec<(usize, String)> = commands
+            .iter()
+            .filter_map(|(key, cmd)| by_path.get(cmd.skill_md_path.as_path()).map(|&i| (i, key.clone())))
+            .collect();
+        for (i, key) in registered {
+            skills[i].status.command = Some(key);
         }
         let bundles = self.bundles();
         for p in &bundles.problems {

@@ -81,7 +81,7 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
 fn read_open_bytes(file: fs::File, listed_regular: bool, path: &Path) -> Result<Vec<u8>, ReadError> {
     let io_err = |e: io::Error| ReadError::Io(os_error_message(&e, path));
     if listed_regular {
-        return read_to_eof(&file, 16 * 1024).map_err(io_err);
+        return read_to_eof(&file, 8 * 1024).map_err(io_err);
     }
     let meta = file.metadata().map_err(io_err)?;
     if meta.is_dir() {

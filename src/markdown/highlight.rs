@@ -39,10 +39,11 @@ impl Highlighter {
         HIGHLIGHTER.get()
     }
 
-    /// Starts loading on another thread.
-    pub fn preload() {
+    /// Starts loading on another thread; `ready` runs once it is loaded.
+    pub fn preload(ready: impl FnOnce() + Send + 'static) {
         std::thread::spawn(|| {
             Highlighter::get();
+            ready();
         });
     }
 

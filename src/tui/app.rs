@@ -112,7 +112,8 @@ pub struct App {
     pub raw: bool,
     pub help: bool,
     pub search: SearchState,
-    search_index: Search,
+    /// Built on the first search: the first frame does not wait for it.
+    search_index: Option<Search>,
     pub file_cursor: usize,
     pub notice: Option<String>,
     pub banner: Option<String>,
@@ -128,7 +129,6 @@ impl App {
     pub fn new(engine: Engine, theme: Theme) -> App {
         let catalog = engine.catalog();
         let tree = Tree::build(&catalog);
-        let search_index = Search::new(&catalog);
         let mut app = App {
             engine: Arc::new(engine),
             catalog,
@@ -143,7 +143,7 @@ impl App {
             raw: false,
             help: false,
             search: SearchState::default(),
-            search_index,
+            search_index: None,
             file_cursor: 0,
             notice: None,
             banner: None,
@@ -440,13 +440,17 @@ impl App {
     fn apply_search(&mut self) {
         let key = self.selected_key();
         let query = self.search.query.trim().to_owned();
-        self.search.matches =
-            if query.is_empty() { None } else { Some(self.search_index.filter(&query).into_iter().collect()) };
+        self.search.matches = if query.is_empty() { None } else { Some(self.filter(&query)) };
         self.refresh_rows();
         if !self.restore_selection(key.as_ref()) || self.selected_skill().is_none() {
             self.select_first_skill();
         }
         self.tree_offset = 0;
+    }
+
+    fn filter(&mut self, query: &str) -> HashSet<usize> {
+        let catalog = &self.catalog;
+        self.search_index.get_or_insert_with(|| Search::new(catalog)).filter(query).into_iter().collect()
     }
 
     /// Selects the row with this key, if it is visible; true when found.
@@ -492,18 +496,14 @@ impl App {
         let mut tree = Tree::build(&catalog);
         tree.keep_expansion_of(&self.tree);
         self.engine = Arc::new(engine);
-        self.search_index = Search::new(&catalog);
+        self.search_index = None;
         self.catalog = catalog;
         self.tree = tree;
         self.generation += 1;
         self.cache.clear();
         self.jobs = JobState { next_id: self.jobs.next_id, ..JobState::default() };
-        let query = self.search.query.clone();
-        self.search.matches = if query.trim().is_empty() {
-            None
-        } else {
-            Some(self.search_index.filter(query.trim()).into_iter().collect())
-        };
+        let query = self.search.query.trim().to_owned();
+        self.search.matches = if query.is_empty() { None } else { Some(self.filter(&query)) };
         self.refresh_rows();
         if !self.restore_selection(key.as_ref()) {
             self.select_first_skill();

@@ -33,16 +33,21 @@ enum Message {
     Input(Event),
     FilesChanged,
     Job(jobs::JobResult),
+    /// Code highlighting is loaded: views rendered plain can be redone.
+    HighlighterReady,
 }
 
 /// Runs the browser until the user quits. `banner` marks the demo home.
 pub fn run(engine: Engine, banner: Option<String>) -> io::Result<()> {
-    markdown_preload();
+    let (tx, rx) = mpsc::channel::<Message>();
+    let ready_tx = tx.clone();
+    crate::markdown::highlight::Highlighter::preload(move || {
+        let _ = ready_tx.send(Message::HighlighterReady);
+    });
     let theme = theme::Theme::new(theme::ColorMode::from_env());
     let mut app = App::new(engine, theme);
     app.banner = banner;
 
-    let (tx, rx) = mpsc::channel::<Message>();
     let mut guard = terminal::Guard::new()?;
     let input_tx = tx.clone();
     let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev)).is_ok());
@@ -90,6 +95,10 @@ pub fn run(engine: Engine, banner: Option<String>) -> io::Result<()> {
                     app.apply_job(r);
                     dirty = true;
                 }
+                Message::HighlighterReady => {
+                    app.cache.clear();
+                    dirty = true;
+                }
             }
         }
         if reload_at.is_some_and(|at| Instant::now() >= at) {
@@ -132,8 +141,24 @@ pub fn run(engine: Engine, banner: Option<String>) -> io::Result<()> {
     Ok(())
 }
 
-fn markdown_preload() {
-    crate::markdown::highlight::Highlighter::preload();
+/// The first frame at a size, as text: what `run` draws first, without a
+/// terminal.
+pub fn first_frame(engine: Engine, banner: Option<String>, width: u16, height: u16) -> String {
+    let mut app = App::new(engine, theme::Theme::new(theme::ColorMode::NoColor));
+    app.banner = banner;
+    let backend = ratatui::backend::TestBackend::new(width, height);
+    let Ok(mut terminal) = ratatui::Terminal::new(backend) else { return String::new() };
+    if terminal.draw(|f| ui::draw(f, &mut app)).is_err() {
+        return String::new();
+    }
+    let buffer = terminal.backend().buffer();
+    let mut out = String::new();
+    for y in 0..height {
+        let row: String = (0..width).map(|x| buffer[(x, y)].symbol()).collect();
+        out.push_str(row.trim_end());
+        out.push('\n');
+    }
+    out
 }
 
 fn run_effects(effects: &[Effect], app: &mut App, worker: &jobs::Worker) {

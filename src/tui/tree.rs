@@ -117,10 +117,7 @@ impl Tree {
     /// Categories first, then skills, each by label.
     fn sort_children(&mut self) {
         let order = |nodes: &Vec<Node>, list: &mut Vec<usize>| {
-            list.sort_by(|&a, &b| {
-                let (na, nb) = (&nodes[a], &nodes[b]);
-                (na.skill.is_some(), na.label.to_lowercase()).cmp(&(nb.skill.is_some(), nb.label.to_lowercase()))
-            });
+            list.sort_by_cached_key(|&a| (nodes[a].skill.is_some(), nodes[a].label.to_lowercase()));
         };
         let mut top = std::mem::take(&mut self.top);
         if !top.iter().any(|&t| matches!(self.nodes[t].key, NodeKey::Root(_))) {

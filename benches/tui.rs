@@ -1,0 +1,158 @@
+//! Browser budgets, measured on this machine:
+//! - first frame under 150 ms from process start on a 10,000-skill home
+//!   (`skillscope --print-frame`, the same work as the first draw);
+//! - filtering the tree for one more typed character under 5 ms;
+//! - the largest corpus SKILL.md (pytorch-fsdp, 160 KB, one 130,000-character
+//!   line): first render under 30 ms, and scrolling without re-rendering.
+//!
+//! Run with `cargo bench --bench tui`.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::{Engine, Options};
+use skillscope::tui::app::App;
+use skillscope::tui::theme::{ColorMode, Theme};
+use skillscope::tui::ui;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn shared() -> PathBuf {
+    std::env::var_os("SKILLSCOPE_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"))
+}
+
+fn bench_home(n: usize) -> PathBuf {
+    let home = repo().join(format!("target/bench-homes/{n}"));
+    if !home.join("skills").is_dir() {
+        let ok = Command::new("python3")
+            .arg(shared().join("bench/gen_skills.py"))
+            .arg(&home)
+            .arg(n.to_string())
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        assert!(ok, "gen_skills.py failed");
+    }
+    home
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn verdict(value: Duration, budget_ms: f64) -> &'static str {
+    if ms(value) < budget_ms {
+        "within"
+    } else {
+        "OVER"
+    }
+}
+
+fn app(home: &Path) -> App {
+    let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+    App::new(Engine::new(home.to_path_buf(), env, Options::default()), Theme::new(ColorMode::TrueColor))
+}
+
+fn key(app: &mut App, c: char) {
+    app.handle_event(&Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+}
+
+fn first_frame(home: &Path) {
+    let run = || {
+        let start = Instant::now();
+        let ok = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .args(["--print-frame", "120x40", "--home"])
+            .arg(home)
+            .stdout(Stdio::null())
+            .status()
+            .map(|s| s.success())
+            .unwrap_or(false);
+        assert!(ok);
+        start.elapsed()
+    };
+    for _ in 0..3 {
+        run();
+    }
+    let t = median((0..11).map(|_| run()).collect());
+    println!(
+        "first frame, 10,000 skills, whole process: median {:.1} ms (budget 150 ms: {})",
+        ms(t),
+        verdict(t, 150.0)
+    );
+}
+
+fn filtering(home: &Path) {
+    let mut a = app(home);
+    key(&mut a, '/');
+    let mut per_char = Vec::new();
+    // The first character builds the search index; each later one narrows.
+    let query = "deploy";
+    for (i, c) in query.char_indices() {
+        let start = Instant::now();
+        key(&mut a, c);
+        let t = start.elapsed();
+        println!(
+            "  typed {:?}: {:.2} ms, {} matching",
+            &query[..i + c.len_utf8()],
+            ms(t),
+            a.search.matches.as_ref().map_or(0, |m| m.len())
+        );
+        if i > 0 {
+            per_char.push(t);
+        }
+    }
+    let worst = per_char.iter().max().copied().unwrap_or_default();
+    println!("filtering for one more character: worst {:.2} ms (budget 5 ms: {})", ms(worst), verdict(worst, 5.0));
+}
+
+fn largest_skill() {
+    let src = shared().join("corpus/hermes/optional-skills/mlops/pytorch-fsdp");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().join("home/skills/mlops/pytorch-fsdp");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::copy(src.join("SKILL.md"), dir.join("SKILL.md")).expect("copy");
+    skillscope::markdown::highlight::Highlighter::get();
+    let mut renders = Vec::new();
+    let mut scrolls = Vec::new();
+    for _ in 0..5 {
+        let mut a = app(&tmp.path().join("home"));
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        let start = Instant::now();
+        terminal.draw(|f| ui::draw(f, &mut a)).expect("draw");
+        renders.push(start.elapsed());
+        a.focus = skillscope::tui::app::Focus::View;
+        let cached = a.cache.len();
+        let start = Instant::now();
+        for _ in 0..100 {
+            a.update(skillscope::tui::keymap::Action::PageDown);
+            terminal.draw(|f| ui::draw(f, &mut a)).expect("draw");
+        }
+        scrolls.push(start.elapsed() / 100);
+        assert_eq!(a.cache.len(), cached, "scrolling re-rendered the preview");
+    }
+    let r = median(renders);
+    println!(
+        "pytorch-fsdp SKILL.md (160 KB): first render and draw {:.1} ms (budget 30 ms: {})",
+        ms(r),
+        verdict(r, 30.0)
+    );
+    println!("  scrolling a page and redrawing: {:.2} ms, from the cached lines (no re-render)", ms(median(scrolls)));
+}
+
+fn main() {
+    let home = bench_home(10_000);
+    first_frame(&home);
+    filtering(&home);
+    largest_skill();
+}
