@@ -221,3 +221,40 @@ fn human_list_is_a_table() {
     assert!(text.contains("deploy-tool") && text.contains("devops"));
     assert!(text.trim_end().ends_with("skills"));
 }
+
+#[test]
+fn check_exit_statuses_json_and_filters() {
+    let s = Scenario::fixture("collisions");
+    let h = home_arg(&s);
+    // Errors exist (name collisions): exit 1 at the default level.
+    let out = run(&s, &["--home", &h, "check", "--json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let all: Json = serde_json::from_slice(&out.stdout).expect("json");
+    let findings = all.as_array().expect("array");
+    assert!(findings.iter().all(|f| f["severity"] == "error"));
+    assert!(findings.iter().any(|f| f["rule"] == "hermes-name-collision" && f["path"] == "devops/deploy/SKILL.md"));
+    // A clean skill passes.
+    let out = run(&s, &["--home", &h, "check", "local-only"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+    // Lower levels show more and may fail.
+    let info = run(&s, &["--home", &h, "check", "--json", "--min-severity", "info", "sketch"]);
+    let info: Json = serde_json::from_slice(&info.stdout).expect("json");
+    assert!(info.as_array().expect("array").iter().all(|f| f["skill"] == "sketch"));
+    // Usage errors.
+    assert_eq!(run(&s, &["--home", &h, "check", "no-such-skill"]).status.code(), Some(2));
+    assert_eq!(run(&s, &["--home", &h, "check", "--min-severity", "loud"]).status.code(), Some(2));
+}
+
+#[test]
+fn check_bundles_by_slug_and_human_output() {
+    let s = Scenario::fixture("bundles");
+    let h = home_arg(&s);
+    let out = run(&s, &["--home", &h, "check", "/backend-dev", "--min-severity", "warning"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("skill-bundles/backend-dev.yaml\n"), "{text}");
+    assert!(text.contains("skill-bundles/backend-dev.yaml:5: error [bundle-member-missing]"), "{text}");
+    assert!(text.contains("bundle-member-disabled"), "{text}");
+    assert!(text.contains("hint: "), "{text}");
+    assert!(!text.contains("research"), "only the named bundle: {text}");
+}

@@ -258,7 +258,7 @@ fn any_size_draws_without_panicking() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
     select_skill(&mut app, "deploy-service");
-    for tab in ['1', '2', '3', '4', '5', '6'] {
+    for tab in ['1', '2', '3', '4', '5', '6', '7'] {
         key(&mut app, KeyCode::Char(tab));
         for (w, h) in [(20, 5), (21, 6), (40, 10), (59, 12), (60, 12), (80, 24), (200, 60), (1, 1), (3, 2)] {
             screen(&mut app, w, h);
@@ -273,7 +273,7 @@ fn escape_sequences_never_reach_the_screen() {
     let s = common::Scenario::fixture("bad_files");
     let mut app = app_for(&s.home);
     for _ in 0..app.rows.len() {
-        for tab in ['1', '2', '3', '4'] {
+        for tab in ['1', '2', '3', '4', '7'] {
             key(&mut app, KeyCode::Char(tab));
             let text = screen(&mut app, 100, 30);
             assert!(!text.lines().any(|l| l.chars().any(char::is_control)), "{text:?}");
@@ -290,9 +290,14 @@ fn snapshots_of_each_view_on_the_demo_home() {
     app.banner = Some(skillscope::tui::demo::BANNER.to_owned());
     select_skill(&mut app, "deploy-service");
     snapshot!("demo_preview", screen(&mut app, 120, 40));
-    for (tab, name) in
-        [('2', "demo_files"), ('3', "demo_readiness"), ('4', "demo_agent"), ('5', "demo_bundles"), ('6', "demo_prompt")]
-    {
+    for (tab, name) in [
+        ('2', "demo_files"),
+        ('3', "demo_readiness"),
+        ('4', "demo_agent"),
+        ('5', "demo_bundles"),
+        ('6', "demo_prompt"),
+        ('7', "demo_diagnostics"),
+    ] {
         key(&mut app, KeyCode::Char(tab));
         snapshot!(name, screen(&mut app, 120, 40));
     }

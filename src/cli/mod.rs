@@ -6,6 +6,7 @@
 //! errors and unreadable homes.
 
 mod bundles;
+mod check;
 mod commands;
 mod list;
 mod mounts;
@@ -13,6 +14,7 @@ mod output;
 mod prompt;
 mod skills;
 
+use crate::engine::diagnostics::Severity;
 use crate::engine::env::{Env, Os};
 use crate::engine::home::resolve_home_path;
 use crate::engine::sandbox::{default_backend, Backend};
@@ -125,6 +127,18 @@ pub enum Command {
     Bundles,
     /// List the sandbox mounts of the skill roots
     Mounts,
+    /// Check skills against agentskills.io and what Hermes does with them
+    Check {
+        /// Skills (name, folder or category/skill) or bundles (/slug); default: the whole home
+        names: Vec<String>,
+        /// Report (and fail on) findings at or above: error, warning or info
+        #[arg(long, value_name = "LEVEL", default_value = "error", value_parser = parse_severity)]
+        min_severity: Severity,
+    },
+}
+
+fn parse_severity(s: &str) -> Result<Severity, String> {
+    Severity::parse(s).ok_or_else(|| format!("unknown severity '{s}' (use error, warning or info)"))
 }
 
 /// `prompt --cache`.
@@ -253,6 +267,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         Command::Preload { names } => skills::preload(&engine, &names, json, &mut out),
         Command::Bundles => bundles::run(&engine, json, &mut out),
         Command::Mounts => mounts::run(&engine, json, &mut out),
+        Command::Check { names, min_severity } => check::run(&engine, &names, min_severity, json, &mut out),
     };
     let result = result.and_then(|code| std::io::Write::flush(&mut out).map(|_| code));
     match result {

@@ -7,6 +7,7 @@
 
 pub mod bundles;
 pub mod catalog;
+pub mod diagnostics;
 pub mod dirfd;
 pub mod discover;
 pub mod env;

@@ -8,6 +8,7 @@ use super::keymap::{self, Action, Mode};
 use super::theme::Theme;
 use super::tree::{NodeKey, Row, Tree};
 use crate::engine::catalog::{Catalog, CatalogSkill};
+use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
@@ -28,20 +29,29 @@ pub enum ViewTab {
     Agent,
     Bundles,
     Prompt,
+    Diagnostics,
 }
 
 impl ViewTab {
-    pub const ALL: [ViewTab; 6] =
-        [ViewTab::Preview, ViewTab::Files, ViewTab::Readiness, ViewTab::Agent, ViewTab::Bundles, ViewTab::Prompt];
+    pub const ALL: [ViewTab; 7] = [
+        ViewTab::Preview,
+        ViewTab::Files,
+        ViewTab::Readiness,
+        ViewTab::Agent,
+        ViewTab::Bundles,
+        ViewTab::Prompt,
+        ViewTab::Diagnostics,
+    ];
 
     pub fn title(self) -> &'static str {
         match self {
             ViewTab::Preview => "Preview",
             ViewTab::Files => "Files",
             ViewTab::Readiness => "Readiness",
-            ViewTab::Agent => "Agent view",
+            ViewTab::Agent => "Agent",
             ViewTab::Bundles => "Bundles",
-            ViewTab::Prompt => "System prompt",
+            ViewTab::Prompt => "Prompt",
+            ViewTab::Diagnostics => "Diagnostics",
         }
     }
 
@@ -58,7 +68,7 @@ pub enum Focus {
 
 /// Rendered view lines are cached by (generation, skill, tab, width, raw,
 /// file cursor): scrolling and redraws reuse them.
-pub type CacheKey = (u64, Option<usize>, ViewTab, u16, bool, usize);
+pub type CacheKey = (u64, Option<usize>, ViewTab, u16, bool, usize, (bool, Severity, usize));
 
 /// What the event loop must do after an update.
 #[derive(Debug, Clone, PartialEq)]
@@ -95,6 +105,24 @@ pub struct JobState {
     pub agent: Option<(JobKind, JobOutput)>,
     pub bundles: Option<JobOutput>,
     pub prompt: Option<JobOutput>,
+    /// Findings by skill (catalog index), and those about no skill.
+    pub diagnostics: Option<Diagnostics>,
+}
+
+/// The home's findings, mapped onto the current catalog.
+#[derive(Debug, Default)]
+pub struct Diagnostics {
+    pub all: Vec<Finding>,
+    pub worst_by_skill: HashMap<usize, Severity>,
+}
+
+/// What the Diagnostics view shows.
+#[derive(Debug, Clone, Copy)]
+pub struct DiagnosticsView {
+    /// Every finding in the home, not only the selected skill's.
+    pub all: bool,
+    pub min: Severity,
+    pub cursor: usize,
 }
 
 pub struct App {
@@ -115,6 +143,7 @@ pub struct App {
     /// Built on the first search: the first frame does not wait for it.
     search_index: Option<Search>,
     pub file_cursor: usize,
+    pub diag: DiagnosticsView,
     pub notice: Option<String>,
     pub banner: Option<String>,
     pub watch_note: Option<String>,
@@ -145,6 +174,7 @@ impl App {
             search: SearchState::default(),
             search_index: None,
             file_cursor: 0,
+            diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
             notice: None,
             banner: None,
             watch_note: None,
@@ -257,6 +287,9 @@ impl App {
         if self.selected_key() != before {
             self.view_scroll = 0;
             self.file_cursor = 0;
+            if !self.diag.all {
+                self.diag.cursor = 0;
+            }
         }
     }
 
@@ -288,7 +321,15 @@ impl App {
     }
 
     pub fn cache_key(&self, width: u16) -> CacheKey {
-        (self.generation, self.selected_skill(), self.view, width, self.raw, self.file_cursor)
+        (
+            self.generation,
+            self.selected_skill(),
+            self.view,
+            width,
+            self.raw,
+            self.file_cursor,
+            (self.diag.all, self.diag.min, self.diag.cursor),
+        )
     }
 
     /// Applies one action.
@@ -388,6 +429,20 @@ impl App {
                 }
             }
             Action::Rescan => effects.push(Effect::Rescan),
+            Action::DiagnosticsScope => {
+                self.show(ViewTab::Diagnostics);
+                self.diag.all = !self.diag.all;
+                self.diag.cursor = 0;
+            }
+            Action::DiagnosticsSeverity => {
+                self.show(ViewTab::Diagnostics);
+                self.diag.min = match self.diag.min {
+                    Severity::Info => Severity::Warning,
+                    Severity::Warning => Severity::Error,
+                    Severity::Error => Severity::Info,
+                };
+                self.diag.cursor = 0;
+            }
         }
         effects.extend(self.wanted_jobs());
         effects
@@ -402,6 +457,13 @@ impl App {
 
     /// j/k in the view: moves the file cursor in Files, else scrolls.
     fn view_down(&mut self, delta: isize) {
+        if self.view == ViewTab::Diagnostics {
+            let count = self.visible_findings().len();
+            if count > 0 {
+                self.diag.cursor = (self.diag.cursor as isize + delta).clamp(0, count as isize - 1) as usize;
+            }
+            return;
+        }
         if self.view == ViewTab::Files {
             let count = self.selected_skill().map_or(0, |s| super::views::file_entries(self.skill(s)).len());
             if count > 0 {
@@ -477,7 +539,26 @@ impl App {
         self.notice = Some(format!("backend: {backend}"));
     }
 
+    /// The findings the Diagnostics view lists, in order.
+    pub fn visible_findings(&self) -> Vec<&Finding> {
+        let Some(d) = &self.jobs.diagnostics else { return Vec::new() };
+        let selected = self.selected_skill();
+        let mut out: Vec<&Finding> = d
+            .all
+            .iter()
+            .filter(|f| f.severity >= self.diag.min)
+            .filter(|f| self.diag.all || (selected.is_some() && f.skill == selected))
+            .collect();
+        out.sort_by(|a, b| (b.severity, &a.rel_path, a.line).cmp(&(a.severity, &b.rel_path, b.line)));
+        out
+    }
+
     fn editor_target(&self) -> Option<Effect> {
+        if self.view == ViewTab::Diagnostics {
+            if let Some(f) = self.visible_findings().get(self.diag.cursor) {
+                return Some(Effect::OpenEditor { path: f.path.clone(), line: f.line.unwrap_or(1) });
+            }
+        }
         let skill = self.skill(self.selected_skill()?);
         if self.view == ViewTab::Files && self.focus == Focus::View {
             let files = super::views::file_entries(skill);
@@ -512,8 +593,29 @@ impl App {
         }
     }
 
-    /// The job the visible view needs, if it was not requested yet.
+    /// The jobs the screen needs that were not requested yet: the findings
+    /// (for the tree markers) and whatever the visible view needs.
     pub fn wanted_jobs(&mut self) -> Vec<Effect> {
+        let mut effects = Vec::new();
+        if self.jobs.diagnostics.is_none() {
+            effects.extend(self.request(JobKind::Diagnostics));
+        }
+        effects.extend(self.view_job());
+        effects
+    }
+
+    fn request(&mut self, kind: JobKind) -> Option<Effect> {
+        let slot = std::mem::discriminant(&kind);
+        if self.jobs.requested.get(&slot).is_some_and(|(_, k)| *k == kind) {
+            return None;
+        }
+        self.jobs.next_id += 1;
+        let id = self.jobs.next_id;
+        self.jobs.requested.insert(slot, (id, kind.clone()));
+        Some(Effect::Job(JobRequest { id, kind }))
+    }
+
+    fn view_job(&mut self) -> Vec<Effect> {
         let kind = match self.view {
             ViewTab::Agent => self.selected_skill().map(|i| {
                 let s = self.skill(i);
@@ -521,23 +623,20 @@ impl App {
             }),
             ViewTab::Bundles => Some(JobKind::Bundles),
             ViewTab::Prompt => Some(JobKind::Prompt),
+            ViewTab::Diagnostics => Some(JobKind::Diagnostics),
             _ => None,
         };
         let Some(kind) = kind else { return Vec::new() };
-        let slot = std::mem::discriminant(&kind);
         let have = match &kind {
             JobKind::Agent { .. } => self.jobs.agent.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Bundles => self.jobs.bundles.is_some(),
             JobKind::Prompt => self.jobs.prompt.is_some(),
+            JobKind::Diagnostics => self.jobs.diagnostics.is_some(),
         };
-        let asked = self.jobs.requested.get(&slot).is_some_and(|(_, k)| *k == kind);
-        if have || asked {
+        if have {
             return Vec::new();
         }
-        self.jobs.next_id += 1;
-        let id = self.jobs.next_id;
-        self.jobs.requested.insert(slot, (id, kind.clone()));
-        vec![Effect::Job(JobRequest { id, kind })]
+        self.request(kind).into_iter().collect()
     }
 
     /// Stores a job's answer if it answers the latest request.
@@ -551,8 +650,34 @@ impl App {
             JobKind::Agent { .. } => self.jobs.agent = Some((result.kind, result.output)),
             JobKind::Bundles => self.jobs.bundles = Some(result.output),
             JobKind::Prompt => self.jobs.prompt = Some(result.output),
+            JobKind::Diagnostics => {
+                if let JobOutput::Diagnostics(findings) = result.output {
+                    self.jobs.diagnostics = Some(self.map_findings(findings));
+                }
+                self.cache.clear();
+                return;
+            }
         }
         self.cache.retain(|k, _| k.2 != self.view);
+    }
+
+    /// Re-points findings at this catalog's skills (the worker scanned its own).
+    fn map_findings(&self, findings: Vec<Finding>) -> Diagnostics {
+        let by_path: HashMap<&std::path::Path, usize> =
+            self.catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
+        let mut worst_by_skill: HashMap<usize, Severity> = HashMap::new();
+        let all: Vec<Finding> = findings
+            .into_iter()
+            .map(|mut f| {
+                f.skill = f.skill_md.as_deref().and_then(|p| by_path.get(p).copied());
+                if let Some(i) = f.skill {
+                    let w = worst_by_skill.entry(i).or_insert(f.severity);
+                    *w = (*w).max(f.severity);
+                }
+                f
+            })
+            .collect();
+        Diagnostics { all, worst_by_skill }
     }
 
     /// Runs requested jobs on this thread (tests, and small homes).

@@ -3,6 +3,7 @@
 //! request carries an id; the app keeps only the answer to its latest one.
 
 use crate::engine::bundles::MemberStatus;
+use crate::engine::diagnostics::Finding;
 use crate::engine::gates::ToolAvailability;
 use crate::engine::Engine;
 use std::path::PathBuf;
@@ -19,6 +20,8 @@ pub enum JobKind {
     },
     Bundles,
     Prompt,
+    /// Every diagnostic finding in the home.
+    Diagnostics,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -41,6 +44,7 @@ pub enum JobOutput {
     Agent { message: Option<String>, prompt_lines: Vec<String> },
     Bundles(Vec<BundleReport>),
     Prompt(Result<String, String>),
+    Diagnostics(Vec<Finding>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -92,6 +96,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             JobOutput::Bundles(reports)
         }
         JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default())),
+        JobKind::Diagnostics => JobOutput::Diagnostics(engine.check_home(&engine.catalog())),
     };
     JobResult { id: request.id, kind: request.kind.clone(), output }
 }

@@ -31,6 +31,8 @@ pub enum Action {
     NextPlatform,
     OpenEditor,
     Rescan,
+    DiagnosticsScope,
+    DiagnosticsSeverity,
     Help,
     Back,
     Quit,
@@ -97,10 +99,27 @@ pub static BINDINGS: &[Binding] = &[
     bind!("b", Mode::Normal, Action::NextBackend, "next terminal backend", |k| plain(k, 'b')),
     bind!("B", Mode::Normal, Action::PrevBackend, "previous terminal backend", |k| k.code == KeyCode::Char('B')),
     bind!("p", Mode::Normal, Action::NextPlatform, "preview another OS (linux, macos, windows)", |k| plain(k, 'p')),
-    bind!("1-6", Mode::Normal, Action::View(0), "preview, files, readiness, agent, bundles, prompt", |k| matches!(
-        k.code,
-        KeyCode::Char('1'..='6')
-    )),
+    bind!(
+        "1-7",
+        Mode::Normal,
+        Action::View(0),
+        "preview, files, readiness, agent, bundles, prompt, diagnostics",
+        |k| { matches!(k.code, KeyCode::Char('1'..='7')) }
+    ),
+    bind!(
+        "a",
+        Mode::Normal,
+        Action::DiagnosticsScope,
+        "diagnostics: this skill's findings / all findings in the home",
+        |k| { plain(k, 'a') }
+    ),
+    bind!(
+        "f",
+        Mode::Normal,
+        Action::DiagnosticsSeverity,
+        "diagnostics: show info and up, warnings and up, errors only",
+        |k| { plain(k, 'f') }
+    ),
     bind!("] [", Mode::Normal, Action::NextView, "next / previous view", |k| plain(k, ']') || plain(k, '[')),
     bind!("s", Mode::Normal, Action::SystemPrompt, "the whole system-prompt skills index", |k| plain(k, 's')),
     bind!("R", Mode::Normal, Action::ToggleRaw, "raw SKILL.md text / rendered", |k| k.code == KeyCode::Char('R')),
@@ -142,7 +161,7 @@ pub fn help_entries() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> 
 /// Short hints for the status bar in a mode.
 pub fn hints(mode: Mode) -> &'static str {
     match mode {
-        Mode::Normal => "↑↓ move  ←→ fold  / search  1-6 views  b backend  e edit  ? help  q quit",
+        Mode::Normal => "↑↓ move  ←→ fold  / search  1-7 views  b backend  e edit  ? help  q quit",
         Mode::Search => "type to filter  Enter keep  Esc clear",
         Mode::Help => "Esc close",
     }

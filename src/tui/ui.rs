@@ -109,6 +109,10 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
             };
             let positions = crate::search::positions(&name, &query);
             spans.extend(views::highlighted(&name, &positions, base, theme.matched));
+            if let Some(worst) = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s)) {
+                let (mark, style) = views::severity_mark(*worst, &theme);
+                spans.push(Span::styled(format!(" {mark}"), style));
+            }
         }
         lines.push(clip(Line::from(spans), width));
     }
@@ -241,6 +245,10 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
     for (mark, desc) in views::MARKERS {
         lines.push(Line::from(vec![Span::styled(format!("  {mark:<12}"), theme.accent), Span::raw(*desc)]));
     }
+    lines.push(Line::from(vec![
+        Span::styled(format!("  {:<12}", "✖ ▲ ℹ"), theme.accent),
+        Span::raw("after a name: its worst diagnostic (error, warning, info)"),
+    ]));
     let inner_w = usize::from(w.saturating_sub(2));
     let lines: Vec<Line> = lines.into_iter().map(|l| clip(l, inner_w)).collect();
     frame.render_widget(Clear, rect);

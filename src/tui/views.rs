@@ -6,6 +6,7 @@ use super::jobs::JobOutput;
 use super::theme::Theme;
 use crate::engine::bundles::MemberStatus;
 use crate::engine::catalog::CatalogSkill;
+use crate::engine::diagnostics::Severity;
 use crate::engine::frontmatter;
 use crate::engine::messages;
 use crate::engine::paths;
@@ -73,6 +74,9 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     if app.view == ViewTab::Bundles {
         return bundles(app, width);
     }
+    if app.view == ViewTab::Diagnostics {
+        return diagnostics(app, width);
+    }
     let Some(i) = app.selected_skill() else {
         return folder_summary(app, width);
     };
@@ -88,7 +92,7 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
         ViewTab::Files => files(app, skill, width),
         ViewTab::Readiness => readiness(app, skill),
         ViewTab::Agent => agent(app, skill, width),
-        ViewTab::Bundles | ViewTab::Prompt => Vec::new(),
+        ViewTab::Bundles | ViewTab::Prompt | ViewTab::Diagnostics => Vec::new(),
     }
 }
 
@@ -548,6 +552,75 @@ fn prompt(app: &App, width: u16) -> Vec<Line<'static>> {
         Some(JobOutput::Prompt(Err(e))) => vec![line(format!("Hermes fails to build the index: {e}"), theme.error)],
         _ => pending(theme),
     }
+}
+
+/// The style and symbol of a severity.
+pub fn severity_mark(severity: Severity, theme: &Theme) -> (&'static str, Style) {
+    match severity {
+        Severity::Error => ("✖", theme.error),
+        Severity::Warning => ("▲", theme.warn),
+        Severity::Info => ("ℹ", theme.dim),
+    }
+}
+
+fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let Some(d) = &app.jobs.diagnostics else {
+        return vec![line("checking the home…", theme.dim)];
+    };
+    let findings = app.visible_findings();
+    let scope = if app.diag.all {
+        "all findings in the home".to_owned()
+    } else {
+        match app.selected_skill() {
+            Some(i) => format!("findings for {}", app.skill(i).name),
+            None => "select a skill, or press a for all findings".to_owned(),
+        }
+    };
+    let count = |s: Severity| d.all.iter().filter(|f| f.severity == s).count();
+    let mut out = vec![
+        line(format!("{scope}: {} shown ({} and above)", findings.len(), app.diag.min.name()), theme.heading),
+        line(
+            format!(
+                "home: {} errors, {} warnings, {} info   a: this skill / all   f: severity   e: open at the line",
+                count(Severity::Error),
+                count(Severity::Warning),
+                count(Severity::Info)
+            ),
+            theme.dim,
+        ),
+        Line::default(),
+    ];
+    if findings.is_empty() {
+        out.push(line("Nothing to report.", theme.ok));
+    }
+    for (i, f) in findings.iter().enumerate() {
+        let (mark, style) = severity_mark(f.severity, theme);
+        let selected = i == app.diag.cursor;
+        let at = match f.line {
+            Some(l) => format!("{}:{l}", f.rel_path),
+            None => f.rel_path.clone(),
+        };
+        out.push(Line::from(vec![
+            Span::styled(if selected { "▶ " } else { "  " }, theme.accent),
+            Span::styled(format!("{mark} "), style),
+            Span::styled(clean_line(&f.rule), if selected { theme.selected } else { bold(theme.text) }),
+            Span::styled(format!("  {}", clean_line(&at)), theme.dim),
+        ]));
+        for l in wrap_text(&f.message, width.saturating_sub(4), theme.text) {
+            let mut spans = vec![Span::raw("    ")];
+            spans.extend(l.spans);
+            out.push(Line::from(spans));
+        }
+        if selected {
+            for l in wrap_text(&format!("hint: {}", f.hint), width.saturating_sub(4), theme.ok) {
+                let mut spans = vec![Span::raw("    ")];
+                spans.extend(l.spans);
+                out.push(Line::from(spans));
+            }
+        }
+    }
+    out
 }
 
 /// Highlights `positions` (character indices) of `text`.

@@ -1,0 +1,95 @@
+//! `skillscope check`: diagnostics for authors.
+
+use super::output::{print_json, Out};
+use super::{EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+use crate::engine::diagnostics::{Finding, Severity};
+use crate::engine::Engine;
+use crate::sanitize::clean_line;
+use serde_json::Value as Json;
+use std::io;
+
+/// The findings for the named skills (name, folder or categorized path) and
+/// bundles (`/slug`), or for the whole home.
+pub fn findings(engine: &Engine, names: &[String]) -> Result<Vec<Finding>, String> {
+    let catalog = engine.catalog();
+    let mut all = engine.check_home(&catalog);
+    if !names.is_empty() {
+        let mut keep_skills = Vec::new();
+        let mut keep_bundles = Vec::new();
+        for n in names {
+            if n.starts_with('/') {
+                let b = catalog.bundles.bundles.get(n).ok_or_else(|| format!("no bundle {n}"))?;
+                keep_bundles.push(b.path.clone());
+                continue;
+            }
+            let matched: Vec<usize> = catalog
+                .skills
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| {
+                    let dir = s.skill_dir.file_name().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+                    let path = format!("{}/{dir}", s.category_path());
+                    s.name == *n || dir == *n || path.trim_start_matches('/') == n.trim_matches('/')
+                })
+                .map(|(i, _)| i)
+                .collect();
+            if matched.is_empty() {
+                return Err(format!("no skill named {n}"));
+            }
+            keep_skills.extend(matched);
+        }
+        all.retain(|f| f.skill.is_some_and(|s| keep_skills.contains(&s)) || keep_bundles.contains(&f.path));
+    }
+    all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
+    Ok(all)
+}
+
+pub fn run(engine: &Engine, names: &[String], min: Severity, json: bool, out: &mut Out) -> io::Result<i32> {
+    let all = match findings(engine, names) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("skillscope: {e}");
+            return Ok(EXIT_USAGE);
+        }
+    };
+    let shown: Vec<&Finding> = all.iter().filter(|f| f.severity >= min).collect();
+    let code = if shown.is_empty() { EXIT_OK } else { EXIT_ANSWER_ERROR };
+    if json {
+        print_json(out, &Json::Array(shown.iter().map(|f| f.to_json()).collect()))?;
+        return Ok(code);
+    }
+    let mut last_path = "";
+    for f in &shown {
+        if f.rel_path != last_path {
+            if !last_path.is_empty() {
+                writeln!(out)?;
+            }
+            writeln!(out, "{}", clean_line(&f.rel_path))?;
+            last_path = &f.rel_path;
+        }
+        let at = f.line.map_or_else(|| "-".to_owned(), |l| l.to_string());
+        writeln!(
+            out,
+            "  {}:{at}: {} [{}] {}",
+            clean_line(&f.rel_path),
+            f.severity.name(),
+            f.rule,
+            clean_line(&f.message)
+        )?;
+        writeln!(out, "      hint: {}", clean_line(&f.hint))?;
+    }
+    let count = |s: Severity| all.iter().filter(|f| f.severity == s).count();
+    if !shown.is_empty() {
+        writeln!(out)?;
+    }
+    writeln!(
+        out,
+        "{} errors, {} warnings, {} info; showing {} at or above {}",
+        count(Severity::Error),
+        count(Severity::Warning),
+        count(Severity::Info),
+        shown.len(),
+        min.name()
+    )?;
+    Ok(code)
+}

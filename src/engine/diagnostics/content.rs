@@ -1,0 +1,221 @@
+//! Rules on the body and the skill folder: inline shell, templates,
+//! injection phrases, referenced files, support files, symlinks.
+
+use super::{relative, Finding, Sink};
+use crate::engine::catalog::CatalogSkill;
+use crate::engine::frontmatter;
+use crate::engine::paths;
+use crate::engine::preprocess::inline_shell_snippets;
+use crate::engine::view::linked_files;
+use std::path::PathBuf;
+
+/// Phrases whose presence makes skill_view log an injection warning.
+const INJECTION_PATTERNS: [&str; 9] = [
+    "ignore previous instructions",
+    "ignore all previous",
+    "you are now",
+    "disregard your",
+    "forget your instructions",
+    "new instructions:",
+    "system prompt:",
+    "<system>",
+    "]]>",
+];
+
+/// Folder variables other agents substitute and Hermes does not.
+const FOREIGN_TEMPLATES: [&str; 5] =
+    ["SKILL_DIR", "SKILL_ROOT", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "SKILL_PATH"];
+
+fn line_of(text: &str, byte: usize) -> usize {
+    text[..byte.min(text.len())].matches('\n').count() + 1
+}
+
+pub(super) fn check(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
+    let body_offset = text.len() - frontmatter::parse(text).1.len();
+    for (range, cmd) in inline_shell_snippets(text) {
+        sink.add(
+            "hermes-inline-shell",
+            Some(line_of(text, range.start)),
+            format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled"),
+        );
+    }
+    check_templates(text, sink);
+    for (i, line) in text.lines().enumerate() {
+        let lower = line.to_lowercase();
+        if let Some(p) = INJECTION_PATTERNS.iter().find(|p| lower.contains(*p)) {
+            sink.add("hermes-injection-phrase", Some(i + 1), format!("contains `{p}`"));
+        }
+    }
+    check_references(skill, text, body_offset, sink);
+}
+
+fn check_templates(text: &str, sink: &mut Sink) {
+    let mut rest = 0;
+    while let Some(pos) = text[rest..].find("${") {
+        let start = rest + pos;
+        let after = &text[start + 2..];
+        let end = after.find('}');
+        rest = start + 2;
+        let Some(end) = end else { continue };
+        let name = &after[..end];
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.is_empty() {
+            continue;
+        }
+        let hermes_unknown = name.starts_with("HERMES_") && name != "HERMES_SKILL_DIR" && name != "HERMES_SESSION_ID";
+        if hermes_unknown || FOREIGN_TEMPLATES.contains(&name) {
+            sink.add("hermes-unknown-template", Some(line_of(text, start)), format!("`${{{name}}}` stays literal; Hermes substitutes ${{HERMES_SKILL_DIR}} and ${{HERMES_SESSION_ID}} only"));
+        }
+    }
+}
+
+/// A path-looking token is checked unless it holds placeholders or globs.
+fn checkable(path: &str) -> bool {
+    !path.is_empty()
+        && !path.contains("://")
+        && !path.starts_with('#')
+        && !path.starts_with("mailto:")
+        && !path.contains(['<', '>', '{', '}', '*', '?', '$', '|', ' ', '['])
+        && !path.starts_with('/')
+        && !path.starts_with('~')
+}
+
+fn trim_path(p: &str) -> &str {
+    let p = p.split(['#', '?']).next().unwrap_or(p);
+    p.trim_end_matches(['.', ',', ';', ':', ')', '\'', '"', '`'])
+}
+
+/// Byte ranges of fenced code blocks.
+fn fenced_ranges(body: &str) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut open: Option<(usize, String)> = None;
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let t = line.trim_start();
+        let fence: String = t.chars().take_while(|c| *c == '`' || *c == '~').collect();
+        if fence.len() >= 3 {
+            match &open {
+                None => open = Some((offset, fence)),
+                Some((start, f)) if fence.starts_with(f.as_str()) && t.trim() == fence => {
+                    ranges.push(*start..offset + line.len());
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+        offset += line.len();
+    }
+    if let Some((start, _)) = open {
+        ranges.push(start..body.len());
+    }
+    ranges
+}
+
+/// Files the body points at: markdown link targets and inline code naming a
+/// file in an existing support folder (outside code blocks), and
+/// `${HERMES_SKILL_DIR}/...` anywhere.
+fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
+    let code = fenced_ranges(body);
+    let in_code = |at: usize| code.iter().any(|r| r.contains(&at));
+    let mut out = Vec::new();
+    for (at, _) in body.match_indices("](").filter(|(at, _)| !in_code(*at)) {
+        let rest = &body[at + 2..];
+        if let Some(end) = rest.find(')') {
+            let target = rest[..end].split_whitespace().next().unwrap_or("");
+            out.push((at, trim_path(target).to_owned()));
+        }
+    }
+    for (at, _) in body.match_indices("${HERMES_SKILL_DIR}/") {
+        let rest = &body[at + "${HERMES_SKILL_DIR}/".len()..];
+        let end =
+            rest.find(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | ']')).unwrap_or(rest.len());
+        out.push((at, trim_path(&rest[..end]).to_owned()));
+    }
+    for (at, _) in body.match_indices('`').filter(|(at, _)| !in_code(*at)) {
+        let rest = &body[at + 1..];
+        if let Some(end) = rest.find('`') {
+            let code = &rest[..end];
+            if support_dirs.iter().any(|d| code.starts_with(&format!("{d}/"))) {
+                let token = code.split_whitespace().next().unwrap_or("");
+                out.push((at, trim_path(token).to_owned()));
+            }
+        }
+    }
+    // A file reference has a folder or an extension (`url` is a placeholder).
+    out.retain(|(_, p)| {
+        checkable(p) && !p.ends_with('/') && !p.contains(['=', '"', '\'', '(']) && p.contains(['/', '.'])
+    });
+    out.sort();
+    out.dedup_by(|a, b| a.1 == b.1);
+    out
+}
+
+fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, sink: &mut Sink) {
+    let body = &text[body_offset..];
+    let present: Vec<&str> = crate::engine::discover::SUPPORT_DIRS
+        .iter()
+        .copied()
+        .filter(|d| paths::is_dir(&skill.skill_dir.join(d)))
+        .collect();
+    for (at, rel) in referenced_paths(body, &present) {
+        let path = paths::join(&skill.skill_dir, &rel);
+        if !path.starts_with(&skill.skill_dir) || paths::exists(&path) {
+            continue;
+        }
+        sink.add(
+            "hermes-missing-file",
+            Some(line_of(text, body_offset + at)),
+            format!("`{rel}` does not exist in the skill folder"),
+        );
+    }
+}
+
+/// Rules on the files of a skill folder.
+pub(super) fn check_files(skill: &CatalogSkill, roots: &[PathBuf], findings: &mut Vec<Finding>, index: usize) {
+    let dir = &skill.skill_dir;
+    let mut found: Vec<(PathBuf, &str, String)> = Vec::new();
+    let linked = linked_files(dir).all();
+    for sub in crate::engine::discover::SUPPORT_DIRS {
+        let root = dir.join(sub);
+        if !paths::is_dir(&root) {
+            continue;
+        }
+        for file in paths::rglob_files(&root) {
+            let rel = file.strip_prefix(dir).map(paths::rel_string).unwrap_or_default();
+            if !linked.contains(&rel) {
+                let msg = format!("`{rel}` is not in linked_files; the agent is not told about it");
+                found.push((file, "hermes-unlinked-file", msg));
+            }
+        }
+    }
+    for link in crate::engine::sandbox::symlinks_under(dir) {
+        if !paths::exists(&link) {
+            let target = std::fs::read_link(&link).map(|t| t.display().to_string()).unwrap_or_default();
+            found.push((link, "hermes-dangling-symlink", format!("points to `{target}`, which does not exist")));
+        } else {
+            let msg = "reached through a symlink: missing inside docker, singularity, modal, ssh and daytona sandboxes";
+            found.push((link, "hermes-symlink-sandbox", msg.to_owned()));
+        }
+    }
+    for (path, rule, message) in found {
+        let mut sink = Sink {
+            findings,
+            skill: Some((index, skill.skill_md.clone())),
+            skill_name: Some(skill.name.clone()),
+            rel_path: relative(&path, roots),
+            path,
+        };
+        sink.add(rule, None, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn references_found_and_filtered() {
+        let body = "See [guide](references/guide.md#top) and [site](https://x.y).\nRun `scripts/run.sh --fast` and ${HERMES_SKILL_DIR}/templates/a.yaml.\n`scripts/*.py` and [x](<placeholder>) `references/` `assets/x.png`\n```py\nf(\"a\")(checkpoint=\"x.pth\") [y](in-code.md)\n```\n";
+        let found: Vec<String> = referenced_paths(body, &["scripts"]).into_iter().map(|(_, p)| p).collect();
+        assert_eq!(found, ["references/guide.md", "scripts/run.sh", "templates/a.yaml"]);
+    }
+}

@@ -1,0 +1,83 @@
+//! Rules on the home: where it lives and its disabled lists.
+
+use super::{relative, Finding, Sink};
+use crate::engine::catalog::Catalog;
+use crate::engine::discover;
+use crate::engine::value::Value;
+use crate::engine::Engine;
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+fn config_line(text: &str, needle: &str) -> Option<usize> {
+    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
+}
+
+pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
+    let root = crate::engine::paths::resolve(&engine.home.skills_dir);
+    if discover::has_excluded_component(&root) && !catalog.skills.is_empty() {
+        let mut home = Sink {
+            findings: &mut *findings,
+            skill: None,
+            skill_name: None,
+            path: engine.home.root.clone(),
+            rel_path: engine.home.root.display().to_string(),
+        };
+        let msg = format!("{} contains a folder name skills_list excludes: it lists no skill", root.display());
+        home.add("hermes-home-excluded", None, msg);
+    }
+    let config = engine.home.config_path();
+    let mut sink =
+        Sink { findings, skill: None, skill_name: None, rel_path: relative(&config, roots), path: config.clone() };
+    let text = crate::engine::source::read_text(&config).unwrap_or_default();
+
+    let Some(skills) = engine.home.raw_skills() else { return };
+    let names: HashSet<String> = catalog
+        .skills
+        .iter()
+        .flat_map(|s| {
+            let dir = s.skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            [s.name.clone(), dir]
+        })
+        .collect();
+    let mut lists: Vec<(String, &Value)> = Vec::new();
+    if let Some(d) = skills.get("disabled") {
+        lists.push(("skills.disabled".into(), d));
+    }
+    if let Some(Value::Map(per)) = skills.get("platform_disabled") {
+        for (platform, list) in per {
+            lists.push((format!("skills.platform_disabled.{platform}"), list));
+        }
+    }
+    for (key, list) in lists {
+        match list {
+            Value::Str(s) => {
+                sink.add(
+                    "hermes-disabled-string",
+                    config_line(&text, s),
+                    format!("`{key}: {s}` is a string: skill_view disables every skill whose name is part of it"),
+                );
+                if !names.contains(s.trim()) {
+                    sink.add(
+                        "hermes-disabled-unknown",
+                        config_line(&text, s),
+                        format!("`{s}` in {key} names no skill"),
+                    );
+                }
+            }
+            Value::Seq(items) => {
+                for item in items {
+                    let name = item.py_str();
+                    let name = name.trim();
+                    if !name.is_empty() && !names.contains(name) {
+                        sink.add(
+                            "hermes-disabled-unknown",
+                            config_line(&text, name),
+                            format!("`{name}` in {key} names no skill"),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}

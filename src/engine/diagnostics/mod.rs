@@ -1,0 +1,183 @@
+//! Author diagnostics: the agentskills.io specification, and what Hermes
+//! 0.19.0 silently does with a skill (truncates, hides, skips, refuses,
+//! ignores). Each finding names its rule, file and line, and says what to do.
+
+mod bundles;
+mod content;
+mod frontmatter_rules;
+pub mod guard;
+mod home_rules;
+mod rules;
+
+pub use rules::{rule, RuleInfo, RULES};
+
+use super::catalog::{Catalog, CatalogSkill};
+use super::Engine;
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Severity> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "info" => Some(Severity::Info),
+            "warning" | "warn" => Some(Severity::Warning),
+            "error" => Some(Severity::Error),
+            _ => None,
+        }
+    }
+}
+
+/// One problem found.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    pub rule: String,
+    pub severity: Severity,
+    /// The skill it concerns (its catalog index), if any.
+    pub skill: Option<usize>,
+    pub skill_name: Option<String>,
+    /// That skill's SKILL.md, which identifies it across catalogs.
+    pub skill_md: Option<PathBuf>,
+    /// The file, absolute.
+    pub path: PathBuf,
+    /// The file relative to its root (skills dir, external dir, or home).
+    pub rel_path: String,
+    /// 1-based.
+    pub line: Option<usize>,
+    pub message: String,
+    pub hint: String,
+}
+
+impl Finding {
+    pub fn to_json(&self) -> Json {
+        json!({
+            "rule": self.rule,
+            "severity": self.severity.name(),
+            "skill": self.skill_name,
+            "path": self.rel_path,
+            "line": self.line,
+            "message": self.message,
+            "hint": self.hint,
+        })
+    }
+}
+
+/// Collects findings for one file.
+pub(crate) struct Sink<'a> {
+    pub findings: &'a mut Vec<Finding>,
+    pub skill: Option<(usize, PathBuf)>,
+    pub skill_name: Option<String>,
+    pub path: PathBuf,
+    pub rel_path: String,
+}
+
+impl Sink<'_> {
+    /// Adds a finding of a registered rule.
+    pub fn add(&mut self, rule_id: &str, line: Option<usize>, message: impl Into<String>) {
+        let info = rule(rule_id);
+        self.add_with(
+            rule_id,
+            info.map_or(Severity::Warning, |r| r.severity),
+            line,
+            message,
+            info.map_or("", |r| r.hint),
+        );
+    }
+
+    pub fn add_with(
+        &mut self,
+        rule_id: &str,
+        severity: Severity,
+        line: Option<usize>,
+        message: impl Into<String>,
+        hint: &str,
+    ) {
+        self.findings.push(Finding {
+            rule: rule_id.to_owned(),
+            severity,
+            skill: self.skill.as_ref().map(|s| s.0),
+            skill_name: self.skill_name.clone(),
+            skill_md: self.skill.as_ref().map(|s| s.1.clone()),
+            path: self.path.clone(),
+            rel_path: self.rel_path.clone(),
+            line,
+            message: message.into(),
+            hint: hint.to_owned(),
+        });
+    }
+}
+
+/// A path relative to the first root containing it, else the home, else as is.
+pub(crate) fn relative(path: &Path, roots: &[PathBuf]) -> String {
+    for root in roots {
+        if let Ok(rel) = path.strip_prefix(root) {
+            return super::paths::rel_string(rel);
+        }
+    }
+    super::paths::path_string(path)
+}
+
+impl Engine {
+    fn diagnostic_roots(&self, catalog: &Catalog) -> Vec<PathBuf> {
+        let mut roots: Vec<PathBuf> = catalog.roots.iter().map(|r| r.path.clone()).collect();
+        roots.push(self.home.root.clone());
+        roots
+    }
+
+    /// Every finding of one skill.
+    pub fn check_skill(&self, catalog: &Catalog, index: usize) -> Vec<Finding> {
+        let skill: &CatalogSkill = &catalog.skills[index];
+        let mut findings = Vec::new();
+        let roots = self.diagnostic_roots(catalog);
+        let mut sink = Sink {
+            findings: &mut findings,
+            skill: Some((index, skill.skill_md.clone())),
+            skill_name: Some(skill.name.clone()),
+            path: skill.skill_md.clone(),
+            rel_path: relative(&skill.skill_md, &roots),
+        };
+        match super::source::read_text(&skill.skill_md) {
+            Ok(text) => {
+                frontmatter_rules::check(self, catalog, index, &text, &mut sink);
+                content::check(skill, &text, &mut sink);
+            }
+            Err(e) => sink.add(
+                "hermes-unreadable",
+                None,
+                format!("Hermes cannot read this SKILL.md and skips the skill: {e}"),
+            ),
+        }
+        content::check_files(skill, &roots, &mut findings, index);
+        guard::check_skill_dir(skill, index, &roots, &mut findings);
+        findings
+    }
+
+    /// Every finding in the home: each skill, the config, the bundles.
+    pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
+        let per_skill =
+            super::parallel_map(&(0..catalog.skills.len()).collect::<Vec<_>>(), |&i| self.check_skill(catalog, i));
+        let mut findings: Vec<Finding> = per_skill.into_iter().flatten().collect();
+        home_rules::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
+        bundles::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
+        findings
+    }
+}
+
+/// The worst severity among findings, if any.
+pub fn worst(findings: &[Finding]) -> Option<Severity> {
+    findings.iter().map(|f| f.severity).max()
+}
