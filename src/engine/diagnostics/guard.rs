@@ -27,12 +27,24 @@ pub struct Pattern {
     pub description: String,
 }
 
-/// The pattern table, compiled once. A pattern the engine cannot compile
-/// is left out rather than failing every check.
-pub fn patterns() -> &'static [Pattern] {
-    static CELL: OnceLock<Vec<Pattern>> = OnceLock::new();
+/// The pattern table, compiled once, with a one-pass prefilter: the
+/// patterns plain `regex` can compile form a set matched once per line;
+/// the few with look-around run one by one.
+pub struct Table {
+    pub patterns: Vec<Pattern>,
+    set: regex::RegexSet,
+    /// Index in `patterns` of each member of `set`.
+    in_set: Vec<usize>,
+    /// Patterns outside the set.
+    alone: Vec<usize>,
+}
+
+/// The pattern table. A pattern the engine cannot compile at all is left
+/// out rather than failing every check.
+pub fn table() -> &'static Table {
+    static CELL: OnceLock<Table> = OnceLock::new();
     CELL.get_or_init(|| {
-        PATTERNS
+        let patterns: Vec<Pattern> = PATTERNS
             .lines()
             .filter_map(|line| {
                 let row: Vec<String> = serde_json::from_str(line).ok()?;
@@ -45,8 +57,56 @@ pub fn patterns() -> &'static [Pattern] {
                 let regex = Regex::new(&format!("(?i){regex}")).ok()?;
                 Some(Pattern { id, severity, category, regex, description })
             })
-            .collect()
+            .collect();
+        let mut in_set = Vec::new();
+        let mut alone = Vec::new();
+        let mut sources = Vec::new();
+        for (i, p) in patterns.iter().enumerate() {
+            let loose = without_word_boundaries(p.regex.as_str());
+            if regex::Regex::new(&loose).is_ok() {
+                in_set.push(i);
+                sources.push(loose);
+            } else {
+                alone.push(i);
+            }
+        }
+        let set = regex::RegexSet::new(&sources).unwrap_or_else(|_| {
+            alone = (0..patterns.len()).collect();
+            in_set.clear();
+            regex::RegexSet::empty()
+        });
+        Table { patterns, set, in_set, alone }
     })
+}
+
+/// The pattern with `\b` and `\B` removed: it matches wherever the
+/// pattern does (and more), and a DFA can run it, which Unicode word
+/// boundaries prevent. Candidates are then confirmed with the exact pattern.
+fn without_word_boundaries(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut chars = src.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.peek() {
+                Some('b' | 'B') => {
+                    chars.next();
+                }
+                Some(&next) => {
+                    out.push(c);
+                    out.push(next);
+                    chars.next();
+                }
+                None => out.push(c),
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+pub fn patterns() -> &'static [Pattern] {
+    &table().patterns
 }
 
 fn is_invisible(c: char) -> bool {
@@ -56,10 +116,19 @@ fn is_invisible(c: char) -> bool {
 /// Scans one text and reports (pattern or invisible, line, excerpt).
 pub fn scan_text(text: &str) -> Vec<(String, Severity, usize, String, String)> {
     let mut out = Vec::new();
-    let pats = patterns();
+    let t = table();
     for (i, line) in text.lines().enumerate() {
-        for p in pats {
-            if p.regex.is_match(line).unwrap_or(false) {
+        // Most lines match nothing: a cheap yes/no first, which patterns after.
+        let candidates: Vec<usize> =
+            if t.set.is_match(line) { t.set.matches(line).iter().map(|k| t.in_set[k]).collect() } else { Vec::new() };
+        let mut hits: Vec<usize> = candidates
+            .into_iter()
+            .chain(t.alone.iter().copied())
+            .filter(|&k| t.patterns[k].regex.is_match(line).unwrap_or(false))
+            .collect();
+        hits.sort_unstable();
+        for p in hits.iter().map(|&k| &t.patterns[k]) {
+            {
                 let excerpt: String = line.trim().chars().take(117).collect();
                 out.push((p.id.clone(), p.severity, i + 1, format!("{} ({})", p.description, p.category), excerpt));
             }
@@ -114,6 +183,11 @@ pub fn check_skill_dir(skill: &CatalogSkill, index: usize, roots: &[PathBuf], fi
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn boundaries_are_removed_but_escapes_kept() {
+        assert_eq!(without_word_boundaries(r"\bcurl\b\\b\Bx\d"), r"curl\\bx\d");
+    }
 
     #[test]
     fn every_pattern_compiles() {
