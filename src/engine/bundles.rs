@@ -106,6 +106,15 @@ pub enum MemberStatus {
 impl Engine {
     /// Each distinct member of a bundle and what invoking it does with it.
     pub fn bundle_members(&self, bundle: &Bundle) -> Vec<(String, MemberStatus)> {
+        self.bundle_members_with(None, bundle)
+    }
+
+    /// [`Engine::bundle_members`] answering lookups from `index` when given.
+    pub fn bundle_members_with(
+        &self,
+        index: Option<&super::view::LookupIndex>,
+        bundle: &Bundle,
+    ) -> Vec<(String, MemberStatus)> {
         let disabled = super::gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
         let mut seen = std::collections::HashSet::new();
         let mut out = Vec::new();
@@ -114,7 +123,7 @@ impl Engine {
             if id.is_empty() || !seen.insert(id.clone()) {
                 continue;
             }
-            let status = match self.load_skill(&id, None) {
+            let status = match self.load_skill_with(index, &id, None) {
                 None => MemberStatus::Missing,
                 Some(l) if disabled.contains(&l.name) || disabled.contains(&id) => MemberStatus::Disabled(l.name),
                 Some(l) => MemberStatus::Loaded(l.name),

@@ -8,6 +8,7 @@ use super::paths;
 use super::preprocess::{self, PreprocessConfig, SkillDirs};
 use super::skill::{self, slugify};
 use super::value::{py_strip, take_chars, Map, Value};
+use super::view::LookupIndex;
 use super::Engine;
 use indexmap::IndexMap;
 use serde_json::{json, Value as Json};
@@ -278,12 +279,22 @@ impl Engine {
 
     /// `_load_skill_payload(identifier)`.
     pub fn load_skill(&self, identifier: &str, task_id: Option<&str>) -> Option<LoadedSkill> {
+        self.load_skill_with(None, identifier, task_id)
+    }
+
+    /// [`Engine::load_skill`] answering the lookup from `index` when given.
+    pub fn load_skill_with(
+        &self,
+        index: Option<&LookupIndex>,
+        identifier: &str,
+        task_id: Option<&str>,
+    ) -> Option<LoadedSkill> {
         let raw = py_strip(identifier);
         if raw.is_empty() {
             return None;
         }
         let normalized = self.normalize_lookup_name(raw);
-        let payload = self.skill_view(&normalized, None, task_id, false);
+        let payload = self.skill_view_with(index, &normalized, None, task_id, false);
         if payload.get("success").and_then(Json::as_bool) != Some(true) {
             return None;
         }
@@ -496,6 +507,7 @@ impl Engine {
     /// name or identifier is disabled is set aside as `disabled_as` says.
     fn load_members(
         &self,
+        index: Option<&LookupIndex>,
         identifiers: &[String],
         task_id: Option<&str>,
         disabled_as: DisabledAs,
@@ -509,7 +521,7 @@ impl Engine {
             if id.is_empty() || !seen.insert(id.clone()) {
                 continue;
             }
-            let Some(loaded) = self.load_skill(&id, task_id) else {
+            let Some(loaded) = self.load_skill_with(index, &id, task_id) else {
                 members.missing.push(id);
                 continue;
             };
@@ -530,9 +542,20 @@ impl Engine {
 
     /// `build_bundle_invocation_message(key, instruction)`.
     pub fn bundle_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<Composed> {
+        self.bundle_message_with(None, key, instruction, task_id)
+    }
+
+    /// [`Engine::bundle_message`] answering lookups from `index` when given.
+    pub fn bundle_message_with(
+        &self,
+        index: Option<&LookupIndex>,
+        key: &str,
+        instruction: &str,
+        task_id: Option<&str>,
+    ) -> Option<Composed> {
         let set = self.bundles();
         let info = set.bundles.get(key)?;
-        let m = self.load_members(&info.skills, task_id, DisabledAs::Disabled, |_| {
+        let m = self.load_members(index, &info.skills, task_id, DisabledAs::Disabled, |_| {
             format!("[Loaded as part of the \"{}\" skill bundle.]", info.name)
         });
         if m.blocks.is_empty() {
@@ -567,7 +590,7 @@ impl Engine {
 
     /// `build_preloaded_skills_prompt(identifiers)`.
     pub fn preloaded_prompt(&self, identifiers: &[String], task_id: Option<&str>) -> Composed {
-        let m = self.load_members(identifiers, task_id, DisabledAs::Missing, |name| {
+        let m = self.load_members(None, identifiers, task_id, DisabledAs::Missing, |name| {
             format!(
                 "[IMPORTANT: The user launched this CLI session with the \"{name}\" skill preloaded. Treat its instructions as active guidance for the duration of this session unless the user overrides them.]"
             )

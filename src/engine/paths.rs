@@ -296,6 +296,49 @@ pub fn walk_dirs_no_follow(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The folders `rglob` visits under `dir` (in its order) and every entry
+/// in them, from one walk.
+#[derive(Debug, Clone, Default)]
+pub struct TreeEntries {
+    pub dirs: Vec<PathBuf>,
+    pub entries: std::collections::HashSet<PathBuf>,
+}
+
+pub fn walk_entries_no_follow(dir: &Path) -> TreeEntries {
+    let mut out = TreeEntries::default();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let mut children = Vec::new();
+        for e in list_dir(&d) {
+            let path = e.path();
+            if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
+                children.push(path.clone());
+            }
+            out.entries.insert(path);
+        }
+        children.sort();
+        out.dirs.push(d);
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
+/// `dir.rglob(pattern)` answered from a walk made once (`walk_entries_no_follow`).
+pub fn rglob_in(tree: &TreeEntries, root: &Path, pattern: &str) -> Vec<PathBuf> {
+    let comps = components(pattern);
+    if comps.len() != 1 || has_magic(&comps[0]) {
+        return rglob(root, pattern);
+    }
+    let mut out = Vec::new();
+    for d in &tree.dirs {
+        let p = d.join(&comps[0]);
+        if tree.entries.contains(&p) && exists(&p) {
+            out.push(p);
+        }
+    }
+    out
+}
+
 /// Every regular file under `dir` (recursively, symlinked dirs not entered),
 /// as `rglob("*")` filtered by `is_file()` would give them.
 pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
@@ -330,6 +373,21 @@ mod tests {
     fn normalize_drops_dots_and_slashes() {
         assert_eq!(normalize(Path::new("a//./b/")), PathBuf::from("a/b"));
         assert_eq!(join(Path::new("/r"), "x/./y"), PathBuf::from("/r/x/y"));
+    }
+
+    #[test]
+    fn rglob_from_a_walk_agrees() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        for p in ["x.md", "a/x.md", "a/b/x.md", "c/y.md"] {
+            let path = root.join(p);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(path, "").unwrap();
+        }
+        let tree = walk_entries_no_follow(root);
+        for pat in ["x.md", "y.md", "z.md", "*.md", "a/x.md"] {
+            assert_eq!(rglob_in(&tree, root, pat), rglob(root, pat), "{pat}");
+        }
     }
 
     #[test]

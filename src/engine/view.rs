@@ -66,6 +66,20 @@ fn py_exception(msg: impl Into<String>) -> Json {
     json!({"error": msg.into(), "success": false})
 }
 
+/// The files name lookups consult, read once for many lookups.
+pub struct LookupIndex {
+    dirs: Vec<DirLookup>,
+    /// The not-found answer's `available_skills`, computed on first need.
+    available: std::sync::OnceLock<Result<Vec<String>, gates::PyError>>,
+}
+
+struct DirLookup {
+    root: PathBuf,
+    /// Each indexed SKILL.md and its frontmatter `name` when a string.
+    skills: Vec<(PathBuf, Option<String>)>,
+    tree: paths::TreeEntries,
+}
+
 /// A skill a lookup found: its folder (`None` for a legacy flat file) and file.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Candidate {
@@ -74,9 +88,41 @@ pub struct Candidate {
 }
 
 impl Engine {
+    /// What name lookups read from disk, gathered once: every indexed
+    /// SKILL.md with its frontmatter name, and the tree `rglob` walks, per
+    /// search dir. Build one to answer many lookups (a bundle, a check).
+    pub fn lookup_index(&self) -> LookupIndex {
+        let dirs = self
+            .home
+            .scan_dirs()
+            .into_iter()
+            .map(|root| {
+                let (skills, _) = discover::index_read_map(&root, "SKILL.md", &|f| {
+                    let name = f
+                        .with_text(|t| frontmatter::parse_selected(t, &["name"]).0.fields.get("name").cloned())
+                        .flatten()
+                        .and_then(|v| v.as_str().map(str::to_owned));
+                    (f.path, name)
+                });
+                let tree = paths::walk_entries_no_follow(&root);
+                DirLookup { root, skills, tree }
+            })
+            .collect();
+        LookupIndex { dirs, available: std::sync::OnceLock::new() }
+    }
+
+    /// The first `n` names in skills_list order (the not-found answer).
+    fn first_listed(&self, n: usize) -> Result<Vec<String>, gates::PyError> {
+        self.sorted_skills().map(|s| s.into_iter().take(n).map(|s| s.name).collect())
+    }
+
     /// Every SKILL.md (or legacy `.md`) that `name` could mean, across all
     /// roots, in Hermes' order.
     pub fn lookup_candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Candidate> {
+        self.lookup_candidates_in(&self.lookup_index(), name, category_name)
+    }
+
+    pub fn lookup_candidates_in(&self, index: &LookupIndex, name: &str, category_name: Option<&str>) -> Vec<Candidate> {
         let mut candidates = Vec::new();
         let mut seen: HashSet<PathBuf> = HashSet::new();
         let mut record = |skill_dir: Option<PathBuf>, skill_md: PathBuf| {
@@ -84,9 +130,10 @@ impl Engine {
                 candidates.push(Candidate { skill_dir, skill_md });
             }
         };
-        for search_dir in self.home.scan_dirs() {
+        for dir in &index.dirs {
+            let search_dir = &dir.root;
             for rel in std::iter::once(name).chain(category_name) {
-                let direct = paths::join(&search_dir, rel);
+                let direct = paths::join(search_dir, rel);
                 let flat = paths::with_md_suffix(&direct);
                 if !discover::is_support_path(&direct)
                     && paths::is_dir(&direct)
@@ -97,19 +144,13 @@ impl Engine {
                     record(None, flat);
                 }
             }
-            for found in discover::index_and_read(&search_dir, "SKILL.md").0 {
-                let parent = found.path.parent().map(Path::to_path_buf).unwrap_or_default();
-                if parent.file_name().is_some_and(|n| n.to_string_lossy() == name) {
-                    record(Some(parent), found.path);
-                    continue;
-                }
-                let fm_name =
-                    found.with_text(|t| frontmatter::parse_selected(t, &["name"]).0.fields.get("name").cloned());
-                if fm_name.flatten().as_ref().and_then(Value::as_str) == Some(name) {
-                    record(Some(parent), found.path);
+            for (path, fm_name) in &dir.skills {
+                let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                if parent.file_name().is_some_and(|n| n.to_string_lossy() == name) || fm_name.as_deref() == Some(name) {
+                    record(Some(parent), path.clone());
                 }
             }
-            for found in paths::rglob(&search_dir, &format!("{name}.md")) {
+            for found in paths::rglob_in(&dir.tree, search_dir, &format!("{name}.md")) {
                 if found.file_name().is_some_and(|n| n != "SKILL.md") && !discover::is_support_path(&found) {
                     record(None, found);
                 }
@@ -120,6 +161,18 @@ impl Engine {
 
     /// `skill_view(name, file_path, task_id, preprocess)` as Hermes' JSON.
     pub fn skill_view(&self, name: &str, file_path: Option<&str>, task_id: Option<&str>, preprocess: bool) -> Json {
+        self.skill_view_with(None, name, file_path, task_id, preprocess)
+    }
+
+    /// [`Engine::skill_view`] answering the name lookup from `index` when given.
+    pub fn skill_view_with(
+        &self,
+        index: Option<&LookupIndex>,
+        name: &str,
+        file_path: Option<&str>,
+        task_id: Option<&str>,
+        preprocess: bool,
+    ) -> Json {
         if let Some(err) = lookup_path_error(name) {
             return json!({"success": false, "error": err, "hint": LOOKUP_HINT});
         }
@@ -141,7 +194,10 @@ impl Engine {
         if self.home.scan_dirs().is_empty() {
             return error("Skills directory does not exist yet. It will be created on first install.");
         }
-        let candidates = self.lookup_candidates(name, category_name.as_deref());
+        let candidates = match index {
+            Some(index) => self.lookup_candidates_in(index, name, category_name.as_deref()),
+            None => self.lookup_candidates(name, category_name.as_deref()),
+        };
         if candidates.len() > 1 {
             let matches: Vec<String> = candidates.iter().map(|c| paths::path_string(&c.skill_md)).collect();
             return json!({
@@ -155,11 +211,15 @@ impl Engine {
             });
         }
         let Some(found) = candidates.into_iter().next().filter(|c| paths::exists(&c.skill_md)) else {
-            return match self.sorted_skills() {
-                Ok(skills) => json!({
+            let available = match index {
+                Some(index) => index.available.get_or_init(|| self.first_listed(20)).clone(),
+                None => self.first_listed(20),
+            };
+            return match available {
+                Ok(names) => json!({
                     "success": false,
                     "error": format!("Skill '{name}' not found."),
-                    "available_skills": skills.iter().take(20).map(|s| s.name.clone()).collect::<Vec<_>>(),
+                    "available_skills": names,
                     "hint": "Use skills_list to see all available skills",
                 }),
                 Err(e) => py_exception(e),

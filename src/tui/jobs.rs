@@ -82,6 +82,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
         }
         JobKind::Bundles => {
             let set = engine.bundles();
+            let index = engine.lookup_index();
             let reports = set
                 .bundles
                 .iter()
@@ -89,8 +90,8 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                     key: key.clone(),
                     name: b.name.clone(),
                     description: b.description.clone(),
-                    members: engine.bundle_members(b),
-                    message: engine.bundle_message(key, "", session).map(|c| c.0),
+                    members: engine.bundle_members_with(Some(&index), b),
+                    message: engine.bundle_message_with(Some(&index), key, "", session).map(|c| c.0),
                 })
                 .collect();
             JobOutput::Bundles(reports)

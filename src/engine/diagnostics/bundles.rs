@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
     let set = &catalog.bundles;
+    let index = (!set.bundles.is_empty()).then(|| engine.lookup_index());
     for problem in &set.problems {
         let mut sink = Sink {
             findings,
@@ -35,7 +36,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
                 format!("{key} runs this bundle, never the skill `{}`", cmd.name),
             );
         }
-        for (id, status) in engine.bundle_members(bundle) {
+        for (id, status) in engine.bundle_members_with(index.as_ref(), bundle) {
             match status {
                 MemberStatus::Loaded(_) => {}
                 MemberStatus::Disabled(name) => sink.add(
