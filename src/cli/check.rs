@@ -1,7 +1,7 @@
 //! `skillscope check`: diagnostics for authors.
 
 use super::output::{print_json, Out};
-use super::{EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::Engine;
 use crate::sanitize::clean_line;
@@ -10,9 +10,47 @@ use std::io;
 
 /// The findings for the named skills (name, folder or categorized path) and
 /// bundles (`/slug`), or for the whole home.
-pub fn findings(engine: &Engine, names: &[String]) -> Result<Vec<Finding>, String> {
+pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<Vec<Finding>, String> {
     let catalog = engine.catalog();
     let mut all = engine.check_home(&catalog);
+    if let Some((layers, db)) = layered {
+        let user = engine.user_engine(&layers.user);
+        let user_catalog = user.catalog();
+        let mut user_findings = user.check_skills(&user_catalog);
+        for f in &mut user_findings {
+            f.skill = None;
+            f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path);
+        }
+        if !names.is_empty() {
+            user_findings.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n)));
+        }
+        let mut db_findings = Vec::new();
+        for row in db.skills.iter().filter(|r| names.is_empty() || names.contains(&r.name)) {
+            crate::engine::diagnostics::check_text_skill(
+                &row.name,
+                &row.content,
+                &format!("db:hermes_skills/{}", row.id),
+                &mut db_findings,
+            );
+        }
+        if !names.is_empty() {
+            let known = |n: &String| catalog.skills.iter().any(|s| &s.name == n);
+            let extra: Vec<String> = names.iter().filter(|n| !known(n)).cloned().collect();
+            all.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n) && known(n)));
+            let found_elsewhere = |n: &String| {
+                user_findings.iter().chain(&db_findings).any(|f| f.skill_name.as_ref() == Some(n))
+                    || user_catalog.skills.iter().any(|s| &s.name == n)
+                    || db.skills.iter().any(|r| &r.name == n)
+            };
+            if let Some(missing) = extra.iter().find(|n| !n.starts_with('/') && !found_elsewhere(n)) {
+                return Err(format!("no skill named {missing}"));
+            }
+        }
+        all.extend(user_findings);
+        all.extend(db_findings);
+        all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
+        return Ok(all);
+    }
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
         let mut keep_bundles = Vec::new();
@@ -44,8 +82,15 @@ pub fn findings(engine: &Engine, names: &[String]) -> Result<Vec<Finding>, Strin
     Ok(all)
 }
 
-pub fn run(engine: &Engine, names: &[String], min: Severity, json: bool, out: &mut Out) -> io::Result<i32> {
-    let all = match findings(engine, names) {
+pub fn run(
+    engine: &Engine,
+    layered: Layered,
+    names: &[String],
+    min: Severity,
+    json: bool,
+    out: &mut Out,
+) -> io::Result<i32> {
+    let all = match findings(engine, layered, names) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("skillscope: {e}");

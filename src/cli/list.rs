@@ -1,12 +1,16 @@
 //! `skillscope list`: skills_list.
 
 use super::output::{print_json, print_table, status_of, text, Out};
+use super::Layered;
 use crate::engine::Engine;
 use serde_json::Value as Json;
 use std::io;
 
-pub fn run(engine: &Engine, category: Option<&str>, json: bool, out: &mut Out) -> io::Result<i32> {
-    let answer = engine.skills_list(category);
+pub fn run(engine: &Engine, layered: Layered, category: Option<&str>, json: bool, out: &mut Out) -> io::Result<i32> {
+    let answer = match layered {
+        Some((layers, db)) => engine.layered_list(layers, db, category),
+        None => engine.skills_list(category),
+    };
     if json {
         print_json(out, &answer)?;
         return Ok(status_of(&answer));
@@ -20,17 +24,24 @@ pub fn run(engine: &Engine, category: Option<&str>, json: bool, out: &mut Out) -
         writeln!(out, "{}", answer.get("message").map(text).unwrap_or_default())?;
         return Ok(status_of(&answer));
     }
+    let layered = layered.is_some();
     let rows: Vec<Vec<String>> = skills
         .iter()
         .map(|s| {
-            vec![
+            let mut row = vec![
                 text(&s["name"]),
                 s.get("category").filter(|c| !c.is_null()).map(text).unwrap_or_else(|| "-".into()),
                 text(&s["description"]),
-            ]
+            ];
+            if layered {
+                row.insert(1, text(&s["source"]));
+            }
+            row
         })
         .collect();
-    print_table(out, &["NAME", "CATEGORY", "DESCRIPTION"], &rows)?;
+    let header: &[&str] =
+        if layered { &["NAME", "SOURCE", "CATEGORY", "DESCRIPTION"] } else { &["NAME", "CATEGORY", "DESCRIPTION"] };
+    print_table(out, header, &rows)?;
     writeln!(out, "\n{} skills", skills.len())?;
     Ok(status_of(&answer))
 }

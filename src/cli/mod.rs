@@ -17,6 +17,7 @@ mod skills;
 use crate::engine::diagnostics::Severity;
 use crate::engine::env::{Env, Os};
 use crate::engine::home::resolve_home_path;
+use crate::engine::layers::{read_db, valid_user_id, DbRead, Layers};
 use crate::engine::sandbox::{default_backend, Backend};
 use crate::engine::{Engine, Options};
 use clap::{Args, Parser, Subcommand};
@@ -26,6 +27,9 @@ use std::path::PathBuf;
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_ANSWER_ERROR: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
+
+/// Layers and the database rows they read, when `--user` is given.
+pub type Layered<'a> = Option<(&'a Layers, &'a DbRead)>;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -74,6 +78,15 @@ pub struct GlobalArgs {
     /// Show the host paths Hermes 0.19.0 gives the agent even where they do not exist (remote backends)
     #[arg(long, global = true)]
     pub hermes_paths: bool,
+    /// Turn on per-user layers: this user's skills (HERMES_HOME/users/ID/skills) before the shared ones
+    #[arg(long, global = true, value_name = "ID")]
+    pub user: Option<String>,
+    /// With --user: also the user's active rows of table hermes_skills in this SQLite file
+    #[arg(long, global = true, value_name = "PATH")]
+    pub db: Option<PathBuf>,
+    /// Your organisation; only org 0 may edit shared skills (default: none)
+    #[arg(long, global = true, value_name = "ID")]
+    pub org_id: Option<String>,
     /// Draw the browser's first frame at WIDTHxHEIGHT as text on stdout and exit (benchmarks, docs)
     #[arg(long, hide = true, value_name = "WxH", value_parser = parse_size)]
     pub print_frame: Option<(u16, u16)>,
@@ -194,6 +207,18 @@ pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
     Ok(engine)
 }
 
+/// The layers the flags turn on, if any.
+pub fn layers_for(global: &GlobalArgs) -> Result<Option<Layers>, String> {
+    match (&global.user, &global.db) {
+        (None, Some(_)) => Err("--db needs --user: database skills are read for one user".into()),
+        (None, None) => Ok(None),
+        (Some(user), db) => {
+            valid_user_id(user)?;
+            Ok(Some(Layers { user: user.clone(), db: db.clone(), org_id: global.org_id.clone() }))
+        }
+    }
+}
+
 /// Opens the terminal browser: on the home the flags or environment name,
 /// or on the embedded demo home when none of them exists.
 fn browse(global: &GlobalArgs) -> i32 {
@@ -256,18 +281,33 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             return EXIT_USAGE;
         }
     };
+    let layers = match layers_for(&cli.global) {
+        Ok(l) => l,
+        Err(msg) => {
+            eprintln!("skillscope: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let db = layers.as_ref().and_then(|l| l.db.as_ref()).map(|p| read_db(p, layers.as_ref().map_or("", |l| &l.user)));
+    if let Some(problem) = db.as_ref().and_then(|d| d.problem.as_ref()) {
+        eprintln!("skillscope: database skills unavailable: {problem}");
+    }
+    let db = db.unwrap_or_default();
+    let layered = layers.as_ref().map(|l| (l, &db));
     let json = cli.global.json;
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     let result = match command {
-        Command::List { category } => list::run(&engine, category.as_deref(), json, &mut out),
-        Command::View { name, file_path } => skills::view(&engine, &name, file_path.as_deref(), json, &mut out),
+        Command::List { category } => list::run(&engine, layered, category.as_deref(), json, &mut out),
+        Command::View { name, file_path } => {
+            skills::view(&engine, layered, &name, file_path.as_deref(), json, &mut out)
+        }
         Command::Prompt { tools, toolsets, cache } => prompt::run(&engine, tools, toolsets, cache, json, &mut out),
         Command::Commands => commands::run(&engine, json, &mut out),
         Command::Invoke { key, instruction } => skills::invoke(&engine, &key, &instruction, json, &mut out),
         Command::Preload { names } => skills::preload(&engine, &names, json, &mut out),
         Command::Bundles => bundles::run(&engine, json, &mut out),
         Command::Mounts => mounts::run(&engine, json, &mut out),
-        Command::Check { names, min_severity } => check::run(&engine, &names, min_severity, json, &mut out),
+        Command::Check { names, min_severity } => check::run(&engine, layered, &names, min_severity, json, &mut out),
     };
     let result = result.and_then(|code| std::io::Write::flush(&mut out).map(|_| code));
     match result {

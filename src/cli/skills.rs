@@ -1,14 +1,25 @@
 //! `skillscope view`, `invoke` and `preload`: what the agent reads.
 
 use super::output::{print_json, status_of, text, Out};
-use super::{EXIT_ANSWER_ERROR, EXIT_OK};
+use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK};
 use crate::engine::Engine;
 use crate::sanitize::clean;
 use serde_json::{json, Value as Json};
 use std::io;
 
-pub fn view(engine: &Engine, name: &str, file_path: Option<&str>, json: bool, out: &mut Out) -> io::Result<i32> {
-    let answer = engine.skill_view(name, file_path, Some(&engine.options.session_id), true);
+pub fn view(
+    engine: &Engine,
+    layered: Layered,
+    name: &str,
+    file_path: Option<&str>,
+    json: bool,
+    out: &mut Out,
+) -> io::Result<i32> {
+    let session = Some(engine.options.session_id.as_str());
+    let answer = match layered {
+        Some((layers, db)) => engine.layered_view(layers, db, name, file_path, session),
+        None => engine.skill_view(name, file_path, session, true),
+    };
     if json {
         print_json(out, &answer)?;
         return Ok(status_of(&answer));
@@ -25,6 +36,9 @@ pub fn view(engine: &Engine, name: &str, file_path: Option<&str>, json: bool, ou
     writeln!(out, "name:        {}", clean(&field("name").unwrap_or_default()))?;
     writeln!(out, "description: {}", clean(&field("description").unwrap_or_default()))?;
     writeln!(out, "path:        {}", clean(&field("path").unwrap_or_default()))?;
+    if let Some(source) = field("source") {
+        writeln!(out, "source:      {source}")?;
+    }
     if let Some(dir) = field("skill_dir") {
         writeln!(out, "skill_dir:   {}", clean(&dir))?;
         let backend = engine.options.backend;

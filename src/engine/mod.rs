@@ -14,6 +14,7 @@ pub mod env;
 pub mod frontmatter;
 pub mod gates;
 pub mod home;
+pub mod layers;
 pub mod list;
 pub mod messages;
 pub mod paths;

@@ -166,6 +166,12 @@ impl Engine {
         findings
     }
 
+    /// The findings of every skill of a catalog (no home-level rules).
+    pub fn check_skills(&self, catalog: &Catalog) -> Vec<Finding> {
+        let indices: Vec<usize> = (0..catalog.skills.len()).collect();
+        super::parallel_map(&indices, |&i| self.check_skill(catalog, i)).into_iter().flatten().collect()
+    }
+
     /// Every finding in the home: each skill, the config, the bundles.
     pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
         let per_skill =
@@ -174,6 +180,55 @@ impl Engine {
         home_rules::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
         bundles::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
         findings
+    }
+}
+
+/// Findings for a skill stored as text only (a database row): the rules
+/// that read the file itself, not its folder.
+pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut Vec<Finding>) {
+    let mut sink = Sink {
+        findings,
+        skill: None,
+        skill_name: Some(name.to_owned()),
+        path: PathBuf::from(rel_path),
+        rel_path: rel_path.to_owned(),
+    };
+    let (fm, _) = super::frontmatter::parse(text);
+    let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match &fm.kind {
+        super::frontmatter::FrontmatterKind::None if stripped.starts_with("---") => {
+            sink.add("hermes-fence-unclosed", Some(1), "no closing `---` line followed by a newline: no frontmatter")
+        }
+        super::frontmatter::FrontmatterKind::Fallback(err) => sink.add(
+            "hermes-yaml-fallback",
+            None,
+            format!("YAML error ({err}); Hermes splits `key: value` lines instead"),
+        ),
+        super::frontmatter::FrontmatterKind::NotAMapping => {
+            sink.add("hermes-frontmatter-not-mapping", Some(2), "the frontmatter is not a mapping")
+        }
+        _ => {}
+    }
+    match fm.get("name") {
+        None => sink.add("spec-name-missing", Some(1), "no `name` in the stored SKILL.md"),
+        Some(super::value::Value::Str(_)) => {}
+        Some(other) => sink.add("hermes-name-not-string", None, format!("name is {}", super::gates::type_name(other))),
+    }
+    if !fm.get("description").is_some_and(super::value::Value::truthy) {
+        sink.add("spec-description-missing", Some(1), "no description in the stored SKILL.md");
+    }
+    for (range, cmd) in super::preprocess::inline_shell_snippets(text) {
+        let line = text[..range.start].matches('\n').count() + 1;
+        sink.add(
+            "hermes-inline-shell",
+            Some(line),
+            format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled"),
+        );
+    }
+    for (id, severity, line, message, excerpt) in guard::scan_text(text) {
+        let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
+        let hint = "Hermes' skills guard flags this when the skill is installed from a hub; rephrase it, or make sure it is what you mean.";
+        sink.add_with(&format!("{}{id}", rules::GUARD_FAMILY), severity, Some(line), message, hint);
     }
 }
 
