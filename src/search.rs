@@ -109,6 +109,7 @@ mod tests {
                 read_error: None,
                 readiness: Default::default(),
                 status: Default::default(),
+                db_row: None,
             });
         }
         c

@@ -17,7 +17,7 @@ mod skills;
 use crate::engine::diagnostics::Severity;
 use crate::engine::env::{Env, Os};
 use crate::engine::home::resolve_home_path;
-use crate::engine::layers::{read_db, valid_user_id, DbRead, Layers};
+use crate::engine::layers::{read_db, valid_user_id, DbRead, Layers, Source};
 use crate::engine::sandbox::{default_backend, Backend};
 use crate::engine::{Engine, Options};
 use clap::{Args, Parser, Subcommand};
@@ -106,6 +106,9 @@ pub enum Command {
         name: String,
         /// A file inside the skill (e.g. `references/api.md`)
         file_path: Option<String>,
+        /// With --user: look in this layer only (reaches a shadowed skill)
+        #[arg(long, value_enum)]
+        source: Option<SourceArg>,
     },
     /// Print the system-prompt skills index
     Prompt {
@@ -207,6 +210,24 @@ pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
     Ok(engine)
 }
 
+/// A layer named on the command line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SourceArg {
+    User,
+    Shared,
+    Db,
+}
+
+impl SourceArg {
+    fn source(self) -> Source {
+        match self {
+            SourceArg::User => Source::User,
+            SourceArg::Shared => Source::Shared,
+            SourceArg::Db => Source::Db,
+        }
+    }
+}
+
 /// The layers the flags turn on, if any.
 pub fn layers_for(global: &GlobalArgs) -> Result<Option<Layers>, String> {
     match (&global.user, &global.db) {
@@ -298,8 +319,13 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     let result = match command {
         Command::List { category } => list::run(&engine, layered, category.as_deref(), json, &mut out),
-        Command::View { name, file_path } => {
-            skills::view(&engine, layered, &name, file_path.as_deref(), json, &mut out)
+        Command::View { name, file_path, source } => {
+            if source.is_some() && layered.is_none() {
+                eprintln!("skillscope: --source needs --user: layers are off");
+                return EXIT_USAGE;
+            }
+            let only = source.map(SourceArg::source);
+            skills::view(&engine, layered, only, &name, file_path.as_deref(), json, &mut out)
         }
         Command::Prompt { tools, toolsets, cache } => prompt::run(&engine, tools, toolsets, cache, json, &mut out),
         Command::Commands => commands::run(&engine, json, &mut out),

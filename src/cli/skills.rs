@@ -2,6 +2,7 @@
 
 use super::output::{print_json, status_of, text, Out};
 use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK};
+use crate::engine::layers::Source;
 use crate::engine::Engine;
 use crate::sanitize::clean;
 use serde_json::{json, Value as Json};
@@ -10,6 +11,7 @@ use std::io;
 pub fn view(
     engine: &Engine,
     layered: Layered,
+    only: Option<Source>,
     name: &str,
     file_path: Option<&str>,
     json: bool,
@@ -17,7 +19,7 @@ pub fn view(
 ) -> io::Result<i32> {
     let session = Some(engine.options.session_id.as_str());
     let answer = match layered {
-        Some((layers, db)) => engine.layered_view(layers, db, name, file_path, session),
+        Some((layers, db)) => engine.layered_view(layers, db, only, name, file_path, session),
         None => engine.skill_view(name, file_path, session, true),
     };
     if json {

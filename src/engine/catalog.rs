@@ -22,8 +22,10 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq)]
 pub struct Root {
     pub path: PathBuf,
-    /// `local`, or `external <i>` in config order.
+    /// `local`, or `external <i>` in config order; with layers, the source.
     pub label: String,
+    /// The layer the root belongs to, when layers are on.
+    pub source: Option<super::layers::Source>,
 }
 
 /// Why Hermes does not offer a skill, if it does not.
@@ -65,6 +67,8 @@ pub struct CatalogSkill {
     pub read_error: Option<String>,
     pub readiness: Readiness,
     pub status: SkillStatus,
+    /// The database row of a skill that has no folder (source `db`).
+    pub db_row: Option<super::layers::DbSkill>,
 }
 
 impl CatalogSkill {
@@ -144,10 +148,10 @@ impl Engine {
     pub fn catalog(&self) -> Catalog {
         let mut roots = Vec::new();
         if super::paths::exists(&self.home.skills_dir) {
-            roots.push(Root { path: self.home.skills_dir.clone(), label: "local".into() });
+            roots.push(Root { path: self.home.skills_dir.clone(), label: "local".into(), source: None });
         }
         for (i, dir) in self.home.external_dirs.iter().enumerate() {
-            roots.push(Root { path: dir.clone(), label: format!("external {i}") });
+            roots.push(Root { path: dir.clone(), label: format!("external {i}"), source: None });
         }
         let mut problems = Vec::new();
         if let Some(p) = &self.home.config_problem {
@@ -226,6 +230,7 @@ impl Engine {
                 body_line: p.body_line,
                 read_error: p.error,
                 status,
+                db_row: None,
             });
         }
 

@@ -8,7 +8,9 @@
 //! Viewing a name tries the layers in that order; listing concatenates them,
 //! a name taken by an earlier layer hiding later ones.
 
+use super::catalog::{Catalog, CatalogSkill, Root, SkillStatus};
 use super::frontmatter;
+use super::gates;
 use super::list::{sort_listing, ListedSkill, LIST_HINT};
 use super::readiness;
 use super::skill;
@@ -16,6 +18,7 @@ use super::value::Value;
 use super::Engine;
 use rusqlite::{types::ValueRef, Connection, OpenFlags, OptionalExtension};
 use serde_json::{json, Map as JsonMap, Value as Json};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -319,13 +322,15 @@ impl Engine {
         &self,
         layers: &Layers,
         db: &DbRead,
+        only: Option<Source>,
         name: &str,
         file_path: Option<&str>,
         task_id: Option<&str>,
     ) -> Json {
+        let wanted = |s: Source| only.map_or(true, |o| o == s);
         let user = self.user_engine(&layers.user);
         for (source, engine) in [(Source::User, &user), (Source::Shared, self)] {
-            if engine.home.scan_dirs().is_empty() {
+            if !wanted(source) || engine.home.scan_dirs().is_empty() {
                 continue;
             }
             let answer = engine.skill_view(name, file_path, task_id, true);
@@ -334,7 +339,13 @@ impl Engine {
                 return with_source(answer, source);
             }
         }
-        if let Some(row) = db.skills.iter().find(|r| r.name == name) {
+        if let Some(row) = db.skills.iter().find(|r| r.name == name).filter(|_| wanted(Source::Db)) {
+            if let Some(file) = file_path {
+                return json!({
+                    "success": false,
+                    "error": format!("Skill '{name}' is stored in the database and has no file '{file}'."),
+                });
+            }
             return with_source(self.db_view(row, task_id), Source::Db);
         }
         let listed = self.layered_list(layers, db, None);
@@ -380,6 +391,93 @@ impl Engine {
             out.insert("setup_note".into(), json!(note));
         }
         Json::Object(out)
+    }
+}
+
+impl Engine {
+    /// The browser's catalog over the layers: the user's folder, the shared
+    /// roots, then the database rows. A shared skill whose name a user skill
+    /// took is kept, marked as shadowed by it; so is a database row.
+    pub fn layered_catalog(&self, layers: &Layers, db: &DbRead) -> Catalog {
+        let mut user = self.user_engine(&layers.user).catalog();
+        let mut shared = self.catalog();
+        let mut roots: Vec<Root> = Vec::new();
+        let user_root = self.home.root.join("users").join(&layers.user).join("skills");
+        // The user's root is shown even when the folder does not exist yet.
+        roots.push(Root { path: user_root, label: format!("user {}", layers.user), source: Some(Source::User) });
+        for s in &mut user.skills {
+            s.root = 0;
+        }
+        let offset = roots.len();
+        roots.extend(shared.roots.drain(..).map(|r| Root { source: Some(Source::Shared), ..r }));
+        let mut skills = user.skills;
+        let taken: HashMap<String, usize> =
+            skills.iter().enumerate().filter(|(_, s)| s.status.listed).map(|(i, s)| (s.name.clone(), i)).collect();
+        let shift = skills.len();
+        let remap = |v: usize| v + shift;
+        for mut s in shared.skills {
+            s.root += offset;
+            s.status.shadowed_by = s.status.shadowed_by.map(remap);
+            s.status.ambiguous_with = s.status.ambiguous_with.iter().copied().map(remap).collect();
+            if let Some(&first) = taken.get(&s.name).filter(|_| s.status.listed) {
+                s.status.listed = false;
+                s.status.shadowed_by = Some(first);
+            }
+            skills.push(s);
+        }
+        let mut problems = user.problems;
+        problems.extend(shared.problems);
+        if let Some(path) = &layers.db {
+            let db_root = roots.len();
+            roots.push(Root { path: path.clone(), label: "db".into(), source: Some(Source::Db) });
+            if let Some(p) = &db.problem {
+                problems.push(format!("database skills unavailable: {p}"));
+            }
+            let mut first_by_name: HashMap<String, usize> =
+                skills.iter().enumerate().filter(|(_, s)| s.status.listed).map(|(i, s)| (s.name.clone(), i)).collect();
+            for row in &db.skills {
+                let i = skills.len();
+                let mut s = self.db_catalog_skill(row, db_root);
+                match first_by_name.get(&row.name) {
+                    Some(&first) => {
+                        s.status.shadowed_by = Some(first);
+                        s.status.listed = false;
+                    }
+                    None => {
+                        first_by_name.insert(row.name.clone(), i);
+                    }
+                }
+                skills.push(s);
+            }
+        }
+        Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems }
+    }
+
+    fn db_catalog_skill(&self, row: &DbSkill, root: usize) -> CatalogSkill {
+        let (fm, body) = frontmatter::parse(&row.content);
+        let body_line = row.content[..row.content.len() - body.len()].matches('\n').count() + 1;
+        let status = SkillStatus {
+            listed: true,
+            platform_ok: gates::frontmatter_platform_matches(&fm.fields, &self.env),
+            environment_ok: gates::environment_matches(&fm.fields, &self.home, &self.env),
+            ..SkillStatus::default()
+        };
+        CatalogSkill {
+            root,
+            categories: row.category.iter().cloned().collect(),
+            skill_md: PathBuf::from(format!("db:{TABLE}/{}", row.id)),
+            skill_dir: PathBuf::new(),
+            name: row.name.clone(),
+            description: row.description.clone(),
+            tags: skill::tag_list(&fm.fields, "tags"),
+            readiness: readiness::evaluate(&fm.fields, &self.home, &self.env, self.options.backend.name()),
+            frontmatter: fm.fields,
+            frontmatter_kind: fm.kind,
+            body_line,
+            read_error: None,
+            status,
+            db_row: Some(row.clone()),
+        }
     }
 }
 

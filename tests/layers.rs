@@ -1,0 +1,371 @@
+//! Multi-user layers: per-user folders, shared skills, database rows.
+
+mod common;
+
+use common::{RefConf, Scenario};
+use rusqlite::Connection;
+use serde_json::Value as Json;
+use skillscope::engine::layers::{can_edit, read_db, write_back, DbRead, Layers, Source, WriteBack};
+use skillscope::engine::Engine;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SCHEMA: &str = "CREATE TABLE hermes_skills (
+    id INTEGER PRIMARY KEY, user_id TEXT NOT NULL, name TEXT NOT NULL, description TEXT,
+    content TEXT, category TEXT, version TEXT, is_active INTEGER DEFAULT 1,
+    created_at TEXT DEFAULT CURRENT_TIMESTAMP, updated_at TEXT DEFAULT CURRENT_TIMESTAMP)";
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(path, text).expect("write");
+}
+
+fn skill_md(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\nversion: 1.0.0\n---\n\n# {name}\n\nBody of {name}.\n")
+}
+
+/// A home with shared skills, folders for alice and bob, and a database.
+struct LayeredHome {
+    _dir: tempfile::TempDir,
+    scenario: Scenario,
+    db: PathBuf,
+}
+
+impl LayeredHome {
+    fn new() -> LayeredHome {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let home = dir.path().join("home");
+        let skills = home.join("skills");
+        write(&skills.join("devops/deploy/SKILL.md"), &skill_md("deploy", "Shared deploy"));
+        write(&skills.join("devops/rollback/SKILL.md"), &skill_md("rollback", "Shared rollback"));
+        write(&skills.join("notes/journal/SKILL.md"), &skill_md("journal", "Shared journal"));
+        let users = home.join("users");
+        write(&users.join("alice/skills/devops/deploy/SKILL.md"), &skill_md("deploy", "Alice's deploy"));
+        write(&users.join("alice/skills/mine/alice-only/SKILL.md"), &skill_md("alice-only", "Alice only"));
+        write(&users.join("bob/skills/bob-only/SKILL.md"), &skill_md("bob-only", "Bob only"));
+        std::fs::create_dir_all(dir.path().join("fakehome")).expect("fake home");
+        let db = dir.path().join("skills.db");
+        let conn = Connection::open(&db).expect("db");
+        conn.execute_batch(SCHEMA).expect("schema");
+        let rows = [
+            ("alice", "db-recipe", "Alice's recipe", "cooking", 1),
+            ("alice", "journal", "Alice's journal row", "notes", 1),
+            ("alice", "retired", "An inactive row", "old", 0),
+            ("bob", "bob-row", "Bob's row", "misc", 1),
+        ];
+        for (user, name, desc, cat, active) in rows {
+            conn.execute(
+                "INSERT INTO hermes_skills (user_id, name, description, content, category, version, is_active, updated_at) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, '1', ?6, '2026-01-01 00:00:00')",
+                rusqlite::params![user, name, desc, skill_md(name, desc), cat, active],
+            )
+            .expect("insert");
+        }
+        let scenario = Scenario::new(home, None, RefConf::default());
+        LayeredHome { _dir: dir, scenario, db }
+    }
+
+    fn engine(&self) -> Engine {
+        self.scenario.engine()
+    }
+
+    fn layers(&self, user: &str) -> (Layers, DbRead) {
+        let layers = Layers { user: user.into(), db: Some(self.db.clone()), org_id: None };
+        let db = read_db(&self.db, user);
+        (layers, db)
+    }
+
+    fn cli(&self, args: &[&str]) -> std::process::Output {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        cmd.env_clear()
+            .env("HOME", &self.scenario.fake_home)
+            .env("PATH", std::env::var_os("PATH").unwrap_or_default())
+            .arg("--home")
+            .arg(&self.scenario.home)
+            .args(args);
+        cmd.output().expect("runs")
+    }
+}
+
+fn listed(list: &Json) -> Vec<(String, String, String)> {
+    list["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|s| {
+            let field = |k: &str| s[k].as_str().unwrap_or_default().to_owned();
+            (field("source"), field("name"), field("description"))
+        })
+        .collect()
+}
+
+#[test]
+fn listing_puts_user_then_shared_then_db_and_skips_taken_names() {
+    let h = LayeredHome::new();
+    let (layers, db) = h.layers("alice");
+    let list = h.engine().layered_list(&layers, &db, None);
+    let got = listed(&list);
+    let expect = [
+        ("user", "deploy", "Alice's deploy"),
+        ("user", "alice-only", "Alice only"),
+        ("shared", "rollback", "Shared rollback"),
+        ("shared", "journal", "Shared journal"),
+        ("db", "db-recipe", "Alice's recipe"),
+    ];
+    let expect: Vec<(String, String, String)> =
+        expect.iter().map(|(a, b, c)| ((*a).into(), (*b).into(), (*c).into())).collect();
+    assert_eq!(got, expect);
+    assert_eq!(list["count"], 5);
+    assert_eq!(list["categories"], serde_json::json!(["cooking", "devops", "mine", "notes"]));
+}
+
+#[test]
+fn viewing_tries_the_user_folder_then_shared_then_db() {
+    let h = LayeredHome::new();
+    let (layers, db) = h.layers("alice");
+    let engine = h.engine();
+    let view = |name: &str, only: Option<Source>| engine.layered_view(&layers, &db, only, name, None, None);
+    let deploy = view("deploy", None);
+    assert_eq!(deploy["source"], "user");
+    assert_eq!(deploy["description"], "Alice's deploy");
+    assert_eq!(view("rollback", None)["source"], "shared");
+    let recipe = view("db-recipe", None);
+    assert_eq!(recipe["source"], "db");
+    assert!(recipe["content"].as_str().unwrap_or_default().contains("Body of db-recipe"));
+    // The shadowed shared skill stays reachable by naming its layer.
+    let shadowed = view("deploy", Some(Source::Shared));
+    assert_eq!(shadowed["description"], "Shared deploy");
+    assert_eq!(shadowed["source"], "shared");
+    let journal_row = view("journal", Some(Source::Db));
+    assert_eq!(journal_row["description"], "Alice's journal row");
+    assert_eq!(view("retired", None)["success"], false, "inactive rows are not skills");
+    let missing = view("nope", None);
+    assert_eq!(missing["error"], "Skill 'nope' not found.");
+    let file = engine.layered_view(&layers, &db, None, "db-recipe", Some("references/x.md"), None);
+    assert_eq!(file["success"], false);
+}
+
+#[test]
+fn users_never_see_each_other() {
+    let h = LayeredHome::new();
+    let engine = h.engine();
+    let names = |user: &str| -> Vec<String> {
+        let (layers, db) = h.layers(user);
+        listed(&engine.layered_list(&layers, &db, None)).into_iter().map(|(_, n, _)| n).collect()
+    };
+    let alice = names("alice");
+    let bob = names("bob");
+    assert!(alice.contains(&"alice-only".into()) && alice.contains(&"db-recipe".into()));
+    assert!(!alice.iter().any(|n| n.starts_with("bob")), "{alice:?}");
+    assert!(bob.contains(&"bob-only".into()) && bob.contains(&"bob-row".into()));
+    assert!(!bob.iter().any(|n| n.starts_with("alice") || n == "db-recipe"), "{bob:?}");
+    let (layers, db) = h.layers("bob");
+    assert_eq!(engine.layered_view(&layers, &db, None, "alice-only", None, None)["success"], false);
+    assert_eq!(engine.layered_view(&layers, &db, None, "db-recipe", None, None)["success"], false);
+    // bob sees the shared deploy, not alice's.
+    assert_eq!(engine.layered_view(&layers, &db, None, "deploy", None, None)["description"], "Shared deploy");
+    // A user without a folder or rows gets the shared layer.
+    let carol = names("carol");
+    assert_eq!(carol, ["deploy", "rollback", "journal"]);
+}
+
+#[test]
+fn the_catalog_marks_shadowed_skills_and_keeps_them() {
+    let h = LayeredHome::new();
+    let (layers, db) = h.layers("alice");
+    let catalog = h.engine().layered_catalog(&layers, &db);
+    let sources: Vec<Option<Source>> = catalog.roots.iter().map(|r| r.source).collect();
+    assert_eq!(sources, [Some(Source::User), Some(Source::Shared), Some(Source::Db)]);
+    let find = |name: &str, source: Source| {
+        catalog
+            .skills
+            .iter()
+            .position(|s| s.name == name && catalog.roots[s.root].source == Some(source))
+            .unwrap_or_else(|| panic!("{name} in {source:?}"))
+    };
+    let user_deploy = find("deploy", Source::User);
+    let shared_deploy = find("deploy", Source::Shared);
+    assert!(catalog.skills[user_deploy].status.listed);
+    assert!(!catalog.skills[shared_deploy].status.listed);
+    assert_eq!(catalog.skills[shared_deploy].status.shadowed_by, Some(user_deploy));
+    let row = find("journal", Source::Db);
+    assert_eq!(catalog.skills[row].status.shadowed_by, Some(find("journal", Source::Shared)));
+    let recipe = &catalog.skills[find("db-recipe", Source::Db)];
+    assert!(recipe.status.listed);
+    assert_eq!(recipe.categories, ["cooking"]);
+    assert!(recipe.db_row.as_ref().is_some_and(|r| r.content.contains("Body of db-recipe")));
+    let listed: Vec<&str> = catalog.skills.iter().filter(|s| s.status.listed).map(|s| s.name.as_str()).collect();
+    assert_eq!(listed.len(), 5, "{listed:?}");
+}
+
+#[test]
+fn who_may_edit_what() {
+    // (source, org) -> allowed
+    let matrix = [
+        (Source::Shared, None, false),
+        (Source::Shared, Some("7"), false),
+        (Source::Shared, Some("0"), true),
+        (Source::User, None, true),
+        (Source::User, Some("7"), true),
+        (Source::User, Some("0"), true),
+        (Source::Db, None, true),
+        (Source::Db, Some("7"), true),
+        (Source::Db, Some("0"), true),
+    ];
+    for (source, org, allowed) in matrix {
+        let answer = can_edit(source, org);
+        assert_eq!(answer.is_ok(), allowed, "{source:?} by {org:?}");
+        if let Err(msg) = answer {
+            assert!(msg.contains("org_id 0"), "the refusal says who may write: {msg}");
+        }
+    }
+}
+
+fn row_of(db: &Path, name: &str) -> (String, String, String, String) {
+    let conn = Connection::open(db).expect("db");
+    conn.query_row("SELECT content, description, version, updated_at FROM hermes_skills WHERE name = ?1", [name], |r| {
+        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+    })
+    .expect("row")
+}
+
+#[test]
+fn write_back_saves_content_description_and_version() {
+    let h = LayeredHome::new();
+    let (_, db) = h.layers("alice");
+    let row = db.skills.iter().find(|r| r.name == "db-recipe").expect("row").clone();
+    assert_eq!(write_back(&h.db, &row, &row.content, "2026-02-02 00:00:00"), Ok(WriteBack::Unchanged));
+    let edited = "---\nname: db-recipe\ndescription: Better recipe\nversion: 2.0.0\n---\n\nNew body.\n";
+    let saved = write_back(&h.db, &row, edited, "2026-02-02 00:00:00").expect("writes");
+    assert_eq!(saved, WriteBack::Saved { updated_at: "2026-02-02 00:00:00".into() });
+    let (content, description, version, updated) = row_of(&h.db, "db-recipe");
+    assert_eq!(content, edited);
+    assert_eq!(
+        (description.as_str(), version.as_str(), updated.as_str()),
+        ("Better recipe", "2.0.0", "2026-02-02 00:00:00")
+    );
+    // Other rows are untouched.
+    assert_eq!(row_of(&h.db, "bob-row").3, "2026-01-01 00:00:00");
+}
+
+#[test]
+fn a_concurrent_change_is_never_overwritten() {
+    let h = LayeredHome::new();
+    let (_, db) = h.layers("alice");
+    let row = db.skills.iter().find(|r| r.name == "db-recipe").expect("row").clone();
+    // Someone else saves the row after we read it.
+    let theirs = "---\nname: db-recipe\ndescription: Their edit\n---\nTheirs.\n";
+    Connection::open(&h.db)
+        .expect("db")
+        .execute(
+            "UPDATE hermes_skills SET content = ?1, updated_at = '2026-01-05 10:00:00' WHERE name = 'db-recipe'",
+            [theirs],
+        )
+        .expect("update");
+    let mine = "---\nname: db-recipe\ndescription: My edit\n---\nMine.\n";
+    let answer = write_back(&h.db, &row, mine, "2026-01-06 00:00:00").expect("no error");
+    let WriteBack::Conflict { kept } = answer else { panic!("expected a conflict, got {answer:?}") };
+    assert_eq!(std::fs::read_to_string(&kept).expect("kept"), mine, "the edit is kept");
+    let _ = std::fs::remove_file(&kept);
+    let (content, _, _, updated) = row_of(&h.db, "db-recipe");
+    assert_eq!((content.as_str(), updated.as_str()), (theirs, "2026-01-05 10:00:00"), "their change stays");
+}
+
+fn db_with(sql: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("x.db");
+    Connection::open(&path).expect("db").execute_batch(sql).expect("sql");
+    (dir, path)
+}
+
+#[test]
+fn bad_databases_give_one_clear_message() {
+    let missing = read_db(Path::new("/nonexistent/skills.db"), "alice");
+    assert!(missing.problem.as_deref().is_some_and(|p| p.contains("no such database file")), "{missing:?}");
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let text = dir.path().join("notes.db");
+    std::fs::write(&text, "this is not a database, just text that is long enough to have a header....").expect("w");
+    let not_sqlite = read_db(&text, "alice");
+    assert!(not_sqlite.problem.as_deref().is_some_and(|p| p.contains("notes.db")), "{not_sqlite:?}");
+
+    let (_d1, no_table) = db_with("CREATE TABLE other (x)");
+    let p = read_db(&no_table, "alice").problem.expect("problem");
+    assert!(p.contains("no table `hermes_skills`") && !p.contains("harnessed"), "{p}");
+
+    let (_d2, wrong) = db_with(&SCHEMA.replace("hermes_skills", "harnessed_skills"));
+    let p = read_db(&wrong, "alice").problem.expect("problem");
+    assert!(p.contains("it has `harnessed_skills`"), "{p}");
+
+    let (_d3, no_column) = db_with("CREATE TABLE hermes_skills (id, user_id, name, description, content)");
+    let p = read_db(&no_column, "alice").problem.expect("problem");
+    assert!(p.contains("lacks column(s) category, version, is_active, created_at, updated_at"), "{p}");
+
+    let (_d4, blob) = db_with(SCHEMA);
+    Connection::open(&blob)
+        .expect("db")
+        .execute(
+            "INSERT INTO hermes_skills (user_id, name, description, content) VALUES ('alice', 'b', 'd', x'00ff')",
+            [],
+        )
+        .expect("insert");
+    let p = read_db(&blob, "alice").problem.expect("problem");
+    assert!(p.contains("column content holds a blob"), "{p}");
+}
+
+#[test]
+fn a_bad_database_leaves_the_file_layers_working() {
+    let h = LayeredHome::new();
+    let (_d, no_table) = db_with("CREATE TABLE other (x)");
+    let layers = Layers { user: "alice".into(), db: Some(no_table.clone()), org_id: None };
+    let db = read_db(&no_table, "alice");
+    let got = listed(&h.engine().layered_list(&layers, &db, None));
+    assert_eq!(got.len(), 4, "user and shared skills still listed: {got:?}");
+    let catalog = h.engine().layered_catalog(&layers, &db);
+    assert!(catalog.problems.iter().any(|p| p.contains("database skills unavailable")), "{:?}", catalog.problems);
+
+    let out = h.cli(&["--user", "alice", "--db", no_table.to_str().expect("utf8"), "list", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("no table `hermes_skills`").count(), 1, "{stderr}");
+}
+
+#[test]
+fn cli_adds_source_only_with_layers() {
+    let h = LayeredHome::new();
+    let plain: Json = serde_json::from_slice(&h.cli(&["list", "--json"]).stdout).expect("json");
+    assert!(plain["skills"].as_array().expect("skills").iter().all(|s| s.get("source").is_none()));
+    assert_eq!(plain["count"], 3);
+
+    let db = h.db.to_str().expect("utf8");
+    let out = h.cli(&["--user", "alice", "--db", db, "list", "--json"]);
+    let layered: Json = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(layered["count"], 5);
+    assert_eq!(layered["skills"][0]["source"], "user");
+
+    let out = h.cli(&["--user", "alice", "--db", db, "view", "deploy", "--source", "shared", "--json"]);
+    let view: Json = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(view["description"], "Shared deploy");
+
+    let out = h.cli(&["--user", "alice", "--db", db, "check", "--json"]);
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+
+    for args in [&["--db", db, "list"][..], &["view", "deploy", "--source", "user"], &["--user", "../x", "list"]] {
+        let out = h.cli(args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(!out.stderr.is_empty());
+    }
+}
+
+#[test]
+fn a_locked_database_is_reported_not_waited_on_forever() {
+    let h = LayeredHome::new();
+    let holder = Connection::open(&h.db).expect("db");
+    holder.execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;").expect("lock");
+    let started = std::time::Instant::now();
+    let read = read_db(&h.db, "alice");
+    assert!(read.problem.as_deref().is_some_and(|p| p.contains("locked")), "{read:?}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(5));
+    drop(holder);
+    assert!(read_db(&h.db, "alice").problem.is_none());
+}
