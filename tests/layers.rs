@@ -369,3 +369,39 @@ fn a_locked_database_is_reported_not_waited_on_forever() {
     drop(holder);
     assert!(read_db(&h.db, "alice").problem.is_none());
 }
+
+#[test]
+fn editing_a_database_skill_goes_through_a_temporary_file() {
+    use skillscope::tui::editor::edit_db_skill;
+    let h = LayeredHome::new();
+    let row = h.layers("alice").1.skills.into_iter().find(|r| r.name == "db-recipe").expect("row");
+
+    // The editor fails: nothing is written.
+    let notice = edit_db_skill(&row, &h.db, |path| {
+        std::fs::write(path, "half-edited").expect("write");
+        Err("editor vi exited with exit status: 1".into())
+    });
+    assert!(notice.contains("left as it was"), "{notice}");
+    assert_eq!(row_of(&h.db, "db-recipe").0, row.content);
+
+    // The editor exits without changes.
+    assert_eq!(edit_db_skill(&row, &h.db, |_| Ok(())), "db-recipe: no changes");
+
+    // The editor sees the content and saves a change.
+    let notice = edit_db_skill(&row, &h.db, |path| {
+        let text = std::fs::read_to_string(path).expect("read");
+        assert_eq!(text, row.content);
+        std::fs::write(path, text.replace("Body of db-recipe.", "Edited body.")).expect("write");
+        Ok(())
+    });
+    assert!(notice.starts_with("Saved db-recipe"), "{notice}");
+    assert!(row_of(&h.db, "db-recipe").0.contains("Edited body."));
+
+    // Editing the stale row again is a conflict: the saved text stays.
+    let notice = edit_db_skill(&row, &h.db, |path| std::fs::write(path, "stale edit").map_err(|e| e.to_string()));
+    assert!(notice.contains("nothing overwritten"), "{notice}");
+    assert!(row_of(&h.db, "db-recipe").0.contains("Edited body."));
+    let kept = notice.rsplit("your edit is in ").next().expect("path");
+    assert_eq!(std::fs::read_to_string(kept).expect("kept"), "stale edit");
+    let _ = std::fs::remove_file(kept);
+}

@@ -7,6 +7,7 @@ use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, Mous
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
 use skillscope::engine::env::{Env, Os};
+use skillscope::engine::layers::Layers;
 use skillscope::engine::{Engine, Options};
 use skillscope::tui::app::{App, Effect, Focus, ViewTab};
 use skillscope::tui::demo::DemoHome;
@@ -335,4 +336,66 @@ fn copy(from: &Path, to: &Path) {
             std::fs::copy(e.path(), target).expect("copy");
         }
     }
+}
+
+fn layered_demo(demo: &DemoHome, org_id: Option<&str>) -> App {
+    let layers = Layers { user: "demo".into(), db: Some(demo.db()), org_id: org_id.map(str::to_owned) };
+    App::with_layers(engine_for(&demo.home()), Theme::new(ColorMode::NoColor), Some(layers))
+}
+
+/// Selects the skill `name` under the tree root whose label starts with `root`.
+fn select_in_root(app: &mut App, root: &str, name: &str) {
+    let target = app
+        .catalog
+        .skills
+        .iter()
+        .enumerate()
+        .position(|(_, s)| s.name == name && app.catalog.roots[s.root].label.starts_with(root));
+    let target = target.unwrap_or_else(|| panic!("{name} under {root}"));
+    let row = app.rows.iter().position(|r| app.tree.nodes[r.node].skill == Some(target)).expect("visible");
+    let delta = row as isize - app.cursor as isize;
+    let code = if delta >= 0 { KeyCode::Down } else { KeyCode::Up };
+    for _ in 0..delta.unsigned_abs() {
+        key(app, code);
+    }
+    assert_eq!(app.selected_skill(), Some(target));
+}
+
+#[test]
+fn layered_demo_shows_sources_and_shadowing() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = layered_demo(&demo, None);
+    snapshot!("layered_demo", screen(&mut app, 110, 34));
+    select_in_root(&mut app, "db", "meeting-notes");
+    let shown = screen(&mut app, 110, 34);
+    assert!(shown.contains("row 1 of hermes_skills"), "{shown}");
+    assert!(shown.contains("This skill lives in the database"), "{shown}");
+    key(&mut app, KeyCode::Char('2'));
+    assert!(screen(&mut app, 110, 34).contains("A database skill has no folder"));
+    key(&mut app, KeyCode::Char('3'));
+    assert!(screen(&mut app, 110, 34).contains("none (stored in the database)"));
+    key(&mut app, KeyCode::Char('1'));
+    select_in_root(&mut app, "shared local", "release-notes");
+    let shown = screen(&mut app, 110, 34);
+    assert!(shown.contains("not offered to the agent"), "the shadowed skill is reachable: {shown}");
+}
+
+#[test]
+fn layered_edit_permissions() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = layered_demo(&demo, None);
+    select_in_root(&mut app, "shared local", "paper-summary");
+    assert!(key(&mut app, KeyCode::Char('e')).is_empty(), "shared skills are refused");
+    assert!(app.notice.as_deref().is_some_and(|n| n.contains("org_id 0")), "{:?}", app.notice);
+    select_in_root(&mut app, "user", "standup");
+    assert!(matches!(&key(&mut app, KeyCode::Char('e'))[..], [Effect::OpenEditor { .. }]));
+    select_in_root(&mut app, "db", "meeting-notes");
+    let effects = key(&mut app, KeyCode::Char('e'));
+    assert!(
+        matches!(&effects[..], [Effect::EditDbSkill { row, db }] if row.name == "meeting-notes" && *db == demo.db())
+    );
+
+    let mut owner = layered_demo(&demo, Some("0"));
+    select_in_root(&mut owner, "shared local", "paper-summary");
+    assert!(matches!(&key(&mut owner, KeyCode::Char('e'))[..], [Effect::OpenEditor { .. }]));
 }

@@ -14,24 +14,10 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<V
     let catalog = engine.catalog();
     let mut all = engine.check_home(&catalog);
     if let Some((layers, db)) = layered {
-        let user = engine.user_engine(&layers.user);
-        let user_catalog = user.catalog();
-        let mut user_findings = user.check_skills(&user_catalog);
-        for f in &mut user_findings {
-            f.skill = None;
-            f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path);
-        }
+        let (mut user_findings, mut db_findings) = engine.layer_findings(layers, db);
         if !names.is_empty() {
             user_findings.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n)));
-        }
-        let mut db_findings = Vec::new();
-        for row in db.skills.iter().filter(|r| names.is_empty() || names.contains(&r.name)) {
-            crate::engine::diagnostics::check_text_skill(
-                &row.name,
-                &row.content,
-                &format!("db:hermes_skills/{}", row.id),
-                &mut db_findings,
-            );
+            db_findings.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n)));
         }
         if !names.is_empty() {
             let known = |n: &String| catalog.skills.iter().any(|s| &s.name == n);
@@ -39,7 +25,7 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<V
             all.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n) && known(n)));
             let found_elsewhere = |n: &String| {
                 user_findings.iter().chain(&db_findings).any(|f| f.skill_name.as_ref() == Some(n))
-                    || user_catalog.skills.iter().any(|s| &s.name == n)
+                    || engine.user_engine(&layers.user).catalog().skills.iter().any(|s| &s.name == n)
                     || db.skills.iter().any(|r| &r.name == n)
             };
             if let Some(missing) = extra.iter().find(|n| !n.starts_with('/') && !found_elsewhere(n)) {

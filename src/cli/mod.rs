@@ -266,12 +266,24 @@ fn browse(global: &GlobalArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
+    let mut layers = match layers_for(&global) {
+        Ok(l) => l,
+        Err(msg) => {
+            eprintln!("skillscope: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    // The demo shows the layers unless the user picked their own.
+    if let (Some(d), None) = (&demo, &layers) {
+        let user = crate::tui::demo::USER.to_owned();
+        layers = Some(Layers { user, db: Some(d.db()), org_id: global.org_id.clone() });
+    }
     let banner = demo.as_ref().map(|_| crate::tui::demo::BANNER.to_owned());
     if let Some((w, h)) = global.print_frame {
-        print!("{}", crate::tui::first_frame(engine, banner, w, h));
+        print!("{}", crate::tui::first_frame(engine, layers, banner, w, h));
         return EXIT_OK;
     }
-    let result = crate::tui::run(engine, banner);
+    let result = crate::tui::run(engine, layers, banner);
     drop(demo);
     match result {
         Ok(()) => EXIT_OK,

@@ -9,6 +9,7 @@
 //! a name taken by an earlier layer hiding later ones.
 
 use super::catalog::{Catalog, CatalogSkill, Root, SkillStatus};
+use super::diagnostics::{self, Finding};
 use super::frontmatter;
 use super::gates;
 use super::list::{sort_listing, ListedSkill, LIST_HINT};
@@ -231,12 +232,19 @@ pub fn write_back(path: &Path, skill: &DbSkill, edited: &str, now: &str) -> Resu
         .map_err(|e| format!("{}: {e}", path.display()))?;
     if changed != 1 {
         drop(tx);
-        let kept = std::env::temp_dir().join(format!("skillscope-{}-{}-edit.md", skill.user_id, skill.id));
-        std::fs::write(&kept, edited).map_err(|e| format!("{}: {e}", kept.display()))?;
-        return Ok(WriteBack::Conflict { kept });
+        return keep_edit(skill, edited).map(|kept| WriteBack::Conflict { kept });
     }
     tx.commit().map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(WriteBack::Saved { updated_at: now.to_owned() })
+}
+
+/// Saves an edit that could not be written back, in a file of its own.
+fn keep_edit(skill: &DbSkill, edited: &str) -> Result<PathBuf, String> {
+    let prefix = format!("skillscope-{}-", skill.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_"));
+    let file = tempfile::Builder::new().prefix(&prefix).suffix(".md").tempfile().map_err(|e| e.to_string())?;
+    std::fs::write(file.path(), edited).map_err(|e| format!("{}: {e}", file.path().display()))?;
+    let (_, path) = file.keep().map_err(|e| e.to_string())?;
+    Ok(path)
 }
 
 /// The current time as SQLite's `CURRENT_TIMESTAMP` writes it (UTC).
@@ -409,7 +417,11 @@ impl Engine {
             s.root = 0;
         }
         let offset = roots.len();
-        roots.extend(shared.roots.drain(..).map(|r| Root { source: Some(Source::Shared), ..r }));
+        roots.extend(shared.roots.drain(..).map(|r| Root {
+            label: format!("shared {}", r.label),
+            source: Some(Source::Shared),
+            ..r
+        }));
         let mut skills = user.skills;
         let taken: HashMap<String, usize> =
             skills.iter().enumerate().filter(|(_, s)| s.status.listed).map(|(i, s)| (s.name.clone(), i)).collect();
@@ -451,6 +463,22 @@ impl Engine {
             }
         }
         Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems }
+    }
+
+    /// Findings for the user's folder (paths under `users/<id>/skills/`) and
+    /// for the database rows; the shared home's come from `check_home`.
+    pub fn layer_findings(&self, layers: &Layers, db: &DbRead) -> (Vec<Finding>, Vec<Finding>) {
+        let user = self.user_engine(&layers.user);
+        let mut user_findings = user.check_skills(&user.catalog());
+        for f in &mut user_findings {
+            f.skill = None;
+            f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path);
+        }
+        let mut db_findings = Vec::new();
+        for row in &db.skills {
+            diagnostics::check_text_skill(&row.name, &row.content, &format!("db:{TABLE}/{}", row.id), &mut db_findings);
+        }
+        (user_findings, db_findings)
     }
 
     fn db_catalog_skill(&self, row: &DbSkill, root: usize) -> CatalogSkill {

@@ -10,6 +10,7 @@ use super::tree::{NodeKey, Row, Tree};
 use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
+use crate::engine::layers::{can_edit, read_db, DbSkill, Layers, Source};
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
 use crate::search::Search;
@@ -73,7 +74,15 @@ pub type CacheKey = (u64, Option<usize>, ViewTab, u16, bool, usize, (bool, Sever
 /// What the event loop must do after an update.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
-    OpenEditor { path: PathBuf, line: usize },
+    OpenEditor {
+        path: PathBuf,
+        line: usize,
+    },
+    /// Edit a database skill through a temporary file, then write it back.
+    EditDbSkill {
+        row: Box<DbSkill>,
+        db: PathBuf,
+    },
     Rescan,
     Job(JobRequest),
     Quit,
@@ -127,6 +136,8 @@ pub struct DiagnosticsView {
 
 pub struct App {
     pub engine: Arc<Engine>,
+    /// Per-user layers, when the browser was opened with `--user`.
+    pub layers: Option<Layers>,
     pub catalog: Catalog,
     /// Bumped on every rescan or setting change; caches are keyed by it.
     pub generation: u64,
@@ -156,10 +167,16 @@ pub struct App {
 
 impl App {
     pub fn new(engine: Engine, theme: Theme) -> App {
-        let catalog = engine.catalog();
+        App::with_layers(engine, theme, None)
+    }
+
+    /// The browser over per-user layers (`--user`, `--db`, `--org-id`).
+    pub fn with_layers(engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
+        let catalog = load_catalog(&engine, layers.as_ref());
         let tree = Tree::build(&catalog);
         let mut app = App {
             engine: Arc::new(engine),
+            layers,
             catalog,
             generation: 1,
             tree,
@@ -224,6 +241,11 @@ impl App {
 
     pub fn skill(&self, i: usize) -> &CatalogSkill {
         &self.catalog.skills[i]
+    }
+
+    /// The layer a skill comes from, when layers are on.
+    pub fn source_of(&self, skill: &CatalogSkill) -> Option<Source> {
+        self.catalog.roots.get(skill.root).and_then(|r| r.source)
     }
 
     /// Handles one terminal event.
@@ -423,11 +445,11 @@ impl App {
                 self.raw = !self.raw;
                 self.view_scroll = 0;
             }
-            Action::OpenEditor => {
-                if let Some(effect) = self.editor_target() {
-                    effects.push(effect);
-                }
-            }
+            Action::OpenEditor => match self.editor_target() {
+                Some(Ok(effect)) => effects.push(effect),
+                Some(Err(denied)) => self.notice = Some(format!("Not editable: {denied}")),
+                None => {}
+            },
             Action::Rescan => effects.push(Effect::Rescan),
             Action::DiagnosticsScope => {
                 self.show(ViewTab::Diagnostics);
@@ -553,27 +575,43 @@ impl App {
         out
     }
 
-    fn editor_target(&self) -> Option<Effect> {
+    /// What `e` opens, or why it may not be edited.
+    fn editor_target(&self) -> Option<Result<Effect, String>> {
         if self.view == ViewTab::Diagnostics {
-            if let Some(f) = self.visible_findings().get(self.diag.cursor) {
-                return Some(Effect::OpenEditor { path: f.path.clone(), line: f.line.unwrap_or(1) });
+            let f = self.visible_findings().get(self.diag.cursor).copied()?;
+            if let Some(denied) = f.skill.and_then(|i| self.edit_denied(self.skill(i))) {
+                return Some(Err(denied));
             }
+            return Some(Ok(Effect::OpenEditor { path: f.path.clone(), line: f.line.unwrap_or(1) }));
         }
         let skill = self.skill(self.selected_skill()?);
+        if let Some(denied) = self.edit_denied(skill) {
+            return Some(Err(denied));
+        }
+        if let (Some(row), Some(db)) = (&skill.db_row, self.layers.as_ref().and_then(|l| l.db.clone())) {
+            return Some(Ok(Effect::EditDbSkill { row: Box::new(row.clone()), db }));
+        }
         if self.view == ViewTab::Files && self.focus == Focus::View {
             let files = super::views::file_entries(skill);
             if let Some(entry) = files.get(self.file_cursor) {
-                return Some(Effect::OpenEditor { path: skill.skill_dir.join(&entry.rel), line: 1 });
+                return Some(Ok(Effect::OpenEditor { path: skill.skill_dir.join(&entry.rel), line: 1 }));
             }
         }
-        Some(Effect::OpenEditor { path: skill.skill_md.clone(), line: skill.body_line })
+        Some(Ok(Effect::OpenEditor { path: skill.skill_md.clone(), line: skill.body_line }))
+    }
+
+    /// Why this session may not edit a skill, when layers say so.
+    fn edit_denied(&self, skill: &CatalogSkill) -> Option<String> {
+        let layers = self.layers.as_ref()?;
+        let source = self.source_of(skill)?;
+        can_edit(source, layers.org_id.as_deref()).err()
     }
 
     /// Replaces the catalog after a rescan, keeping selection and scroll.
     pub fn rescan(&mut self, engine: Engine) {
         let key = self.selected_key();
         let scroll = self.view_scroll;
-        let catalog = engine.catalog();
+        let catalog = load_catalog(&engine, self.layers.as_ref());
         let mut tree = Tree::build(&catalog);
         tree.keep_expansion_of(&self.tree);
         self.engine = Arc::new(engine);
@@ -598,7 +636,7 @@ impl App {
     pub fn wanted_jobs(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
         if self.jobs.diagnostics.is_none() {
-            effects.extend(self.request(JobKind::Diagnostics));
+            effects.extend(self.request(JobKind::Diagnostics(self.layers.clone())));
         }
         effects.extend(self.view_job());
         effects
@@ -623,7 +661,7 @@ impl App {
             }),
             ViewTab::Bundles => Some(JobKind::Bundles),
             ViewTab::Prompt => Some(JobKind::Prompt),
-            ViewTab::Diagnostics => Some(JobKind::Diagnostics),
+            ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layers.clone())),
             _ => None,
         };
         let Some(kind) = kind else { return Vec::new() };
@@ -631,7 +669,7 @@ impl App {
             JobKind::Agent { .. } => self.jobs.agent.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Bundles => self.jobs.bundles.is_some(),
             JobKind::Prompt => self.jobs.prompt.is_some(),
-            JobKind::Diagnostics => self.jobs.diagnostics.is_some(),
+            JobKind::Diagnostics(_) => self.jobs.diagnostics.is_some(),
         };
         if have {
             return Vec::new();
@@ -650,7 +688,7 @@ impl App {
             JobKind::Agent { .. } => self.jobs.agent = Some((result.kind, result.output)),
             JobKind::Bundles => self.jobs.bundles = Some(result.output),
             JobKind::Prompt => self.jobs.prompt = Some(result.output),
-            JobKind::Diagnostics => {
+            JobKind::Diagnostics(_) => {
                 if let JobOutput::Diagnostics(findings) = result.output {
                     self.jobs.diagnostics = Some(self.map_findings(findings));
                 }
@@ -688,5 +726,16 @@ impl App {
                 self.apply_job(result);
             }
         }
+    }
+}
+
+/// The catalog the browser shows: the home, or its layers for one user.
+pub fn load_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
+    match layers {
+        Some(l) => {
+            let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
+            engine.layered_catalog(l, &db)
+        }
+        None => engine.catalog(),
     }
 }

@@ -2,6 +2,7 @@
 //! `$EDITOR`, else `vi`, split with shell-word rules, with each editor's
 //! own way of taking a line number.
 
+use crate::engine::layers::{timestamp, write_back, DbSkill, WriteBack};
 use std::path::Path;
 
 /// The command line to run: program and arguments.
@@ -32,6 +33,34 @@ pub fn command(editor: Option<&str>, file: &Path, line: usize) -> Result<Vec<Str
 /// Resolves the editor from the environment.
 pub fn from_env() -> Option<String> {
     ["VISUAL", "EDITOR"].iter().find_map(|k| std::env::var(k).ok().filter(|v| !v.trim().is_empty()))
+}
+
+/// Edits a database skill: `edit` runs the editor on a temporary copy of the
+/// row's content; a clean exit with changes writes the row back (see
+/// [`write_back`]). Returns the notice to show.
+pub fn edit_db_skill(row: &DbSkill, db: &Path, edit: impl FnOnce(&Path) -> Result<(), String>) -> String {
+    let file = tempfile::Builder::new().prefix(&format!("skillscope-db-{}-", row.id)).suffix(".md").tempfile();
+    let file = match file.and_then(|f| std::fs::write(f.path(), &row.content).map(|_| f)) {
+        Ok(f) => f,
+        Err(e) => return format!("cannot write a temporary copy of {}: {e}", row.name),
+    };
+    if let Err(e) = edit(file.path()) {
+        return format!("{e}; database skill {} left as it was", row.name);
+    }
+    let edited = match std::fs::read_to_string(file.path()) {
+        Ok(t) => t,
+        Err(e) => return format!("cannot read the edited copy of {}: {e}", row.name),
+    };
+    match write_back(db, row, &edited, &timestamp()) {
+        Ok(WriteBack::Unchanged) => format!("{}: no changes", row.name),
+        Ok(WriteBack::Saved { .. }) => format!("Saved {} to {}", row.name, db.display()),
+        Ok(WriteBack::Conflict { kept }) => format!(
+            "{} changed in the database meanwhile: nothing overwritten; your edit is in {}",
+            row.name,
+            kept.display()
+        ),
+        Err(e) => format!("{} not saved: {e}", row.name),
+    }
 }
 
 #[cfg(test)]

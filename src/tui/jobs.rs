@@ -5,6 +5,7 @@
 use crate::engine::bundles::MemberStatus;
 use crate::engine::diagnostics::Finding;
 use crate::engine::gates::ToolAvailability;
+use crate::engine::layers::{read_db, Layers};
 use crate::engine::Engine;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -20,8 +21,8 @@ pub enum JobKind {
     },
     Bundles,
     Prompt,
-    /// Every diagnostic finding in the home.
-    Diagnostics,
+    /// Every diagnostic finding in the home (and in the user's layers).
+    Diagnostics(Option<Layers>),
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -97,7 +98,16 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             JobOutput::Bundles(reports)
         }
         JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default())),
-        JobKind::Diagnostics => JobOutput::Diagnostics(engine.check_home(&engine.catalog())),
+        JobKind::Diagnostics(layers) => {
+            let mut findings = engine.check_home(&engine.catalog());
+            if let Some(l) = layers {
+                let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
+                let (user, rows) = engine.layer_findings(l, &db);
+                findings.extend(user);
+                findings.extend(rows);
+            }
+            JobOutput::Diagnostics(findings)
+        }
     };
     JobResult { id: request.id, kind: request.kind.clone(), output }
 }

@@ -17,6 +17,7 @@ pub mod tree;
 pub mod ui;
 pub mod views;
 
+use crate::engine::layers::Layers;
 use crate::engine::Engine;
 use app::{App, Effect};
 use crossterm::event::Event;
@@ -38,14 +39,14 @@ enum Message {
 }
 
 /// Runs the browser until the user quits. `banner` marks the demo home.
-pub fn run(engine: Engine, banner: Option<String>) -> io::Result<()> {
+pub fn run(engine: Engine, layers: Option<Layers>, banner: Option<String>) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Message>();
     let ready_tx = tx.clone();
     crate::markdown::highlight::Highlighter::preload(move || {
         let _ = ready_tx.send(Message::HighlighterReady);
     });
     let theme = theme::Theme::new(theme::ColorMode::from_env());
-    let mut app = App::new(engine, theme);
+    let mut app = App::with_layers(engine, theme, layers);
     app.banner = banner;
 
     let mut guard = terminal::Guard::new()?;
@@ -130,6 +131,17 @@ pub fn run(engine: Engine, banner: Option<String>) -> io::Result<()> {
                     run_effects(&app.wanted_jobs(), &mut app, &worker);
                     dirty = true;
                 }
+                Effect::EditDbSkill { row, db } => {
+                    input.pause();
+                    guard.suspend()?;
+                    let notice = editor::edit_db_skill(&row, &db, |path| open_editor(path, row_body_line(&row)));
+                    guard.resume()?;
+                    input.resume();
+                    app.notice = Some(notice);
+                    rescan(&mut app);
+                    run_effects(&app.wanted_jobs(), &mut app, &worker);
+                    dirty = true;
+                }
                 job @ Effect::Job(_) => run_effects(&[job], &mut app, &worker),
             }
         }
@@ -143,8 +155,8 @@ pub fn run(engine: Engine, banner: Option<String>) -> io::Result<()> {
 
 /// The first frame at a size, as text: what `run` draws first, without a
 /// terminal.
-pub fn first_frame(engine: Engine, banner: Option<String>, width: u16, height: u16) -> String {
-    let mut app = App::new(engine, theme::Theme::new(theme::ColorMode::NoColor));
+pub fn first_frame(engine: Engine, layers: Option<Layers>, banner: Option<String>, width: u16, height: u16) -> String {
+    let mut app = App::with_layers(engine, theme::Theme::new(theme::ColorMode::NoColor), layers);
     app.banner = banner;
     let backend = ratatui::backend::TestBackend::new(width, height);
     let Ok(mut terminal) = ratatui::Terminal::new(backend) else { return String::new() };
@@ -190,6 +202,12 @@ fn start_watcher(app: &mut App, tx: &mpsc::Sender<Message>) -> Option<crate::eng
             None
         }
     }
+}
+
+/// Where a database skill's body starts, to open the editor there.
+fn row_body_line(row: &crate::engine::layers::DbSkill) -> usize {
+    let body = crate::engine::frontmatter::parse(&row.content).1;
+    row.content[..row.content.len() - body.len()].matches('\n').count() + 1
 }
 
 /// Runs the editor in the foreground; an error message when it fails.

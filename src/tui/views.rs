@@ -8,6 +8,7 @@ use crate::engine::bundles::MemberStatus;
 use crate::engine::catalog::CatalogSkill;
 use crate::engine::diagnostics::Severity;
 use crate::engine::frontmatter;
+use crate::engine::layers::TABLE;
 use crate::engine::messages;
 use crate::engine::paths;
 use crate::engine::readiness;
@@ -179,6 +180,16 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         ]));
     };
     row("description", skill.description.clone());
+    if let Some(source) = app.source_of(skill) {
+        let origin = match &skill.db_row {
+            Some(r) => format!("{} (row {} of {}, updated {})", source.name(), r.id, TABLE, r.updated_at),
+            None => {
+                let md = &skill.skill_md;
+                format!("{} ({})", source.name(), md.strip_prefix(&app.engine.home.root).unwrap_or(md).display())
+            }
+        };
+        row("source", origin);
+    }
     let (mark, _) = marker(skill, theme);
     let state = if skill.status.listed { "offered to the agent" } else { "not offered to the agent" };
     row(
@@ -205,6 +216,16 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
 
 fn preview(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
+    if let Some(row) = &skill.db_row {
+        if app.raw {
+            return wrap_text(&row.content, width, theme.text);
+        }
+        let view = app.engine.db_view(row, Some(&app.engine.options.session_id));
+        let content = view.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
+        let mut out = card(app, skill, width);
+        out.extend(markdown::render(frontmatter::parse(content).1, width, theme));
+        return out;
+    }
     if app.raw {
         return match source::read_text(&skill.skill_md) {
             Ok(text) => wrap_text(&text, width, theme.text),
@@ -235,6 +256,9 @@ pub struct FileEntry {
 
 /// Linked files by group, then every other file of the skill folder.
 pub fn file_entries(skill: &CatalogSkill) -> Vec<FileEntry> {
+    if skill.db_row.is_some() {
+        return Vec::new();
+    }
     let linked = linked_files(&skill.skill_dir);
     let mut out: Vec<FileEntry> = Vec::new();
     for (group, files) in linked.groups() {
@@ -252,6 +276,9 @@ pub fn file_entries(skill: &CatalogSkill) -> Vec<FileEntry> {
 
 fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
+    if skill.db_row.is_some() {
+        return vec![line("A database skill has no folder: SKILL.md is its only file.", theme.dim)];
+    }
     let entries = file_entries(skill);
     if entries.is_empty() {
         return vec![line("No files besides SKILL.md.", theme.dim)];
@@ -329,10 +356,14 @@ fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
         Span::styled(status, status_style),
     ]));
     out.push(kv("backend", backend.name(), theme));
-    let runtime = engine.runtime_path(&skill.skill_dir);
-    out.push(kv("skill folder", runtime.path.clone(), theme));
-    if let Some(reason) = runtime.unmapped {
-        out.push(line(format!("  {reason}"), theme.warn));
+    if skill.db_row.is_some() {
+        out.push(kv("skill folder", "none (stored in the database)", theme));
+    } else {
+        let runtime = engine.runtime_path(&skill.skill_dir);
+        out.push(kv("skill folder", runtime.path.clone(), theme));
+        if let Some(reason) = runtime.unmapped {
+            out.push(line(format!("  {reason}"), theme.warn));
+        }
     }
     out.push(Line::default());
 
@@ -431,7 +462,7 @@ fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
             out.push(kv(&format!("  {}", v.key), shown, theme));
         }
     }
-    let missing = engine.files_missing_in_sandbox(&skill.skill_dir);
+    let missing = if skill.db_row.is_some() { Vec::new() } else { engine.files_missing_in_sandbox(&skill.skill_dir) };
     if !missing.is_empty() {
         out.push(line(format!("Not in the {backend} sandbox (reached through symlinks)"), theme.heading));
         for m in missing {
