@@ -11,10 +11,11 @@ struct Tmux {
 }
 
 impl Tmux {
-    fn new() -> Tmux {
+    /// A tmux server of its own per test (tests run in parallel).
+    fn new(test: &str) -> Tmux {
         let ok = Command::new("tmux").arg("-V").output().map(|o| o.status.success()).unwrap_or(false);
         assert!(ok, "tmux is required for the end-to-end test (.ci/run installs it)");
-        Tmux { socket: format!("skillscope-e2e-{}", std::process::id()) }
+        Tmux { socket: format!("skillscope-e2e-{}-{test}", std::process::id()) }
     }
 
     fn cmd(&self, args: &[&str]) -> String {
@@ -64,7 +65,7 @@ fn skill_md(description: &str) -> String {
 
 #[test]
 fn browse_search_switch_backend_edit_reload_help_quit() {
-    let tmux = Tmux::new();
+    let tmux = Tmux::new("browse");
     let tmp = tempfile::tempdir().expect("tmp");
     let root: PathBuf = tmp.path().canonicalize().expect("canon");
     let home = root.join("home");
@@ -136,4 +137,50 @@ fn browse_search_switch_backend_edit_reload_help_quit() {
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
     let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
     assert_eq!(state.trim(), "0 1 0", "alternate screen off, cursor shown, mouse released");
+}
+
+#[test]
+fn demo_layers_edit_a_database_skill() {
+    let tmux = Tmux::new("layers");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    // A stand-in editor that changes the file it is given (the last argument).
+    let editor = root.join("bin/change-it");
+    write(
+        &editor,
+        "#!/bin/sh\nfor f; do :; done\nsed -i 's/List the \\*\\*decisions\\*\\*/List the DECISIONS/' \"$f\"\n",
+    );
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    let command = format!(
+        "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} HERMES_HOME={} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        editor.display(),
+        root.display(),
+        root.join("no-hermes-home").display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+    tmux.wait_for("the layered demo", |s| s.contains("user demo") && s.contains("db · skills.db"));
+
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "meeting"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the database skill", |s| s.contains("This skill lives in the database"));
+    tmux.keys(&["e"]);
+    tmux.wait_for("the saved row", |s| s.contains("Saved meeting-notes") && s.contains("List the DECISIONS"));
+
+    // A shared skill is not editable without --org-id 0.
+    tmux.keys(&["/"]);
+    tmux.keys(&["BSpace"; 7]);
+    tmux.wait_for("the search cleared", |s| s.contains("Skills 12"));
+    tmux.keys(&["-l", "paper"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the shared skill", |s| s.contains("paper-summary") && s.contains("shared"));
+    tmux.keys(&["e"]);
+    tmux.wait_for("the refusal", |s| s.contains("Not editable") && s.contains("org_id 0"));
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }

@@ -187,8 +187,8 @@ fn read_rows(path: &Path, user: &str) -> Result<Vec<DbSkill>, String> {
 pub fn can_edit(source: Source, org_id: Option<&str>) -> Result<(), String> {
     match source {
         Source::Shared if org_id != Some(OWNER_ORG) => Err(format!(
-            "shared skills are written only by the owner organisation (org_id {OWNER_ORG}); you are {}",
-            org_id.map_or("not in it".to_owned(), |o| format!("org_id {o}"))
+            "shared skills are written only by the owner organisation, org_id {OWNER_ORG} ({})",
+            org_id.map_or("this session has no --org-id".to_owned(), |o| format!("this session is org_id {o}"))
         )),
         _ => Ok(()),
     }

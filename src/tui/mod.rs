@@ -61,6 +61,7 @@ pub fn run(engine: Engine, layers: Option<Layers>, banner: Option<String>) -> io
     let mut dirty = true;
     let mut reload_at: Option<Instant> = None;
     let mut notice_since: Option<Instant> = None;
+    let mut shown_notice: Option<String> = None;
     let initial = app.wanted_jobs();
     run_effects(&initial, &mut app, &worker);
     loop {
@@ -106,11 +107,6 @@ pub fn run(engine: Engine, layers: Option<Layers>, banner: Option<String>) -> io
             reload_at = None;
             effects.push(Effect::Rescan);
         }
-        if notice_since.is_some_and(|t| t.elapsed() >= NOTICE_TTL) {
-            app.notice = None;
-            notice_since = None;
-            dirty = true;
-        }
         for effect in effects {
             match effect {
                 Effect::Quit => return Ok(()),
@@ -145,8 +141,16 @@ pub fn run(engine: Engine, layers: Option<Layers>, banner: Option<String>) -> io
                 job @ Effect::Job(_) => run_effects(&[job], &mut app, &worker),
             }
         }
-        if app.notice.is_some() && notice_since.is_none() {
-            notice_since = Some(Instant::now());
+        // Each new notice gets its own time on screen.
+        if app.notice != shown_notice {
+            shown_notice = app.notice.clone();
+            notice_since = app.notice.as_ref().map(|_| Instant::now());
+        }
+        if notice_since.is_some_and(|t| t.elapsed() >= NOTICE_TTL) {
+            app.notice = None;
+            shown_notice = None;
+            notice_since = None;
+            dirty = true;
         }
     }
     drop(watcher);
@@ -190,7 +194,9 @@ fn rescan(app: &mut App) {
 
 fn start_watcher(app: &mut App, tx: &mpsc::Sender<Message>) -> Option<crate::engine::watch::Watcher> {
     let tx = tx.clone();
-    match crate::engine::watch::watch(&app.engine.home, &app.engine.env, move || {
+    let extra: Vec<std::path::PathBuf> =
+        app.catalog.roots.iter().filter(|r| r.source.is_some()).map(|r| r.path.clone()).collect();
+    match crate::engine::watch::watch(&app.engine.home, &app.engine.env, &extra, move || {
         let _ = tx.send(Message::FilesChanged);
     }) {
         Ok(w) => {

@@ -212,7 +212,13 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         e.options.backend,
         e.env.os.name()
     );
-    let note = app.notice.clone().or_else(|| app.watch_note.clone()).or_else(|| app.catalog.problems.first().cloned());
+    // A notice answers what the user just did: it gets the whole line.
+    if let Some(notice) = &app.notice {
+        let text = fit(&clean_line(&format!(" {notice}")), usize::from(area.width));
+        frame.render_widget(Paragraph::new(Line::from(Span::styled(text, app.theme.warn))), area);
+        return;
+    }
+    let note = app.watch_note.clone().or_else(|| app.catalog.problems.first().cloned());
     let right = note.unwrap_or_else(|| keymap::hints(app.mode()).to_owned());
     let w = usize::from(area.width);
     let left = fit(&clean_line(&left), w);
