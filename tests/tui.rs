@@ -399,3 +399,16 @@ fn layered_edit_permissions() {
     select_in_root(&mut owner, "shared local", "paper-summary");
     assert!(matches!(&key(&mut owner, KeyCode::Char('e'))[..], [Effect::OpenEditor { .. }]));
 }
+
+#[test]
+fn layered_agent_view_answers_from_the_skill_layer() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = layered_demo(&demo, None);
+    select_in_root(&mut app, "user", "release-notes");
+    key(&mut app, KeyCode::Char('4'));
+    let shown = screen(&mut app, 110, 60);
+    assert!(shown.contains("Release notes (personal)"), "{shown}");
+    select_in_root(&mut app, "shared local", "release-notes");
+    let shown = screen(&mut app, 110, 60);
+    assert!(shown.contains("Collect merged pull requests") && !shown.contains("(personal)"), "{shown}");
+}

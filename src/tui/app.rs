@@ -657,7 +657,16 @@ impl App {
         let kind = match self.view {
             ViewTab::Agent => self.selected_skill().map(|i| {
                 let s = self.skill(i);
-                JobKind::Agent { skill_md: s.skill_md.clone(), command: s.status.command.clone(), name: s.name.clone() }
+                let user = match (self.source_of(s), &self.layers) {
+                    (Some(Source::User), Some(l)) => Some(l.user.clone()),
+                    _ => None,
+                };
+                JobKind::Agent {
+                    skill_md: s.skill_md.clone(),
+                    command: s.status.command.clone(),
+                    name: s.name.clone(),
+                    user,
+                }
             }),
             ViewTab::Bundles => Some(JobKind::Bundles),
             ViewTab::Prompt => Some(JobKind::Prompt),

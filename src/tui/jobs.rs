@@ -18,6 +18,9 @@ pub enum JobKind {
         skill_md: PathBuf,
         command: Option<String>,
         name: String,
+        /// The user whose folder the skill is in, when layers are on: the
+        /// answer then comes from that layer, not the shared one.
+        user: Option<String>,
     },
     Bundles,
     Prompt,
@@ -76,7 +79,9 @@ pub fn prompt_lines(prompt: &str, name: &str) -> Vec<String> {
 pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
     let session = Some(engine.options.session_id.as_str());
     let output = match &request.kind {
-        JobKind::Agent { command, name, .. } => {
+        JobKind::Agent { command, name, user, .. } => {
+            let layer = user.as_ref().map(|u| engine.user_engine(u));
+            let engine = layer.as_ref().unwrap_or(engine);
             let message = command.as_ref().and_then(|key| engine.dispatch(key, session));
             let prompt = engine.system_prompt(&ToolAvailability::default()).unwrap_or_default();
             JobOutput::Agent { message, prompt_lines: prompt_lines(&prompt, name) }
