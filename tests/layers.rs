@@ -188,6 +188,7 @@ fn the_catalog_marks_shadowed_skills_and_keeps_them() {
     assert!(catalog.skills[user_deploy].status.listed);
     assert!(!catalog.skills[shared_deploy].status.listed);
     assert_eq!(catalog.skills[shared_deploy].status.shadowed_by, Some(user_deploy));
+    assert_eq!(catalog.skills[user_deploy].status.shadows, [shared_deploy], "the shadowing skill is marked too");
     let row = find("journal", Source::Db);
     assert_eq!(catalog.skills[row].status.shadowed_by, Some(find("journal", Source::Shared)));
     let recipe = &catalog.skills[find("db-recipe", Source::Db)];

@@ -39,6 +39,8 @@ pub struct SkillStatus {
     pub disabled: bool,
     /// An earlier skill (index into `Catalog::skills`) took its name.
     pub shadowed_by: Option<usize>,
+    /// The skills whose name this one took (the reverse of `shadowed_by`).
+    pub shadows: Vec<usize>,
     /// Other SKILL.md files `skill_view` would also match by this name.
     pub ambiguous_with: Vec<usize>,
     /// The listing drops it: a non-string name or an unusable description.
@@ -270,6 +272,19 @@ impl Engine {
         for p in &bundles.problems {
             problems.push(format!("{}: {}; Hermes skips this bundle", p.path.display(), p.reason));
         }
+        link_shadows(&mut skills);
         Catalog { roots, skills, bundles, commands, problems }
+    }
+}
+
+/// Fills `shadows` from `shadowed_by`.
+pub(crate) fn link_shadows(skills: &mut [CatalogSkill]) {
+    for s in skills.iter_mut() {
+        s.status.shadows.clear();
+    }
+    for i in 0..skills.len() {
+        if let Some(first) = skills[i].status.shadowed_by {
+            skills[first].status.shadows.push(i);
+        }
     }
 }

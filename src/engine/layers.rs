@@ -462,6 +462,7 @@ impl Engine {
                 skills.push(s);
             }
         }
+        super::catalog::link_shadows(&mut skills);
         Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems }
     }
 

@@ -243,6 +243,13 @@ impl App {
         &self.catalog.skills[i]
     }
 
+    /// Where a skill lives, for a person: its root and path inside it.
+    pub fn source_label(&self, skill: &CatalogSkill) -> String {
+        let root = self.catalog.roots.get(skill.root);
+        let rel = root.and_then(|r| skill.skill_md.strip_prefix(&r.path).ok()).unwrap_or(&skill.skill_md);
+        format!("{} {}", root.map_or("", |r| r.label.as_str()), rel.display())
+    }
+
     /// The layer a skill comes from, when layers are on.
     pub fn source_of(&self, skill: &CatalogSkill) -> Option<Source> {
         self.catalog.roots.get(skill.root).and_then(|r| r.source)

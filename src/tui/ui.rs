@@ -109,6 +109,9 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
             };
             let positions = crate::search::positions(&name, &query);
             spans.extend(views::highlighted(&name, &positions, base, theme.matched));
+            if !skill.status.shadows.is_empty() {
+                spans.push(Span::styled(" ↥", theme.warn));
+            }
             if let Some(worst) = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s)) {
                 let (mark, style) = views::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));

@@ -157,6 +157,7 @@ pub const MARKERS: &[(&str, &str)] = &[
     ("⊘", "hidden: another platform or environment"),
     ("⨯", "disabled in config.yaml"),
     ("↧", "shadowed: an earlier skill has its name"),
+    ("↥", "(after the name) shadows a later skill of the same name"),
     ("≈", "ambiguous: skill_view refuses the name"),
     ("!", "dropped from the listing (bad name or description)"),
     ("✗", "unreadable"),
@@ -189,6 +190,10 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
             }
         };
         row("source", origin);
+    }
+    if !skill.status.shadows.is_empty() {
+        let hidden: Vec<String> = skill.status.shadows.iter().map(|&o| app.source_label(app.skill(o))).collect();
+        row("shadows", hidden.join(", "));
     }
     let (mark, _) = marker(skill, theme);
     let state = if skill.status.listed { "offered to the agent" } else { "not offered to the agent" };
@@ -384,6 +389,9 @@ fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
         theme,
     ));
     out.push(kv("disabled", yes_no(s.disabled), theme));
+    for &other in &s.shadows {
+        out.push(kv("shadows", app.skill(other).skill_md.display().to_string(), theme));
+    }
     if let Some(first) = s.shadowed_by {
         out.push(kv("shadowed by", app.skill(first).skill_md.display().to_string(), theme));
     }
