@@ -341,7 +341,14 @@ impl Engine {
             if !wanted(source) || engine.home.scan_dirs().is_empty() {
                 continue;
             }
-            let answer = engine.skill_view(name, file_path, task_id, true);
+            // A plain name missing from a layer needs no full answer (whose
+            // not-found listing walks the layer again).
+            let index = engine.lookup_index();
+            let plain = !name.contains(':') && super::view::lookup_path_error(name).is_none();
+            if plain && engine.lookup_candidates_in(&index, name, None).is_empty() {
+                continue;
+            }
+            let answer = engine.skill_view_with(Some(&index), name, file_path, task_id, true);
             let not_found = answer.get("error").and_then(Json::as_str).is_some_and(|e| e.ends_with("not found."));
             if !not_found {
                 return with_source(answer, source);
