@@ -406,3 +406,16 @@ fn editing_a_database_skill_goes_through_a_temporary_file() {
     assert_eq!(std::fs::read_to_string(kept).expect("kept"), "stale edit");
     let _ = std::fs::remove_file(kept);
 }
+
+#[test]
+fn a_failed_write_keeps_the_edit() {
+    use skillscope::tui::editor::edit_db_skill;
+    let h = LayeredHome::new();
+    let row = h.layers("alice").1.skills.into_iter().find(|r| r.name == "db-recipe").expect("row");
+    let gone = h.db.with_file_name("moved.db");
+    let notice = edit_db_skill(&row, &gone, |path| std::fs::write(path, "my edit").map_err(|e| e.to_string()));
+    assert!(notice.contains("not saved") && notice.contains("no such database file"), "{notice}");
+    let kept = notice.rsplit("your edit is in ").next().expect("path");
+    assert_eq!(std::fs::read_to_string(kept).expect("kept"), "my edit");
+    let _ = std::fs::remove_file(kept);
+}

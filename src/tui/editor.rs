@@ -59,7 +59,11 @@ pub fn edit_db_skill(row: &DbSkill, db: &Path, edit: impl FnOnce(&Path) -> Resul
             row.name,
             kept.display()
         ),
-        Err(e) => format!("{} not saved: {e}", row.name),
+        // The edit must survive a failed write: keep the copy.
+        Err(e) => match file.keep() {
+            Ok((_, kept)) => format!("{} not saved: {e}; your edit is in {}", row.name, kept.display()),
+            Err(k) => format!("{} not saved: {e}; the edited copy is lost: {k}", row.name),
+        },
     }
 }
 
