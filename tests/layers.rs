@@ -419,3 +419,30 @@ fn a_failed_write_keeps_the_edit() {
     assert_eq!(std::fs::read_to_string(kept).expect("kept"), "my edit");
     let _ = std::fs::remove_file(kept);
 }
+
+#[test]
+fn a_row_without_updated_at_can_be_saved() {
+    let h = LayeredHome::new();
+    Connection::open(&h.db)
+        .expect("db")
+        .execute("UPDATE hermes_skills SET updated_at = NULL WHERE name = 'db-recipe'", [])
+        .expect("update");
+    let row = h.layers("alice").1.skills.into_iter().find(|r| r.name == "db-recipe").expect("row");
+    assert_eq!(row.updated_at, "");
+    let saved = write_back(&h.db, &row, "---\nname: db-recipe\n---\nnew\n", "2026-03-03 00:00:00");
+    assert_eq!(saved, Ok(WriteBack::Saved { updated_at: "2026-03-03 00:00:00".into() }));
+}
+
+#[test]
+fn numeric_ids_in_an_untyped_table_work() {
+    let (_d, path) = db_with(
+        "CREATE TABLE hermes_skills (id, user_id, name, description, content, category, version, is_active, created_at, updated_at);
+         INSERT INTO hermes_skills VALUES (7, 42, 'n', 'd', '---\nname: n\n---\nold\n', NULL, NULL, 'true', 1, 1);",
+    );
+    let read = read_db(&path, "42");
+    assert_eq!(read.problem, None);
+    let row = read.skills.first().expect("row of user 42").clone();
+    assert_eq!((row.id.as_str(), row.updated_at.as_str()), ("7", "1"));
+    let saved = write_back(&path, &row, "---\nname: n\n---\nnew\n", "2026-03-03 00:00:00");
+    assert!(matches!(saved, Ok(WriteBack::Saved { .. })), "{saved:?}");
+}

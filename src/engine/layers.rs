@@ -156,7 +156,7 @@ pub fn read_db(path: &Path, user: &str) -> DbRead {
 fn read_rows(path: &Path, user: &str) -> Result<Vec<DbSkill>, String> {
     let conn = open(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     check_schema(&conn, path)?;
-    let sql = format!("SELECT {} FROM {TABLE} WHERE user_id = ?1 ORDER BY name, id", COLUMNS.join(", "));
+    let sql = format!("SELECT {} FROM {TABLE} WHERE CAST(user_id AS TEXT) = ?1 ORDER BY name, id", COLUMNS.join(", "));
     let mut stmt = conn.prepare(&sql).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut rows = stmt.query([user]).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
@@ -225,7 +225,7 @@ pub fn write_back(path: &Path, skill: &DbSkill, edited: &str, now: &str) -> Resu
         .execute(
             &format!(
                 "UPDATE {TABLE} SET content = ?1, description = ?2, version = ?3, updated_at = ?4 \
-                 WHERE id = ?5 AND user_id = ?6 AND CAST(updated_at AS TEXT) = ?7"
+                 WHERE CAST(id AS TEXT) = ?5 AND CAST(user_id AS TEXT) = ?6 AND COALESCE(CAST(updated_at AS TEXT), '') = ?7"
             ),
             rusqlite::params![edited, description, version, now, skill.id, skill.user_id, skill.updated_at],
         )
