@@ -412,3 +412,17 @@ fn layered_agent_view_answers_from_the_skill_layer() {
     let shown = screen(&mut app, 110, 60);
     assert!(shown.contains("Collect merged pull requests") && !shown.contains("(personal)"), "{shown}");
 }
+
+#[test]
+fn problems_are_counted_in_the_status_and_listed_in_the_folder_view() {
+    let demo = DemoHome::create().expect("demo");
+    std::fs::write(demo.home().join("skill-bundles/broken.yaml"), "name: [unclosed\n").expect("write");
+    let layers = Layers { user: "demo".into(), db: Some(demo.home().join("missing.db")), org_id: None };
+    let mut app = App::with_layers(engine_for(&demo.home()), Theme::new(ColorMode::NoColor), Some(layers));
+    assert_eq!(app.catalog.problems.len(), 2, "{:?}", app.catalog.problems);
+    key(&mut app, KeyCode::Char('g'));
+    let shown = screen(&mut app, 140, 30);
+    assert!(shown.contains("2 problems, all listed when a folder is selected"), "{shown}");
+    assert!(shown.contains("Problems reading the home"), "{shown}");
+    assert!(shown.contains("broken.yaml") && shown.contains("missing.db: no such"), "{shown}");
+}

@@ -444,8 +444,13 @@ impl Engine {
             }
             skills.push(s);
         }
-        let mut problems = user.problems;
-        problems.extend(shared.problems);
+        // Both catalogs read the same config and bundles: report each once.
+        let mut problems = shared.problems;
+        for p in user.problems {
+            if !problems.contains(&p) {
+                problems.push(p);
+            }
+        }
         if let Some(path) = &layers.db {
             let db_root = roots.len();
             roots.push(Root { path: path.clone(), label: "db".into(), source: Some(Source::Db) });

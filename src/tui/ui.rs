@@ -221,7 +221,11 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         frame.render_widget(Paragraph::new(Line::from(Span::styled(text, app.theme.warn))), area);
         return;
     }
-    let note = app.watch_note.clone().or_else(|| app.catalog.problems.first().cloned());
+    let problem = app.catalog.problems.first().map(|first| match app.catalog.problems.len() {
+        1 => first.clone(),
+        n => format!("{n} problems, all listed when a folder is selected; first: {first}"),
+    });
+    let note = app.watch_note.clone().or(problem);
     let right = note.unwrap_or_else(|| keymap::hints(app.mode()).to_owned());
     let w = usize::from(area.width);
     let left = fit(&clean_line(&left), w);

@@ -97,13 +97,30 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     }
 }
 
+/// What could not be read (config, folders, bundles, the database).
+fn problem_lines(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    if app.catalog.problems.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![line("Problems reading the home", theme.heading)];
+    for p in &app.catalog.problems {
+        out.extend(wrap_text(&clean_line(&format!("• {p}")), width, theme.warn));
+    }
+    out.push(Line::default());
+    out
+}
+
 fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(row) = app.selected_row() else {
-        return vec![line("No skills in this home.", theme.dim)];
+        let mut out = vec![line("No skills in this home.", theme.dim)];
+        out.extend(problem_lines(app, width));
+        return out;
     };
     let node = &app.tree.nodes[row.node];
-    let mut out = vec![line(node.label.clone(), theme.heading), Line::default()];
+    let mut out = problem_lines(app, width);
+    out.extend([line(node.label.clone(), theme.heading), Line::default()]);
     let mut stack = vec![row.node];
     let mut skills = Vec::new();
     while let Some(n) = stack.pop() {
