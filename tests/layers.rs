@@ -446,3 +446,33 @@ fn numeric_ids_in_an_untyped_table_work() {
     let saved = write_back(&path, &row, "---\nname: n\n---\nnew\n", "2026-03-03 00:00:00");
     assert!(matches!(saved, Ok(WriteBack::Saved { .. })), "{saved:?}");
 }
+
+#[test]
+fn layer_rules_name_what_hides_what() {
+    let h = LayeredHome::new();
+    let (layers, db) = h.layers("alice");
+    let (user, rows) = h.engine().layer_findings(&layers, &db);
+    let shadow: Vec<&str> =
+        user.iter().filter(|f| f.rule == "layer-shadows-shared").map(|f| f.rel_path.as_str()).collect();
+    assert_eq!(shadow, ["users/alice/skills/devops/deploy/SKILL.md"]);
+    let unused: Vec<(&str, &str)> = rows
+        .iter()
+        .filter(|f| f.rule == "layer-row-unused")
+        .map(|f| (f.skill_name.as_deref().unwrap_or(""), f.message.as_str()))
+        .collect();
+    assert_eq!(unused.len(), 1, "{unused:?}");
+    assert_eq!(unused[0].0, "journal");
+    assert!(unused[0].1.contains("(shared) has its name"), "{}", unused[0].1);
+    assert!(rows.iter().all(|f| f.skill_md.is_some()), "database findings point at their row");
+
+    // bob has nothing hidden.
+    let (layers, db) = h.layers("bob");
+    let (user, rows) = h.engine().layer_findings(&layers, &db);
+    assert!(!user.iter().chain(&rows).any(|f| f.rule.starts_with("layer-")));
+
+    let db = h.db.to_str().expect("utf8");
+    let out = h.cli(&["--user", "alice", "--db", db, "check", "--json", "--min-severity", "info"]);
+    let found: Json = serde_json::from_slice(&out.stdout).expect("json");
+    let rules: Vec<&str> = found.as_array().expect("array").iter().filter_map(|f| f["rule"].as_str()).collect();
+    assert!(rules.contains(&"layer-shadows-shared") && rules.contains(&"layer-row-unused"), "{rules:?}");
+}

@@ -491,6 +491,60 @@ impl Engine {
         for row in &db.skills {
             diagnostics::check_text_skill(&row.name, &row.content, &format!("db:{TABLE}/{}", row.id), &mut db_findings);
         }
+        // Which layer hides which: only the layered catalog knows.
+        let catalog = self.layered_catalog(layers, db);
+        let source = |s: &CatalogSkill| catalog.roots.get(s.root).and_then(|r| r.source);
+        let user_root = &catalog.roots[0].path;
+        let shown = |s: &CatalogSkill| match (&s.db_row, source(s)) {
+            (Some(r), _) => format!("db:{TABLE}/{}", r.id),
+            (None, Some(Source::User)) => {
+                format!(
+                    "users/{}/skills/{}",
+                    layers.user,
+                    diagnostics::relative(&s.skill_md, std::slice::from_ref(user_root))
+                )
+            }
+            (None, _) => s.skill_md.display().to_string(),
+        };
+        for hidden in &catalog.skills {
+            let Some(first) = hidden.status.shadowed_by.map(|i| &catalog.skills[i]) else { continue };
+            let (rule, on, message) = match (source(first), source(hidden)) {
+                (Some(Source::User), Some(Source::Shared)) => (
+                    "layer-shadows-shared",
+                    first,
+                    format!("`{}` hides the shared skill {}", first.name, hidden.skill_md.display()),
+                ),
+                (_, Some(Source::Db)) => (
+                    "layer-row-unused",
+                    hidden,
+                    format!(
+                        "row `{}` is never used: {} ({}) has its name",
+                        hidden.name,
+                        shown(first),
+                        source(first).map_or("", Source::name)
+                    ),
+                ),
+                _ => continue,
+            };
+            let info = diagnostics::rule(rule);
+            let rel_path = shown(on);
+            let out = if on.db_row.is_some() { &mut db_findings } else { &mut user_findings };
+            out.push(Finding {
+                rule: rule.to_owned(),
+                severity: info.map_or(diagnostics::Severity::Warning, |r| r.severity),
+                skill: None,
+                skill_name: Some(on.name.clone()),
+                skill_md: Some(on.skill_md.clone()),
+                path: on.skill_md.clone(),
+                rel_path,
+                line: None,
+                message,
+                hint: info.map_or("", |r| r.hint).to_owned(),
+            });
+        }
+        for f in &mut db_findings {
+            f.skill_md.get_or_insert_with(|| f.path.clone());
+        }
         (user_findings, db_findings)
     }
 

@@ -147,6 +147,12 @@ rules! {
     "bundle-shadows-skill", Warning, "a bundle's command hides a skill's",
         "Rename the bundle: `/<slug>` runs the bundle, never the skill.",
         "bundle `research` and skill `research`";
+    "layer-shadows-shared", Info, "a user's skill hides a shared skill of the same name (with --user)",
+        "Intended for a personal variant; otherwise rename it, or the user never gets the shared skill.",
+        "users/alice/skills/deploy and skills/deploy";
+    "layer-row-unused", Warning, "a database skill never used: a file skill or an earlier row has its name (with --user)",
+        "Rename the row or deactivate it (`is_active = 0`): file layers come first, then rows by name.",
+        "row `deploy` and skills/deploy";
 }
 
 /// Guard patterns share a family id `guard-<pattern>`; their severity comes
