@@ -1,269 +1,19 @@
-//! Multi-user skill layers, for deployments that serve many users from one
-//! home (not part of Hermes Agent 0.19.0 itself):
-//!
-//! 1. per-user file skills, `HERMES_HOME/users/<id>/skills/` (source `user`);
-//! 2. shared file skills, the home's skill dirs (source `shared`);
-//! 3. database skills, table `hermes_skills` filtered by user (source `db`).
-//!
-//! Viewing a name tries the layers in that order; listing concatenates them,
-//! a name taken by an earlier layer hiding later ones.
+//! The layers as the engine answers them: listing, viewing, the browser's
+//! catalog and the findings only layers can have.
 
-use super::catalog::{Catalog, CatalogSkill, Root, SkillStatus};
-use super::diagnostics::{self, Finding};
-use super::frontmatter;
-use super::gates;
-use super::list::{sort_listing, ListedSkill, LIST_HINT};
-use super::readiness;
-use super::skill;
-use super::value::Value;
-use super::Engine;
-use rusqlite::{types::ValueRef, Connection, OpenFlags, OptionalExtension};
+use super::{DbRead, DbSkill, Layers, Source, TABLE};
+use crate::engine::catalog::{Catalog, CatalogSkill, Root, SkillStatus};
+use crate::engine::diagnostics::{self, Finding};
+use crate::engine::frontmatter;
+use crate::engine::gates;
+use crate::engine::list::{sort_listing, ListedSkill, LIST_HINT};
+use crate::engine::readiness;
+use crate::engine::skill;
+use crate::engine::value::Value;
+use crate::engine::Engine;
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
-
-/// The organisation that owns (and alone may write) shared skills.
-pub const OWNER_ORG: &str = "0";
-pub const TABLE: &str = "hermes_skills";
-/// A name deployments get wrong; pointed out when found instead of [`TABLE`].
-pub const WRONG_TABLE: &str = "harnessed_skills";
-const COLUMNS: [&str; 10] =
-    ["id", "user_id", "name", "description", "content", "category", "version", "is_active", "created_at", "updated_at"];
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Source {
-    User,
-    Shared,
-    Db,
-}
-
-impl Source {
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::User => "user",
-            Source::Shared => "shared",
-            Source::Db => "db",
-        }
-    }
-}
-
-/// The layer settings of a session.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Layers {
-    pub user: String,
-    pub db: Option<PathBuf>,
-    pub org_id: Option<String>,
-}
-
-/// A user id becomes a folder name: it must be one plain path component.
-pub fn valid_user_id(id: &str) -> Result<(), String> {
-    let ok = !id.is_empty() && id != "." && id != ".." && !id.contains(['/', '\\', '\0']);
-    if ok {
-        Ok(())
-    } else {
-        Err(format!("invalid user id {id:?}: use a single folder name"))
-    }
-}
-
-/// One active row of `hermes_skills`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct DbSkill {
-    pub id: String,
-    pub user_id: String,
-    pub name: String,
-    pub description: String,
-    pub content: String,
-    pub category: Option<String>,
-    pub version: Option<String>,
-    /// As stored, compared before any write-back.
-    pub updated_at: String,
-}
-
-/// The rows of one user, or why the database could not be read.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct DbRead {
-    pub skills: Vec<DbSkill>,
-    pub problem: Option<String>,
-}
-
-fn text_of(v: ValueRef<'_>, column: &str) -> Result<String, String> {
-    match v {
-        ValueRef::Null => Ok(String::new()),
-        ValueRef::Integer(i) => Ok(i.to_string()),
-        ValueRef::Real(f) => Ok(f.to_string()),
-        ValueRef::Text(t) => String::from_utf8(t.to_vec()).map_err(|_| format!("column {column} is not UTF-8 text")),
-        ValueRef::Blob(_) => Err(format!("column {column} holds a blob, not text")),
-    }
-}
-
-fn truthy(v: ValueRef<'_>) -> bool {
-    match v {
-        ValueRef::Null => false,
-        ValueRef::Integer(i) => i != 0,
-        ValueRef::Real(f) => f != 0.0,
-        ValueRef::Text(t) => matches!(t.to_ascii_lowercase().as_slice(), b"1" | b"true" | b"t" | b"yes"),
-        ValueRef::Blob(_) => false,
-    }
-}
-
-fn open(path: &Path, flags: OpenFlags) -> Result<Connection, String> {
-    if !path.is_file() {
-        return Err(format!("{}: no such database file", path.display()));
-    }
-    let conn = Connection::open_with_flags(path, flags).map_err(|e| format!("{}: {e}", path.display()))?;
-    conn.busy_timeout(Duration::from_millis(500)).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(conn)
-}
-
-/// Checks the table and its columns; the message names what is wrong.
-fn check_schema(conn: &Connection, path: &Path) -> Result<(), String> {
-    let has = |t: &str| -> Result<bool, String> {
-        conn.query_row("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?1", [t], |_| Ok(()))
-            .optional()
-            .map(|r| r.is_some())
-            .map_err(|e| format!("{}: {e}", path.display()))
-    };
-    if !has(TABLE)? {
-        let hint = if has(WRONG_TABLE)? {
-            format!(" (it has `{WRONG_TABLE}`: the table is named `{TABLE}`)")
-        } else {
-            String::new()
-        };
-        return Err(format!("{}: no table `{TABLE}`{hint}", path.display()));
-    }
-    let mut stmt =
-        conn.prepare(&format!("PRAGMA table_info({TABLE})")).map_err(|e| format!("{}: {e}", path.display()))?;
-    let cols: Vec<String> = stmt
-        .query_map([], |r| r.get::<_, String>(1))
-        .and_then(|rows| rows.collect())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let missing: Vec<&str> = COLUMNS.iter().copied().filter(|c| !cols.iter().any(|x| x == c)).collect();
-    if !missing.is_empty() {
-        return Err(format!("{}: table `{TABLE}` lacks column(s) {}", path.display(), missing.join(", ")));
-    }
-    Ok(())
-}
-
-/// Reads the active skills of `user` (read only).
-pub fn read_db(path: &Path, user: &str) -> DbRead {
-    match read_rows(path, user) {
-        Ok(skills) => DbRead { skills, problem: None },
-        Err(problem) => DbRead { skills: Vec::new(), problem: Some(problem) },
-    }
-}
-
-fn read_rows(path: &Path, user: &str) -> Result<Vec<DbSkill>, String> {
-    let conn = open(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
-    check_schema(&conn, path)?;
-    let sql = format!("SELECT {} FROM {TABLE} WHERE CAST(user_id AS TEXT) = ?1 ORDER BY name, id", COLUMNS.join(", "));
-    let mut stmt = conn.prepare(&sql).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut rows = stmt.query([user]).map_err(|e| format!("{}: {e}", path.display()))?;
-    let mut out = Vec::new();
-    while let Some(row) = rows.next().map_err(|e| format!("{}: {e}", path.display()))? {
-        let get = |i: usize| row.get_ref(i).map_err(|e| e.to_string());
-        if !truthy(get(7)?) {
-            continue;
-        }
-        let text = |i: usize| -> Result<String, String> {
-            text_of(get(i)?, COLUMNS[i]).map_err(|e| format!("{}: {e}", path.display()))
-        };
-        let opt = |i: usize| -> Result<Option<String>, String> { text(i).map(|s| (!s.is_empty()).then_some(s)) };
-        out.push(DbSkill {
-            id: text(0)?,
-            user_id: text(1)?,
-            name: text(2)?,
-            description: text(3)?,
-            content: text(4)?,
-            category: opt(5)?,
-            version: opt(6)?,
-            updated_at: text(9)?,
-        });
-    }
-    Ok(out)
-}
-
-/// Who may edit a skill of a source.
-pub fn can_edit(source: Source, org_id: Option<&str>) -> Result<(), String> {
-    match source {
-        Source::Shared if org_id != Some(OWNER_ORG) => Err(format!(
-            "shared skills are written only by the owner organisation, org_id {OWNER_ORG} ({})",
-            org_id.map_or("this session has no --org-id".to_owned(), |o| format!("this session is org_id {o}"))
-        )),
-        _ => Ok(()),
-    }
-}
-
-/// What happened to an edited database skill.
-#[derive(Debug, Clone, PartialEq)]
-pub enum WriteBack {
-    Unchanged,
-    Saved {
-        updated_at: String,
-    },
-    /// The row changed meanwhile: nothing was written; the edit is kept here.
-    Conflict {
-        kept: PathBuf,
-    },
-}
-
-/// Writes an edited database skill back: `content`, the frontmatter's
-/// `description` and `version`, and a new `updated_at`, in one transaction
-/// and only if `updated_at` is still what was read.
-pub fn write_back(path: &Path, skill: &DbSkill, edited: &str, now: &str) -> Result<WriteBack, String> {
-    if edited == skill.content {
-        return Ok(WriteBack::Unchanged);
-    }
-    let mut conn = open(path, OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
-    check_schema(&conn, path)?;
-    let fm = frontmatter::parse(edited).0.fields;
-    let field = |k: &str, old: &str| fm.get(k).filter(|v| v.truthy()).map_or_else(|| old.to_owned(), Value::py_str);
-    let description = field("description", &skill.description);
-    let version = field("version", skill.version.as_deref().unwrap_or(""));
-    let tx = conn.transaction().map_err(|e| format!("{}: {e}", path.display()))?;
-    let changed = tx
-        .execute(
-            &format!(
-                "UPDATE {TABLE} SET content = ?1, description = ?2, version = ?3, updated_at = ?4 \
-                 WHERE CAST(id AS TEXT) = ?5 AND CAST(user_id AS TEXT) = ?6 AND COALESCE(CAST(updated_at AS TEXT), '') = ?7"
-            ),
-            rusqlite::params![edited, description, version, now, skill.id, skill.user_id, skill.updated_at],
-        )
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    if changed != 1 {
-        drop(tx);
-        return keep_edit(skill, edited).map(|kept| WriteBack::Conflict { kept });
-    }
-    tx.commit().map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(WriteBack::Saved { updated_at: now.to_owned() })
-}
-
-/// Saves an edit that could not be written back, in a file of its own.
-fn keep_edit(skill: &DbSkill, edited: &str) -> Result<PathBuf, String> {
-    let prefix = format!("skillscope-{}-", skill.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_"));
-    let file = tempfile::Builder::new().prefix(&prefix).suffix(".md").tempfile().map_err(|e| e.to_string())?;
-    std::fs::write(file.path(), edited).map_err(|e| format!("{}: {e}", file.path().display()))?;
-    let (_, path) = file.keep().map_err(|e| e.to_string())?;
-    Ok(path)
-}
-
-/// The current time as SQLite's `CURRENT_TIMESTAMP` writes it (UTC).
-pub fn timestamp() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = secs / 86_400;
-    let (h, m, s) = ((secs % 86_400) / 3600, (secs % 3600) / 60, secs % 60);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mth = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(mth <= 2);
-    format!("{y:04}-{mth:02}-{d:02} {h:02}:{m:02}:{s:02}")
-}
+use std::path::PathBuf;
 
 impl Engine {
     /// The same engine over a user's own skill folder (no external dirs).
@@ -344,7 +94,7 @@ impl Engine {
             // A plain name missing from a layer needs no full answer (whose
             // not-found listing walks the layer again).
             let index = engine.lookup_index();
-            let plain = !name.contains(':') && super::view::lookup_path_error(name).is_none();
+            let plain = !name.contains(':') && crate::engine::view::lookup_path_error(name).is_none();
             if plain && engine.lookup_candidates_in(&index, name, None).is_empty() {
                 continue;
             }
@@ -380,8 +130,9 @@ impl Engine {
     pub fn db_view(&self, row: &DbSkill, task_id: Option<&str>) -> Json {
         let fm = frontmatter::parse(&row.content).0.fields;
         let ready = readiness::evaluate(&fm, &self.home, &self.env, self.options.backend.name());
-        let cfg = super::preprocess::PreprocessConfig::from_skills(self.home.merged_skills());
-        let content = super::preprocess::preprocess(&row.content, Default::default(), task_id, &cfg, false).text;
+        let cfg = crate::engine::preprocess::PreprocessConfig::from_skills(self.home.merged_skills());
+        let content =
+            crate::engine::preprocess::preprocess(&row.content, Default::default(), task_id, &cfg, false).text;
         let mut out = JsonMap::new();
         out.insert("success".into(), json!(true));
         out.insert("name".into(), fm.get("name").map_or_else(|| json!(row.name), Value::to_json));
@@ -474,7 +225,7 @@ impl Engine {
                 skills.push(s);
             }
         }
-        super::catalog::link_shadows(&mut skills);
+        crate::engine::catalog::link_shadows(&mut skills);
         Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems }
     }
 
@@ -581,34 +332,4 @@ fn with_source(mut answer: Json, source: Source) -> Json {
         answer["source"] = json!(source.name());
     }
     answer
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn user_ids_are_folder_names() {
-        assert!(valid_user_id("42").is_ok());
-        assert!(valid_user_id("alice").is_ok());
-        assert!(valid_user_id("../bob").is_err());
-        assert!(valid_user_id("").is_err());
-    }
-
-    #[test]
-    fn edit_permissions() {
-        assert!(can_edit(Source::Shared, Some("0")).is_ok());
-        assert!(can_edit(Source::Shared, Some("7")).unwrap_err().contains("org_id 0"));
-        assert!(can_edit(Source::Shared, None).is_err());
-        assert!(can_edit(Source::User, Some("7")).is_ok());
-        assert!(can_edit(Source::Db, None).is_ok());
-    }
-
-    #[test]
-    fn timestamps_look_like_sqlite() {
-        let t = timestamp();
-        assert_eq!(t.len(), 19);
-        assert_eq!(&t[4..5], "-");
-        assert_eq!(&t[10..11], " ");
-    }
 }
