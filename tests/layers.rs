@@ -476,3 +476,17 @@ fn layer_rules_name_what_hides_what() {
     let rules: Vec<&str> = found.as_array().expect("array").iter().filter_map(|f| f["rule"].as_str()).collect();
     assert!(rules.contains(&"layer-shadows-shared") && rules.contains(&"layer-row-unused"), "{rules:?}");
 }
+
+#[test]
+fn a_user_without_a_folder_is_noted() {
+    let h = LayeredHome::new();
+    let out = h.cli(&["--user", "carol", "list", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("users/carol/skills: no such folder"), "{stderr}");
+    let (layers, db) = h.layers("carol");
+    let catalog = h.engine().layered_catalog(&layers, &db);
+    assert!(catalog.problems.iter().any(|p| p.contains("user carol has no file skills")), "{:?}", catalog.problems);
+    let out = h.cli(&["--user", "alice", "list", "--json"]);
+    assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+}

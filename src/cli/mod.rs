@@ -325,6 +325,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     if let Some(problem) = db.as_ref().and_then(|d| d.problem.as_ref()) {
         eprintln!("skillscope: database skills unavailable: {problem}");
     }
+    if let Some(note) = layers.as_ref().and_then(|l| l.missing_user_dir(&engine.home.root)) {
+        eprintln!("skillscope: note: {note}");
+    }
     let db = db.unwrap_or_default();
     let layered = layers.as_ref().map(|l| (l, &db));
     let json = cli.global.json;

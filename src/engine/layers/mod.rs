@@ -57,6 +57,20 @@ pub fn valid_user_id(id: &str) -> Result<(), String> {
     }
 }
 
+impl Layers {
+    /// The user's own skill folder, `HERMES_HOME/users/<id>/skills`.
+    pub fn user_dir(&self, home: &std::path::Path) -> PathBuf {
+        home.join("users").join(&self.user).join("skills")
+    }
+
+    /// A note when the user has no folder: harmless, but a mistyped id
+    /// looks exactly like it.
+    pub fn missing_user_dir(&self, home: &std::path::Path) -> Option<String> {
+        let dir = self.user_dir(home);
+        (!dir.is_dir()).then(|| format!("{}: no such folder, so user {} has no file skills", dir.display(), self.user))
+    }
+}
+
 /// Who may edit a skill of a source.
 pub fn can_edit(source: Source, org_id: Option<&str>) -> Result<(), String> {
     match source {

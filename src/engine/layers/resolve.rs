@@ -168,7 +168,7 @@ impl Engine {
         let mut user = self.user_engine(&layers.user).catalog();
         let mut shared = self.catalog();
         let mut roots: Vec<Root> = Vec::new();
-        let user_root = self.home.root.join("users").join(&layers.user).join("skills");
+        let user_root = layers.user_dir(&self.home.root);
         // The user's root is shown even when the folder does not exist yet.
         roots.push(Root { path: user_root, label: format!("user {}", layers.user), source: Some(Source::User) });
         for s in &mut user.skills {
@@ -202,6 +202,7 @@ impl Engine {
                 problems.push(p);
             }
         }
+        problems.extend(layers.missing_user_dir(&self.home.root));
         if let Some(path) = &layers.db {
             let db_root = roots.len();
             roots.push(Root { path: path.clone(), label: "db".into(), source: Some(Source::Db) });
