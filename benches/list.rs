@@ -7,6 +7,9 @@
 //! `tests/golden/regen.py` creates it), Hermes' in-process `skills_list()` is
 //! timed on the same home for comparison.
 
+mod common;
+
+use common::{bench_home, ms, repo};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -14,28 +17,6 @@ use std::time::{Duration, Instant};
 const SKILLS: usize = 10_000;
 const RUNS: usize = 15;
 const BUDGET: Duration = Duration::from_millis(100);
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shared() -> PathBuf {
-    std::env::var_os("SKILLSCOPE_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"))
-}
-
-fn bench_home(n: usize) -> PathBuf {
-    let home = repo().join(format!("target/bench-homes/{n}"));
-    if !home.join("skills").is_dir() {
-        let status = Command::new("python3")
-            .arg(shared().join("bench/gen_skills.py"))
-            .arg(&home)
-            .arg(n.to_string())
-            .status()
-            .expect("python3 runs gen_skills.py");
-        assert!(status.success(), "gen_skills.py failed");
-    }
-    home
-}
 
 fn time_once(home: &Path) -> Duration {
     let start = Instant::now();
@@ -48,10 +29,6 @@ fn time_once(home: &Path) -> Duration {
     let elapsed = start.elapsed();
     assert!(status.success());
     elapsed
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
 }
 
 /// Hermes' `skills_list()` timed inside one Python process (the import is

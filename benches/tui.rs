@@ -9,6 +9,9 @@
 //!
 //! Run with `cargo bench --bench tui`.
 
+mod common;
+
+use common::{bench_home, ms, shared};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -20,33 +23,6 @@ use skillscope::tui::ui;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shared() -> PathBuf {
-    std::env::var_os("SKILLSCOPE_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"))
-}
-
-fn bench_home(n: usize) -> PathBuf {
-    let home = repo().join(format!("target/bench-homes/{n}"));
-    if !home.join("skills").is_dir() {
-        let ok = Command::new("python3")
-            .arg(shared().join("bench/gen_skills.py"))
-            .arg(&home)
-            .arg(n.to_string())
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        assert!(ok, "gen_skills.py failed");
-    }
-    home
-}
-
-fn ms(d: Duration) -> f64 {
-    d.as_secs_f64() * 1000.0
-}
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -76,15 +52,7 @@ fn layered_home(home: &Path) -> PathBuf {
     let users = home.join("users/bench");
     if !users.join("skills").is_dir() {
         let tmp = tempfile::tempdir().expect("tmp");
-        let ok = Command::new("python3")
-            .arg(shared().join("bench/gen_skills.py"))
-            .arg(tmp.path().join("home"))
-            .arg("1000")
-            .args(["--seed", "7"])
-            .status()
-            .map(|s| s.success())
-            .unwrap_or(false);
-        assert!(ok, "gen_skills.py failed");
+        common::generate(&tmp.path().join("home"), 1000, Some(7));
         std::fs::create_dir_all(&users).expect("mkdir");
         std::fs::rename(tmp.path().join("home/skills"), users.join("skills")).expect("move");
     }

@@ -258,3 +258,26 @@ fn check_bundles_by_slug_and_human_output() {
     assert!(text.contains("hint: "), "{text}");
     assert!(!text.contains("research"), "only the named bundle: {text}");
 }
+
+#[cfg(unix)]
+#[test]
+fn file_names_with_escapes_are_shown_visibly() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    let skill = home.join("skills/s");
+    std::fs::create_dir_all(skill.join("references")).expect("mkdir");
+    std::fs::write(skill.join("SKILL.md"), "---\nname: s\ndescription: d\n---\nbody\n").expect("write");
+    std::fs::write(home.join("outside.md"), "x").expect("write");
+    std::os::unix::fs::symlink(home.join("outside.md"), skill.join("references/\u{1b}[2Jlink.md")).expect("symlink");
+    std::fs::create_dir_all(home.join("skill-bundles")).expect("mkdir");
+    std::fs::write(home.join("skill-bundles/\u{1b}]0;title\u{7}.yaml"), "skills: [unclosed\n").expect("write");
+    let home = home.display().to_string();
+    for args in [vec!["bundles"], vec!["mounts", "--backend", "docker"]] {
+        let mut full = vec!["--home", home.as_str()];
+        full.extend(args.iter().copied());
+        let out = Command::new(env!("CARGO_BIN_EXE_skillscope")).args(&full).output().expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{args:?} printed a control byte: {text:?}");
+        assert!(text.contains('␛'), "{args:?} names the file visibly: {text}");
+    }
+}

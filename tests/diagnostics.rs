@@ -370,18 +370,8 @@ fn corpus_totals_per_rule() {
     let home = t.path().join("home");
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
     let corpus = common::shared().join("corpus");
-    let dirs = [
-        "hermes/skills",
-        "hermes/optional-skills",
-        "anthropic",
-        "openai/.curated",
-        "openai/.experimental",
-        "openai/.system",
-        "superpowers",
-        "vercel",
-        "awesome-hermes-skills",
-    ];
-    let list: String = dirs.iter().map(|d| format!("    - {}\n", corpus.join(d).display())).collect();
+    let dirs = ["hermes/skills", "hermes/optional-skills"].into_iter().chain(common::OTHER_COLLECTIONS);
+    let list: String = dirs.map(|d| format!("    - {}\n", corpus.join(d).display())).collect();
     std::fs::write(home.join("config.yaml"), format!("skills:\n  external_dirs:\n{list}")).expect("config");
     let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
     let engine = Engine::new(home, env, Options::default());

@@ -5,6 +5,7 @@ mod common;
 use common::{RefConf, Scenario};
 use rusqlite::Connection;
 use serde_json::Value as Json;
+use skillscope::engine::diagnostics::Finding;
 use skillscope::engine::layers::{can_edit, read_db, write_back, DbRead, Layers, Source, WriteBack};
 use skillscope::engine::Engine;
 use std::path::{Path, PathBuf};
@@ -447,11 +448,28 @@ fn numeric_ids_in_an_untyped_table_work() {
     assert!(matches!(saved, Ok(WriteBack::Saved { .. })), "{saved:?}");
 }
 
+/// The findings in the user's folder and in the database rows.
+fn layer_findings(h: &LayeredHome, layers: &Layers, db: &DbRead) -> (Vec<Finding>, Vec<Finding>) {
+    let (catalog, findings) = h.engine().check_layered(layers, db);
+    for f in &findings {
+        if let Some(i) = f.skill {
+            assert_eq!(
+                f.skill_md.as_ref(),
+                Some(&catalog.skills[i].skill_md),
+                "indices point into the layered catalog"
+            );
+        }
+    }
+    let user = findings.iter().filter(|f| f.rel_path.starts_with("users/")).cloned().collect();
+    let rows = findings.iter().filter(|f| f.rel_path.starts_with("db:")).cloned().collect();
+    (user, rows)
+}
+
 #[test]
 fn layer_rules_name_what_hides_what() {
     let h = LayeredHome::new();
     let (layers, db) = h.layers("alice");
-    let (user, rows) = h.engine().layer_findings(&layers, &db);
+    let (user, rows) = layer_findings(&h, &layers, &db);
     let shadow: Vec<&str> =
         user.iter().filter(|f| f.rule == "layer-shadows-shared").map(|f| f.rel_path.as_str()).collect();
     assert_eq!(shadow, ["users/alice/skills/devops/deploy/SKILL.md"]);
@@ -467,7 +485,7 @@ fn layer_rules_name_what_hides_what() {
 
     // bob has nothing hidden.
     let (layers, db) = h.layers("bob");
-    let (user, rows) = h.engine().layer_findings(&layers, &db);
+    let (user, rows) = layer_findings(&h, &layers, &db);
     assert!(!user.iter().chain(&rows).any(|f| f.rule.starts_with("layer-")));
 
     let db = h.db.to_str().expect("utf8");
@@ -475,6 +493,15 @@ fn layer_rules_name_what_hides_what() {
     let found: Json = serde_json::from_slice(&out.stdout).expect("json");
     let rules: Vec<&str> = found.as_array().expect("array").iter().filter_map(|f| f["rule"].as_str()).collect();
     assert!(rules.contains(&"layer-shadows-shared") && rules.contains(&"layer-row-unused"), "{rules:?}");
+
+    // Naming skills keeps their findings in every layer, and only theirs.
+    let out = h.cli(&["--user", "alice", "--db", db, "check", "journal", "--json", "--min-severity", "info"]);
+    let found: Json = serde_json::from_slice(&out.stdout).expect("json");
+    let found = found.as_array().expect("array");
+    assert!(found.iter().all(|f| f["skill"] == "journal"), "{found:?}");
+    assert!(found.iter().any(|f| f["rule"] == "layer-row-unused"), "{found:?}");
+    let out = h.cli(&["--user", "alice", "--db", db, "check", "no-such-skill"]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -271,16 +271,7 @@ fn corpus_others() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let home = tmp.path().canonicalize().expect("tmp").join("corpus_others/home");
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
-    let dirs = [
-        "anthropic",
-        "openai/.curated",
-        "openai/.experimental",
-        "openai/.system",
-        "superpowers",
-        "vercel",
-        "awesome-hermes-skills",
-    ];
-    let list: String = dirs.iter().map(|d| format!("    - ${{REF_EXT_DIR}}/{d}\n")).collect();
+    let list: String = common::OTHER_COLLECTIONS.iter().map(|d| format!("    - ${{REF_EXT_DIR}}/{d}\n")).collect();
     std::fs::write(home.join("config.yaml"), format!("skills:\n  external_dirs:\n{list}")).expect("config");
     let scenario = Scenario::new(home, Some(common::shared().join("corpus")), RefConf::default());
     check_scenario("corpus_others", &scenario, None);

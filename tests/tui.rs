@@ -392,7 +392,7 @@ fn layered_edit_permissions() {
     select_in_root(&mut app, "db", "meeting-notes");
     let effects = key(&mut app, KeyCode::Char('e'));
     assert!(
-        matches!(&effects[..], [Effect::EditDbSkill { row, db }] if row.name == "meeting-notes" && *db == demo.db())
+        matches!(&effects[..], [Effect::EditDbSkill { row, db, line }] if *line > 1 && row.name == "meeting-notes" && *db == demo.db())
     );
 
     let mut owner = layered_demo(&demo, Some("0"));

@@ -18,9 +18,10 @@ pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
         .map(|(k, b)| vec![k.clone(), b.name.clone(), b.skills.join(", "), b.description.clone()])
         .collect();
     print_table(out, &["COMMAND", "NAME", "SKILLS", "DESCRIPTION"], &rows)?;
-    writeln!(out, "\n{} bundles in {}", set.bundles.len(), engine.home.bundles_dir(&engine.env).display())?;
+    let dir = engine.home.bundles_dir(&engine.env);
+    writeln!(out, "\n{} bundles in {}", set.bundles.len(), clean(&dir.display().to_string()))?;
     for p in &set.problems {
-        writeln!(out, "skipped {}: {}", p.path.display(), clean(&p.reason))?;
+        writeln!(out, "skipped {}: {}", clean(&p.path.display().to_string()), clean(&p.reason))?;
     }
     Ok(EXIT_OK)
 }

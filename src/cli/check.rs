@@ -11,32 +11,14 @@ use std::io;
 /// The findings for the named skills (name, folder or categorized path) and
 /// bundles (`/slug`), or for the whole home.
 pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<Vec<Finding>, String> {
-    let catalog = engine.catalog();
-    let mut all = engine.check_home(&catalog);
-    if let Some((layers, db)) = layered {
-        let (mut user_findings, mut db_findings) = engine.layer_findings(layers, db);
-        if !names.is_empty() {
-            user_findings.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n)));
-            db_findings.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n)));
+    let (catalog, mut all) = match layered {
+        Some((layers, db)) => engine.check_layered(layers, db),
+        None => {
+            let catalog = engine.catalog();
+            let findings = engine.check_home(&catalog);
+            (catalog, findings)
         }
-        if !names.is_empty() {
-            let known = |n: &String| catalog.skills.iter().any(|s| &s.name == n);
-            let extra: Vec<String> = names.iter().filter(|n| !known(n)).cloned().collect();
-            all.retain(|f| f.skill_name.as_ref().is_some_and(|n| names.contains(n) && known(n)));
-            let found_elsewhere = |n: &String| {
-                user_findings.iter().chain(&db_findings).any(|f| f.skill_name.as_ref() == Some(n))
-                    || engine.user_engine(&layers.user).catalog().skills.iter().any(|s| &s.name == n)
-                    || db.skills.iter().any(|r| &r.name == n)
-            };
-            if let Some(missing) = extra.iter().find(|n| !n.starts_with('/') && !found_elsewhere(n)) {
-                return Err(format!("no skill named {missing}"));
-            }
-        }
-        all.extend(user_findings);
-        all.extend(db_findings);
-        all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
-        return Ok(all);
-    }
+    };
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
         let mut keep_bundles = Vec::new();
@@ -51,7 +33,10 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<V
                 .iter()
                 .enumerate()
                 .filter(|(_, s)| {
-                    let dir = s.skill_dir.file_name().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+                    // A database skill has no folder: only its name matches.
+                    let Some(dir) = s.skill_dir.file_name().map(|d| d.to_string_lossy().into_owned()) else {
+                        return s.name == *n;
+                    };
                     let path = format!("{}/{dir}", s.category_path());
                     s.name == *n || dir == *n || path.trim_start_matches('/') == n.trim_matches('/')
                 })

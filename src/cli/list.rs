@@ -3,6 +3,7 @@
 use super::output::{print_json, print_table, status_of, text, Out};
 use super::Layered;
 use crate::engine::Engine;
+use crate::sanitize::clean_line;
 use serde_json::Value as Json;
 use std::io;
 
@@ -16,7 +17,7 @@ pub fn run(engine: &Engine, layered: Layered, category: Option<&str>, json: bool
         return Ok(status_of(&answer));
     }
     if let Some(err) = answer.get("error") {
-        writeln!(out, "error: {}", text(err))?;
+        writeln!(out, "error: {}", clean_line(&text(err)))?;
         return Ok(status_of(&answer));
     }
     let skills = answer.get("skills").and_then(Json::as_array).cloned().unwrap_or_default();

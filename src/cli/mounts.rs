@@ -3,6 +3,7 @@
 use super::output::{print_json, print_table, Out};
 use super::EXIT_OK;
 use crate::engine::Engine;
+use crate::sanitize::clean_line;
 use serde_json::Value as Json;
 use std::io;
 
@@ -23,11 +24,11 @@ pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
         writeln!(
             out,
             "\n{} holds {} symlink(s): Hermes mounts a copy without them, so files reached through them are missing in the sandbox:",
-            m.host_path.display(),
+            clean_line(&m.host_path.display().to_string()),
             m.symlinks.len()
         )?;
         for s in &m.symlinks {
-            writeln!(out, "  {}", s.display())?;
+            writeln!(out, "  {}", clean_line(&s.display().to_string()))?;
         }
     }
     Ok(EXIT_OK)

@@ -123,7 +123,7 @@ impl Engine {
         match text {
             Ok(text) => {
                 let (fm, body) = frontmatter::parse(&text);
-                let body_line = text[..text.len() - body.len()].matches('\n').count() + 1;
+                let body_line = super::source::line_at(&text, text.len() - body.len());
                 let listing = if discover::has_excluded_component(&file.path) {
                     Candidate::Skip
                 } else if text.len() <= LISTING_READ_CHARS {
@@ -146,8 +146,19 @@ impl Engine {
         }
     }
 
-    /// Scans the home once and evaluates every skill.
+    /// Scans the home once and evaluates every skill and bundle.
     pub fn catalog(&self) -> Catalog {
+        let mut catalog = self.skills_catalog();
+        catalog.bundles = self.bundles();
+        for p in &catalog.bundles.problems {
+            catalog.problems.push(format!("{}: {}; Hermes skips this bundle", p.path.display(), p.reason));
+        }
+        catalog
+    }
+
+    /// [`Engine::catalog`] without the bundles, for a skill folder that
+    /// shares its home's bundles (a user's layer).
+    pub(crate) fn skills_catalog(&self) -> Catalog {
         let mut roots = Vec::new();
         if super::paths::exists(&self.home.skills_dir) {
             roots.push(Root { path: self.home.skills_dir.clone(), label: "local".into(), source: None });
@@ -268,12 +279,8 @@ impl Engine {
         for (i, key) in registered {
             skills[i].status.command = Some(key);
         }
-        let bundles = self.bundles();
-        for p in &bundles.problems {
-            problems.push(format!("{}: {}; Hermes skips this bundle", p.path.display(), p.reason));
-        }
         link_shadows(&mut skills);
-        Catalog { roots, skills, bundles, commands, problems }
+        Catalog { roots, skills, bundles: Default::default(), commands, problems }
     }
 }
 

@@ -42,6 +42,11 @@ pub fn os_error_message(err: &io::Error, path: &Path) -> String {
     }
 }
 
+/// The 1-based line holding byte `byte` of `text`.
+pub fn line_at(text: &str, byte: usize) -> usize {
+    text[..byte.min(text.len())].matches('\n').count() + 1
+}
+
 /// Reads `path` fully, decodes it as UTF-8 and translates newlines as
 /// Python's text mode does (`\r\n` and a lone `\r` become `\n`).
 pub fn read_text(path: &Path) -> Result<String, ReadError> {

@@ -82,6 +82,8 @@ pub enum Effect {
     EditDbSkill {
         row: Box<DbSkill>,
         db: PathBuf,
+        /// Where the body starts, to open the editor there.
+        line: usize,
     },
     Rescan,
     Job(JobRequest),
@@ -596,7 +598,7 @@ impl App {
             return Some(Err(denied));
         }
         if let (Some(row), Some(db)) = (&skill.db_row, self.layers.as_ref().and_then(|l| l.db.clone())) {
-            return Some(Ok(Effect::EditDbSkill { row: Box::new(row.clone()), db }));
+            return Some(Ok(Effect::EditDbSkill { row: Box::new(row.clone()), db, line: skill.body_line }));
         }
         if self.view == ViewTab::Files && self.focus == Focus::View {
             let files = super::views::file_entries(skill);

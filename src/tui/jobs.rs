@@ -104,13 +104,13 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
         }
         JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default())),
         JobKind::Diagnostics(layers) => {
-            let mut findings = engine.check_home(&engine.catalog());
-            if let Some(l) = layers {
-                let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-                let (user, rows) = engine.layer_findings(l, &db);
-                findings.extend(user);
-                findings.extend(rows);
-            }
+            let findings = match layers {
+                Some(l) => {
+                    let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
+                    engine.check_layered(l, &db).1
+                }
+                None => engine.check_home(&engine.catalog()),
+            };
             JobOutput::Diagnostics(findings)
         }
     };

@@ -127,10 +127,10 @@ pub fn run(engine: Engine, layers: Option<Layers>, banner: Option<String>) -> io
                     run_effects(&app.wanted_jobs(), &mut app, &worker);
                     dirty = true;
                 }
-                Effect::EditDbSkill { row, db } => {
+                Effect::EditDbSkill { row, db, line } => {
                     input.pause();
                     guard.suspend()?;
-                    let notice = editor::edit_db_skill(&row, &db, |path| open_editor(path, row_body_line(&row)));
+                    let notice = editor::edit_db_skill(&row, &db, |path| open_editor(path, line));
                     guard.resume()?;
                     input.resume();
                     app.notice = Some(notice);
@@ -208,12 +208,6 @@ fn start_watcher(app: &mut App, tx: &mpsc::Sender<Message>) -> Option<crate::eng
             None
         }
     }
-}
-
-/// Where a database skill's body starts, to open the editor there.
-fn row_body_line(row: &crate::engine::layers::DbSkill) -> usize {
-    let body = crate::engine::frontmatter::parse(&row.content).1;
-    row.content[..row.content.len() - body.len()].matches('\n').count() + 1
 }
 
 /// Runs the editor in the foreground; an error message when it fails.

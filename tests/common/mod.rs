@@ -20,6 +20,18 @@ pub fn shared() -> PathBuf {
     dir.canonicalize().expect("shared dir resolves")
 }
 
+/// The corpus collections written by others than Hermes' authors, under
+/// `corpus/` (Hermes' own are `hermes/skills` and `hermes/optional-skills`).
+pub const OTHER_COLLECTIONS: [&str; 7] = [
+    "anthropic",
+    "openai/.curated",
+    "openai/.experimental",
+    "openai/.system",
+    "superpowers",
+    "vercel",
+    "awesome-hermes-skills",
+];
+
 /// A fixture's `ref.conf`: repeated `key=value` lines.
 #[derive(Debug, Default, Clone)]
 pub struct RefConf(pub BTreeMap<String, Vec<String>>);

@@ -6,6 +6,7 @@ use crate::engine::catalog::CatalogSkill;
 use crate::engine::frontmatter;
 use crate::engine::paths;
 use crate::engine::preprocess::inline_shell_snippets;
+use crate::engine::source::line_at;
 use crate::engine::view::linked_files;
 use std::path::PathBuf;
 
@@ -26,16 +27,12 @@ const INJECTION_PATTERNS: [&str; 9] = [
 const FOREIGN_TEMPLATES: [&str; 5] =
     ["SKILL_DIR", "SKILL_ROOT", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "SKILL_PATH"];
 
-fn line_of(text: &str, byte: usize) -> usize {
-    text[..byte.min(text.len())].matches('\n').count() + 1
-}
-
 pub(super) fn check(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
     let body_offset = text.len() - frontmatter::parse(text).1.len();
     for (range, cmd) in inline_shell_snippets(text) {
         sink.add(
             "hermes-inline-shell",
-            Some(line_of(text, range.start)),
+            Some(line_at(text, range.start)),
             format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled"),
         );
     }
@@ -63,7 +60,7 @@ fn check_templates(text: &str, sink: &mut Sink) {
         }
         let hermes_unknown = name.starts_with("HERMES_") && name != "HERMES_SKILL_DIR" && name != "HERMES_SESSION_ID";
         if hermes_unknown || FOREIGN_TEMPLATES.contains(&name) {
-            sink.add("hermes-unknown-template", Some(line_of(text, start)), format!("`${{{name}}}` stays literal; Hermes substitutes ${{HERMES_SKILL_DIR}} and ${{HERMES_SESSION_ID}} only"));
+            sink.add("hermes-unknown-template", Some(line_at(text, start)), format!("`${{{name}}}` stays literal; Hermes substitutes ${{HERMES_SKILL_DIR}} and ${{HERMES_SESSION_ID}} only"));
         }
     }
 }
@@ -163,7 +160,7 @@ fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, sink: 
         }
         sink.add(
             "hermes-missing-file",
-            Some(line_of(text, body_offset + at)),
+            Some(line_at(text, body_offset + at)),
             format!("`{rel}` does not exist in the skill folder"),
         );
     }

@@ -174,9 +174,7 @@ impl Engine {
 
     /// Every finding in the home: each skill, the config, the bundles.
     pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
-        let per_skill =
-            super::parallel_map(&(0..catalog.skills.len()).collect::<Vec<_>>(), |&i| self.check_skill(catalog, i));
-        let mut findings: Vec<Finding> = per_skill.into_iter().flatten().collect();
+        let mut findings = self.check_skills(catalog);
         home_rules::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
         bundles::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
         findings
@@ -218,7 +216,7 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
         sink.add("spec-description-missing", Some(1), "no description in the stored SKILL.md");
     }
     for (range, cmd) in super::preprocess::inline_shell_snippets(text) {
-        let line = text[..range.start].matches('\n').count() + 1;
+        let line = super::source::line_at(text, range.start);
         sink.add(
             "hermes-inline-shell",
             Some(line),

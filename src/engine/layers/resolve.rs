@@ -13,7 +13,7 @@ use crate::engine::value::Value;
 use crate::engine::Engine;
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 impl Engine {
     /// The same engine over a user's own skill folder (no external dirs).
@@ -165,12 +165,17 @@ impl Engine {
     /// roots, then the database rows. A shared skill whose name a user skill
     /// took is kept, marked as shadowed by it; so is a database row.
     pub fn layered_catalog(&self, layers: &Layers, db: &DbRead) -> Catalog {
-        let mut user = self.user_engine(&layers.user).catalog();
-        let mut shared = self.catalog();
+        self.merge_layers(layers, db, self.user_engine(&layers.user).skills_catalog(), self.catalog())
+    }
+
+    fn merge_layers(&self, layers: &Layers, db: &DbRead, mut user: Catalog, mut shared: Catalog) -> Catalog {
         let mut roots: Vec<Root> = Vec::new();
-        let user_root = layers.user_dir(&self.home.root);
         // The user's root is shown even when the folder does not exist yet.
-        roots.push(Root { path: user_root, label: format!("user {}", layers.user), source: Some(Source::User) });
+        roots.push(Root {
+            path: layers.user_dir(&self.home.root),
+            label: format!("user {}", layers.user),
+            source: Some(Source::User),
+        });
         for s in &mut user.skills {
             s.root = 0;
         }
@@ -195,7 +200,7 @@ impl Engine {
             }
             skills.push(s);
         }
-        // Both catalogs read the same config and bundles: report each once.
+        // Both catalogs read the same config: report its problem once.
         let mut problems = shared.problems;
         for p in user.problems {
             if !problems.contains(&p) {
@@ -230,79 +235,40 @@ impl Engine {
         Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems }
     }
 
-    /// Findings for the user's folder (paths under `users/<id>/skills/`) and
-    /// for the database rows; the shared home's come from `check_home`.
-    pub fn layer_findings(&self, layers: &Layers, db: &DbRead) -> (Vec<Finding>, Vec<Finding>) {
+    /// Every finding with layers on, and the layered catalog they point
+    /// into: the shared home's, the user's folder's (paths under
+    /// `users/<id>/skills/`), the database rows', and which layer hides which.
+    pub fn check_layered(&self, layers: &Layers, db: &DbRead) -> (Catalog, Vec<Finding>) {
         let user = self.user_engine(&layers.user);
-        let mut user_findings = user.check_skills(&user.catalog());
-        for f in &mut user_findings {
-            f.skill = None;
+        let user_catalog = user.skills_catalog();
+        let shared_catalog = self.catalog();
+        let mut findings = self.check_home(&shared_catalog);
+        for mut f in user.check_skills(&user_catalog) {
             f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path);
+            findings.push(f);
         }
-        let mut db_findings = Vec::new();
+        let mut in_rows = Vec::new();
         for row in &db.skills {
-            diagnostics::check_text_skill(&row.name, &row.content, &format!("db:{TABLE}/{}", row.id), &mut db_findings);
+            diagnostics::check_text_skill(&row.name, &row.content, &format!("db:{TABLE}/{}", row.id), &mut in_rows);
         }
-        // Which layer hides which: only the layered catalog knows.
-        let catalog = self.layered_catalog(layers, db);
-        let source = |s: &CatalogSkill| catalog.roots.get(s.root).and_then(|r| r.source);
-        let user_root = &catalog.roots[0].path;
-        let shown = |s: &CatalogSkill| match (&s.db_row, source(s)) {
-            (Some(r), _) => format!("db:{TABLE}/{}", r.id),
-            (None, Some(Source::User)) => {
-                format!(
-                    "users/{}/skills/{}",
-                    layers.user,
-                    diagnostics::relative(&s.skill_md, std::slice::from_ref(user_root))
-                )
-            }
-            (None, _) => s.skill_md.display().to_string(),
-        };
-        for hidden in &catalog.skills {
-            let Some(first) = hidden.status.shadowed_by.map(|i| &catalog.skills[i]) else { continue };
-            let (rule, on, message) = match (source(first), source(hidden)) {
-                (Some(Source::User), Some(Source::Shared)) => (
-                    "layer-shadows-shared",
-                    first,
-                    format!("`{}` hides the shared skill {}", first.name, hidden.skill_md.display()),
-                ),
-                (_, Some(Source::Db)) => (
-                    "layer-row-unused",
-                    hidden,
-                    format!(
-                        "row `{}` is never used: {} ({}) has its name",
-                        hidden.name,
-                        shown(first),
-                        source(first).map_or("", Source::name)
-                    ),
-                ),
-                _ => continue,
-            };
-            let info = diagnostics::rule(rule);
-            let rel_path = shown(on);
-            let out = if on.db_row.is_some() { &mut db_findings } else { &mut user_findings };
-            out.push(Finding {
-                rule: rule.to_owned(),
-                severity: info.map_or(diagnostics::Severity::Warning, |r| r.severity),
-                skill: None,
-                skill_name: Some(on.name.clone()),
-                skill_md: Some(on.skill_md.clone()),
-                path: on.skill_md.clone(),
-                rel_path,
-                line: None,
-                message,
-                hint: info.map_or("", |r| r.hint).to_owned(),
-            });
+        for mut f in in_rows {
+            f.skill_md = Some(f.path.clone());
+            findings.push(f);
         }
-        for f in &mut db_findings {
-            f.skill_md.get_or_insert_with(|| f.path.clone());
+        let catalog = self.merge_layers(layers, db, user_catalog, shared_catalog);
+        findings.extend(shadowing_findings(&catalog, layers));
+        // Indices pointed into the catalogs merged above.
+        let by_path: HashMap<&Path, usize> =
+            catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
+        for f in &mut findings {
+            f.skill = f.skill_md.as_deref().and_then(|p| by_path.get(p).copied());
         }
-        (user_findings, db_findings)
+        (catalog, findings)
     }
 
     fn db_catalog_skill(&self, row: &DbSkill, root: usize) -> CatalogSkill {
         let (fm, body) = frontmatter::parse(&row.content);
-        let body_line = row.content[..row.content.len() - body.len()].matches('\n').count() + 1;
+        let body_line = crate::engine::source::line_at(&row.content, row.content.len() - body.len());
         let status = SkillStatus {
             listed: true,
             platform_ok: gates::frontmatter_platform_matches(&fm.fields, &self.env),
@@ -326,6 +292,57 @@ impl Engine {
             db_row: Some(row.clone()),
         }
     }
+}
+
+/// `layer-shadows-shared` on a user skill hiding a shared one, and
+/// `layer-row-unused` on a database row that an earlier skill hides.
+fn shadowing_findings(catalog: &Catalog, layers: &Layers) -> Vec<Finding> {
+    let source = |s: &CatalogSkill| catalog.roots.get(s.root).and_then(|r| r.source);
+    let user_root = &catalog.roots[0].path;
+    let shown = |s: &CatalogSkill| match (&s.db_row, source(s)) {
+        (Some(r), _) => format!("db:{TABLE}/{}", r.id),
+        (None, Some(Source::User)) => {
+            let rel = diagnostics::relative(&s.skill_md, std::slice::from_ref(user_root));
+            format!("users/{}/skills/{rel}", layers.user)
+        }
+        (None, _) => s.skill_md.display().to_string(),
+    };
+    let mut out = Vec::new();
+    for hidden in &catalog.skills {
+        let Some(first) = hidden.status.shadowed_by.map(|i| &catalog.skills[i]) else { continue };
+        let (rule, on, message) = match (source(first), source(hidden)) {
+            (Some(Source::User), Some(Source::Shared)) => (
+                "layer-shadows-shared",
+                first,
+                format!("`{}` hides the shared skill {}", first.name, hidden.skill_md.display()),
+            ),
+            (_, Some(Source::Db)) => (
+                "layer-row-unused",
+                hidden,
+                format!(
+                    "row `{}` is never used: {} ({}) has its name",
+                    hidden.name,
+                    shown(first),
+                    source(first).map_or("", Source::name)
+                ),
+            ),
+            _ => continue,
+        };
+        let info = diagnostics::rule(rule);
+        out.push(Finding {
+            rule: rule.to_owned(),
+            severity: info.map_or(diagnostics::Severity::Warning, |r| r.severity),
+            skill: None,
+            skill_name: Some(on.name.clone()),
+            skill_md: Some(on.skill_md.clone()),
+            path: on.skill_md.clone(),
+            rel_path: shown(on),
+            line: None,
+            message,
+            hint: info.map_or("", |r| r.hint).to_owned(),
+        });
+    }
+    out
 }
 
 fn with_source(mut answer: Json, source: Source) -> Json {
