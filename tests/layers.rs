@@ -517,3 +517,15 @@ fn a_user_without_a_folder_is_noted() {
     let out = h.cli(&["--user", "alice", "list", "--json"]);
     assert!(out.stderr.is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn a_real_updated_at_compares_as_sqlite_writes_it() {
+    // Untyped columns keep 1.0 a REAL, whose text SQLite writes as "1.0".
+    let (_d, path) = db_with(
+        "CREATE TABLE hermes_skills (id, user_id, name, description, content, category, version, is_active, created_at, updated_at);
+         INSERT INTO hermes_skills VALUES (3, 'alice', 'r', 'd', '---\nname: r\n---\nold\n', NULL, NULL, 1, 0, 1.0);",
+    );
+    let row = read_db(&path, "alice").skills.into_iter().next().expect("row");
+    let saved = write_back(&path, &row, "---\nname: r\n---\nnew\n", "2026-03-03 00:00:00");
+    assert!(matches!(saved, Ok(WriteBack::Saved { .. })), "{saved:?}");
+}

@@ -98,7 +98,16 @@ pub fn read_db(path: &Path, user: &str) -> DbRead {
 fn read_rows(path: &Path, user: &str) -> Result<Vec<DbSkill>, String> {
     let conn = open(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
     check_schema(&conn, path)?;
-    let sql = format!("SELECT {} FROM {TABLE} WHERE CAST(user_id AS TEXT) = ?1 ORDER BY name, id", COLUMNS.join(", "));
+    // The keys a write-back compares are read as SQLite's own text of them,
+    // so the comparison holds whatever their stored type (1.0 stays "1.0").
+    let selected: Vec<String> = COLUMNS
+        .iter()
+        .map(|c| match *c {
+            "id" | "user_id" | "updated_at" => format!("COALESCE(CAST({c} AS TEXT), '')"),
+            other => other.to_owned(),
+        })
+        .collect();
+    let sql = format!("SELECT {} FROM {TABLE} WHERE CAST(user_id AS TEXT) = ?1 ORDER BY name, id", selected.join(", "));
     let mut stmt = conn.prepare(&sql).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut rows = stmt.query([user]).map_err(|e| format!("{}: {e}", path.display()))?;
     let mut out = Vec::new();
@@ -156,7 +165,8 @@ pub fn write_back(path: &Path, skill: &DbSkill, edited: &str, now: &str) -> Resu
         .execute(
             &format!(
                 "UPDATE {TABLE} SET content = ?1, description = ?2, version = ?3, updated_at = ?4 \
-                 WHERE CAST(id AS TEXT) = ?5 AND CAST(user_id AS TEXT) = ?6 AND COALESCE(CAST(updated_at AS TEXT), '') = ?7"
+                 WHERE COALESCE(CAST(id AS TEXT), '') = ?5 AND COALESCE(CAST(user_id AS TEXT), '') = ?6 \
+                 AND COALESCE(CAST(updated_at AS TEXT), '') = ?7"
             ),
             rusqlite::params![edited, description, version, now, skill.id, skill.user_id, skill.updated_at],
         )
