@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{bench_home, ms, shared};
+use common::{bench_home, corpus, ms};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -128,7 +128,7 @@ fn filtering(home: &Path) {
 }
 
 fn largest_skill() {
-    let src = shared().join("corpus/hermes/optional-skills/mlops/pytorch-fsdp");
+    let src = corpus().join("hermes/optional-skills/mlops/pytorch-fsdp");
     let tmp = tempfile::tempdir().expect("tmp");
     let dir = tmp.path().join("home/skills/mlops/pytorch-fsdp");
     std::fs::create_dir_all(&dir).expect("mkdir");

@@ -5,8 +5,10 @@
 //! the terminal browser over the same engine.
 
 pub mod cli;
+pub mod demo;
 pub mod engine;
 pub mod markdown;
+pub mod open;
 pub mod sanitize;
 pub mod search;
 pub mod tui;

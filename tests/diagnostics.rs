@@ -369,7 +369,7 @@ fn corpus_totals_per_rule() {
     let t = tempfile::tempdir().expect("tmp");
     let home = t.path().join("home");
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
-    let corpus = common::shared().join("corpus");
+    let corpus = common::corpus();
     let dirs = ["hermes/skills", "hermes/optional-skills"].into_iter().chain(common::OTHER_COLLECTIONS);
     let list: String = dirs.map(|d| format!("    - {}\n", corpus.join(d).display())).collect();
     std::fs::write(home.join("config.yaml"), format!("skills:\n  external_dirs:\n{list}")).expect("config");

@@ -259,7 +259,7 @@ fixtures!(
 fn corpus_hermes() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let home = tmp.path().canonicalize().expect("tmp").join("corpus_hermes/home");
-    copy_tree(&common::shared().join("corpus/hermes"), &home);
+    copy_tree(&common::corpus().join("hermes"), &home);
     std::fs::write(home.join("config.yaml"), "skills:\n  external_dirs:\n    - ${REF_EXT_DIR}\n").expect("config");
     let scenario = Scenario::new(home.clone(), Some(home.join("optional-skills")), RefConf::default());
     check_scenario("corpus_hermes", &scenario, None);
@@ -273,6 +273,6 @@ fn corpus_others() {
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
     let list: String = common::OTHER_COLLECTIONS.iter().map(|d| format!("    - ${{REF_EXT_DIR}}/{d}\n")).collect();
     std::fs::write(home.join("config.yaml"), format!("skills:\n  external_dirs:\n{list}")).expect("config");
-    let scenario = Scenario::new(home, Some(common::shared().join("corpus")), RefConf::default());
+    let scenario = Scenario::new(home, Some(common::corpus()), RefConf::default());
     check_scenario("corpus_others", &scenario, None);
 }

@@ -6,11 +6,11 @@ mod common;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
+use skillscope::demo::DemoHome;
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::layers::Layers;
 use skillscope::engine::{Engine, Options};
 use skillscope::tui::app::{App, Effect, Focus, ViewTab};
-use skillscope::tui::demo::DemoHome;
 use skillscope::tui::theme::{ColorMode, Theme};
 use skillscope::tui::ui;
 use std::path::Path;
@@ -288,7 +288,7 @@ fn escape_sequences_never_reach_the_screen() {
 fn snapshots_of_each_view_on_the_demo_home() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
-    app.banner = Some(skillscope::tui::demo::BANNER.to_owned());
+    app.banner = Some(skillscope::demo::BANNER.to_owned());
     select_skill(&mut app, "deploy-service");
     snapshot!("demo_preview", screen(&mut app, 120, 40));
     for (tab, name) in [
@@ -314,7 +314,7 @@ fn snapshots_on_the_hermes_corpus() {
     let t = tempfile::tempdir().expect("tmp");
     let home = t.path().join("home");
     std::fs::create_dir_all(&home).expect("mkdir");
-    let src = common::shared().join("corpus/hermes/skills");
+    let src = common::corpus().join("hermes/skills");
     copy(&src, &home.join("skills"));
     let mut app = app_for(&home);
     snapshot!("corpus_tree", screen(&mut app, 120, 40));

@@ -10,20 +10,20 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared` (or `$SKILLSCOPE_SHARED`).
-pub fn shared() -> PathBuf {
-    std::env::var_os("SKILLSCOPE_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"))
+/// The real-skills corpus kept in the repository.
+pub fn corpus() -> PathBuf {
+    repo().join("tests/corpus")
 }
 
 /// Writes a home of `n` generated skills at `home` with `gen_skills.py`.
 pub fn generate(home: &Path, n: usize, seed: Option<u64>) {
     let mut cmd = Command::new("python3");
-    cmd.arg(shared().join("bench/gen_skills.py")).arg(home).arg(n.to_string());
+    cmd.arg(repo().join("benches/gen_skills.py")).arg(home).arg(n.to_string());
     if let Some(seed) = seed {
         cmd.args(["--seed", &seed.to_string()]);
     }
     let ok = cmd.status().map(|s| s.success()).unwrap_or(false);
-    assert!(ok, "gen_skills.py failed (python3 and {} needed)", shared().display());
+    assert!(ok, "benches/gen_skills.py failed (python3 needed)");
 }
 
 /// A generated home of `n` skills, kept in `target/bench-homes/<n>`.

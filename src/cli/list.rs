@@ -21,6 +21,15 @@ pub fn run(engine: &Engine, layered: Layered, category: Option<&str>, json: bool
         return Ok(status_of(&answer));
     }
     let skills = answer.get("skills").and_then(Json::as_array).cloned().unwrap_or_default();
+    if skills.is_empty() && layered.is_none() && !crate::engine::paths::exists(&engine.home.skills_dir) {
+        // Hermes says it created the folder; skillscope creates nothing.
+        let dir = crate::engine::paths::path_string(&engine.home.skills_dir);
+        writeln!(out, "No skills folder: Hermes would create {dir}/ on its first run.")?;
+        if !engine.home.external_dirs.is_empty() {
+            writeln!(out, "Until it exists, skills_list lists nothing, not even the skills of external dirs.")?;
+        }
+        return Ok(status_of(&answer));
+    }
     if skills.is_empty() {
         writeln!(out, "{}", answer.get("message").map(text).unwrap_or_default())?;
         return Ok(status_of(&answer));

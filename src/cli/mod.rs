@@ -14,12 +14,14 @@ mod output;
 mod prompt;
 mod skills;
 
+use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;
 use crate::engine::env::{Env, Os};
 use crate::engine::home::resolve_home_path;
 use crate::engine::layers::{read_db, valid_user_id, DbRead, Layers, Source};
 use crate::engine::sandbox::{default_backend, Backend};
 use crate::engine::{Engine, Options};
+use crate::open::{FolderKind, StandInHome};
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
 use std::path::PathBuf;
@@ -47,15 +49,22 @@ pub type Layered<'a> = Option<(&'a Layers, &'a DbRead)>;
 pub struct Cli {
     #[command(flatten)]
     pub global: GlobalArgs,
+    /// What to browse: a Hermes home, a folder of skills, or one skill folder
+    #[arg(value_name = "PATH")]
+    pub path: Option<PathBuf>,
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
-    /// Hermes home to read (default: $HERMES_HOME, else ~/.hermes)
+    /// Hermes home to read, or a folder of skills, or one skill folder
+    /// (default: $HERMES_HOME, else ~/.hermes)
     #[arg(long, global = true, value_name = "PATH")]
     pub home: Option<PathBuf>,
+    /// Use the built-in demo home (a throwaway copy)
+    #[arg(long, global = true, conflicts_with = "home")]
+    pub demo: bool,
     /// Evaluate platform gates as on another OS: linux, macos or windows
     #[arg(long, global = true, value_name = "NAME", value_parser = parse_os)]
     pub platform: Option<Os>,
@@ -179,23 +188,42 @@ fn parse_os(s: &str) -> Result<Os, String> {
     Os::parse(s).ok_or_else(|| format!("unknown platform '{s}' (use linux, macos or windows)"))
 }
 
-/// Builds the engine for these flags, or explains why the home is unusable.
-pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
+/// The home a command or the browser reads, and what keeps it on disk.
+pub struct Session {
+    pub engine: Engine,
+    /// How the path given is shown, when it is not a Hermes home: said once.
+    pub note: Option<String>,
+    /// The embedded demo home, when it is what is shown.
+    pub demo: Option<DemoHome>,
+    /// The folder a stand-in home lists, when a folder of skills was given.
+    pub folder: Option<PathBuf>,
+    _stand_in: Option<StandInHome>,
+}
+
+/// Opens the home the flags name: `--demo`, else `--home` or the browser's
+/// PATH (a Hermes home, a folder of skills or one skill folder), else
+/// `$HERMES_HOME`, else `~/.hermes`; with `demo_if_missing`, the demo home
+/// when none of these exists.
+pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) -> Result<Session, String> {
     if let Some(os) = global.platform {
         env.os = os;
     }
     let root = resolve_home_path(global.home.as_deref(), &env);
-    match std::fs::metadata(&root) {
-        Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(format!("{}: not a directory (pass --home with a Hermes home)", root.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!("{}: no Hermes home here (pass --home or set HERMES_HOME)", root.display()))
+    let use_demo = global.demo || (demo_if_missing && global.home.is_none() && !root.exists());
+    let (root, note, demo, stand_in) = if use_demo {
+        let demo = DemoHome::create().map_err(|e| format!("cannot write the demo home: {e}"))?;
+        (demo.home(), None, Some(demo), None)
+    } else {
+        check_home_dir(&root)?;
+        match crate::open::classify(&root) {
+            FolderKind::Home => (root, None, None, None),
+            kind => {
+                let stand_in = StandInHome::create(&root, kind)
+                    .map_err(|e| format!("{}: cannot set up a home to show it in: {e}", root.display()))?;
+                (stand_in.home(), Some(stand_in.note()), None, Some(stand_in))
+            }
         }
-        Err(e) => return Err(format!("{}: cannot read the Hermes home: {e}", root.display())),
-    }
-    if let Err(e) = std::fs::read_dir(&root) {
-        return Err(format!("{}: cannot read the Hermes home: {e}", root.display()));
-    }
+    };
     let options = Options {
         session_id: global.session_id.clone(),
         allow_inline_shell: global.inline_shell,
@@ -207,7 +235,27 @@ pub fn engine_for(global: &GlobalArgs, mut env: Env) -> Result<Engine, String> {
     if global.backend.is_none() {
         engine.options.backend = default_backend(&engine.home, &engine.env)?;
     }
-    Ok(engine)
+    let folder = stand_in.as_ref().map(|s| s.folder().to_path_buf());
+    Ok(Session { engine, note, demo, folder, _stand_in: stand_in })
+}
+
+/// Explains why `root` cannot be read as a home, if it cannot.
+fn check_home_dir(root: &std::path::Path) -> Result<(), String> {
+    match std::fs::metadata(root) {
+        Ok(m) if m.is_dir() => {}
+        Ok(_) => return Err(format!("{}: not a directory (pass --home with a Hermes home)", root.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(format!(
+                "{}: no Hermes home here (pass --home PATH, set HERMES_HOME, or try --demo)",
+                root.display()
+            ))
+        }
+        Err(e) => return Err(format!("{}: cannot read the Hermes home: {e}", root.display())),
+    }
+    if let Err(e) = std::fs::read_dir(root) {
+        return Err(format!("{}: cannot read the Hermes home: {e}", root.display()));
+    }
+    Ok(())
 }
 
 /// A layer named on the command line.
@@ -243,48 +291,40 @@ pub fn layers_for(global: &GlobalArgs) -> Result<Option<Layers>, String> {
 /// Opens the terminal browser: on the home the flags or environment name,
 /// or on the embedded demo home when none of them exists.
 fn browse(global: &GlobalArgs) -> i32 {
-    let env = Env::from_process();
-    let root = resolve_home_path(global.home.as_deref(), &env);
-    let mut demo = None;
-    let mut global = global.clone();
-    if global.home.is_none() && !root.exists() {
-        match crate::tui::demo::DemoHome::create() {
-            Ok(d) => {
-                global.home = Some(d.home());
-                demo = Some(d);
-            }
-            Err(e) => {
-                eprintln!("skillscope: cannot write the demo home: {e}");
-                return EXIT_USAGE;
-            }
-        }
-    }
-    let engine = match engine_for(&global, env) {
-        Ok(e) => e,
+    let session = match open_session(global, Env::from_process(), true) {
+        Ok(s) => s,
         Err(msg) => {
             eprintln!("skillscope: {msg}");
             return EXIT_USAGE;
         }
     };
-    let mut layers = match layers_for(&global) {
+    let mut layers = match layers_for(global) {
         Ok(l) => l,
         Err(msg) => {
             eprintln!("skillscope: {msg}");
             return EXIT_USAGE;
         }
     };
-    // The demo shows the layers unless the user picked their own.
-    if let (Some(d), None) = (&demo, &layers) {
-        let user = crate::tui::demo::USER.to_owned();
-        layers = Some(Layers { user, db: Some(d.db()), org_id: global.org_id.clone() });
+    // The demo shows the layers unless the user picked their own; it is a
+    // throwaway copy, so every skill in it may be edited (org 0).
+    if let (Some(d), None) = (&session.demo, &layers) {
+        let user = crate::demo::USER.to_owned();
+        layers = Some(Layers { user, db: Some(d.db()), org_id: Some("0".into()) });
     }
-    let banner = demo.as_ref().map(|_| crate::tui::demo::BANNER.to_owned());
+    let banner = match (&session.demo, &session.note) {
+        (Some(_), _) => Some(crate::demo::BANNER.to_owned()),
+        (None, Some(note)) => Some(note.clone()),
+        (None, None) => None,
+    };
+    let Session { engine, demo, folder, _stand_in, .. } = session;
+    let setup = crate::tui::Setup { layers, banner, folder };
     if let Some((w, h)) = global.print_frame {
-        print!("{}", crate::tui::first_frame(engine, layers, banner, w, h));
+        print!("{}", crate::tui::first_frame(engine, setup, w, h));
         return EXIT_OK;
     }
-    let result = crate::tui::run(engine, layers, banner);
+    let result = crate::tui::run(engine, setup);
     drop(demo);
+    drop(_stand_in);
     match result {
         Ok(()) => EXIT_OK,
         Err(e) => {
@@ -304,17 +344,29 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             return code;
         }
     };
+    let mut global = cli.global;
+    if let Some(path) = cli.path {
+        if global.home.is_some() {
+            eprintln!("skillscope: give the home once: as PATH or as --home");
+            return EXIT_USAGE;
+        }
+        global.home = Some(path);
+    }
     let Some(command) = cli.command else {
-        return browse(&cli.global);
+        return browse(&global);
     };
-    let engine = match engine_for(&cli.global, Env::from_process()) {
-        Ok(e) => e,
+    let session = match open_session(&global, Env::from_process(), false) {
+        Ok(s) => s,
         Err(msg) => {
             eprintln!("skillscope: {msg}");
             return EXIT_USAGE;
         }
     };
-    let layers = match layers_for(&cli.global) {
+    if let Some(note) = &session.note {
+        eprintln!("skillscope: note: {note}");
+    }
+    let engine = &session.engine;
+    let layers = match layers_for(&global) {
         Ok(l) => l,
         Err(msg) => {
             eprintln!("skillscope: {msg}");
@@ -330,25 +382,25 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     }
     let db = db.unwrap_or_default();
     let layered = layers.as_ref().map(|l| (l, &db));
-    let json = cli.global.json;
+    let json = global.json;
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
     let result = match command {
-        Command::List { category } => list::run(&engine, layered, category.as_deref(), json, &mut out),
+        Command::List { category } => list::run(engine, layered, category.as_deref(), json, &mut out),
         Command::View { name, file_path, source } => {
             if source.is_some() && layered.is_none() {
                 eprintln!("skillscope: --source needs --user: layers are off");
                 return EXIT_USAGE;
             }
             let only = source.map(SourceArg::source);
-            skills::view(&engine, layered, only, &name, file_path.as_deref(), json, &mut out)
+            skills::view(engine, layered, only, &name, file_path.as_deref(), json, &mut out)
         }
-        Command::Prompt { tools, toolsets, cache } => prompt::run(&engine, tools, toolsets, cache, json, &mut out),
-        Command::Commands => commands::run(&engine, json, &mut out),
-        Command::Invoke { key, instruction } => skills::invoke(&engine, &key, &instruction, json, &mut out),
-        Command::Preload { names } => skills::preload(&engine, &names, json, &mut out),
-        Command::Bundles => bundles::run(&engine, json, &mut out),
-        Command::Mounts => mounts::run(&engine, json, &mut out),
-        Command::Check { names, min_severity } => check::run(&engine, layered, &names, min_severity, json, &mut out),
+        Command::Prompt { tools, toolsets, cache } => prompt::run(engine, tools, toolsets, cache, json, &mut out),
+        Command::Commands => commands::run(engine, json, &mut out),
+        Command::Invoke { key, instruction } => skills::invoke(engine, &key, &instruction, json, &mut out),
+        Command::Preload { names } => skills::preload(engine, &names, json, &mut out),
+        Command::Bundles => bundles::run(engine, json, &mut out),
+        Command::Mounts => mounts::run(engine, json, &mut out),
+        Command::Check { names, min_severity } => check::run(engine, layered, &names, min_severity, json, &mut out),
     };
     let result = result.and_then(|code| std::io::Write::flush(&mut out).map(|_| code));
     match result {

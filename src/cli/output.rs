@@ -22,9 +22,31 @@ pub fn status_of(value: &Json) -> i32 {
     }
 }
 
-/// The width to fit tables into: `$COLUMNS`, else 100.
-pub fn terminal_width() -> usize {
-    std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()).filter(|w| *w >= 20).unwrap_or(100)
+/// The width to fit tables into: the terminal's own (asked of the
+/// terminal), else `$COLUMNS`, else 100; `None` when stdout is not a
+/// terminal, so piped output is never cut.
+pub fn terminal_width() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !io::stdout().is_terminal() {
+        return None;
+    }
+    let asked = stdout_columns();
+    let from_env = || std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok());
+    Some(asked.or_else(from_env).filter(|w| *w >= 20).unwrap_or(100))
+}
+
+/// The column count of the terminal on stdout.
+#[cfg(unix)]
+fn stdout_columns() -> Option<usize> {
+    // SAFETY: TIOCGWINSZ fills a winsize struct we own; on failure nothing is read.
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
+}
+
+#[cfg(not(unix))]
+fn stdout_columns() -> Option<usize> {
+    crossterm::terminal::size().ok().map(|(w, _)| usize::from(w))
 }
 
 /// Cuts `text` to at most `width` columns, marking the cut with `…`.
@@ -51,19 +73,26 @@ fn pad(text: &str, width: usize) -> String {
     format!("{text}{}", " ".repeat(width.saturating_sub(w)))
 }
 
-/// A plain table: the last column takes the remaining width. Every cell is
-/// untrusted text and is cleaned first.
+/// A plain table: the last column takes the remaining width of the
+/// terminal (nothing is cut when stdout is not one). Every cell is untrusted
+/// text and is cleaned first.
 pub fn print_table(out: &mut Out, header: &[&str], rows: &[Vec<String>]) -> io::Result<()> {
+    write_table(out, header, rows, terminal_width())
+}
+
+/// [`print_table`] at a given width, or uncut.
+pub fn write_table(out: &mut Out, header: &[&str], rows: &[Vec<String>], width: Option<usize>) -> io::Result<()> {
     let cols = header.len();
+    let cap = if width.is_some() { 48 } else { usize::MAX };
     let rows: Vec<Vec<String>> = rows.iter().map(|r| r.iter().map(|c| clean_line(c)).collect()).collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.width()).collect();
     for row in &rows {
         for (i, cell) in row.iter().enumerate().take(cols - 1) {
-            widths[i] = widths[i].max(cell.width().min(48));
+            widths[i] = widths[i].max(cell.width().min(cap));
         }
     }
     let used: usize = widths[..cols - 1].iter().map(|w| w + 2).sum();
-    let last = terminal_width().saturating_sub(used).max(12);
+    let last = width.map_or(usize::MAX, |w| w.saturating_sub(used).max(12));
     let line = |cells: Vec<String>| -> String {
         let mut s = String::new();
         for (i, cell) in cells.iter().enumerate() {
@@ -85,4 +114,25 @@ pub fn print_table(out: &mut Out, header: &[&str], rows: &[Vec<String>]) -> io::
 /// Python `str()` of a JSON value, for one-line display.
 pub fn text(value: &Json) -> String {
     crate::engine::messages::json_py_str(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(width: Option<usize>) -> String {
+        let rows = vec![vec!["deploy".to_owned(), "a description that is long enough to be cut somewhere".to_owned()]];
+        let mut out = Vec::new();
+        write_table(&mut out, &["NAME", "DESCRIPTION"], &rows, width).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn tables_fit_a_terminal_and_stay_whole_in_a_pipe() {
+        let narrow = table(Some(30));
+        assert!(narrow.lines().all(|l| l.width() <= 30), "{narrow}");
+        assert!(narrow.contains('…'));
+        let piped = table(None);
+        assert!(piped.contains("cut somewhere") && !piped.contains('…'), "{piped}");
+    }
 }

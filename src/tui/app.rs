@@ -159,6 +159,8 @@ pub struct App {
     pub diag: DiagnosticsView,
     pub notice: Option<String>,
     pub banner: Option<String>,
+    /// The folder of skills shown through a stand-in home, if that is what was opened.
+    pub folder: Option<PathBuf>,
     pub watch_note: Option<String>,
     pub theme: Theme,
     pub layout: LayoutState,
@@ -196,6 +198,7 @@ impl App {
             diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
             notice: None,
             banner: None,
+            folder: None,
             watch_note: None,
             theme,
             layout: LayoutState::default(),

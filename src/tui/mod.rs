@@ -6,7 +6,6 @@
 //! draws only when something changed, so an idle browser costs nothing.
 
 pub mod app;
-pub mod demo;
 pub mod editor;
 pub mod input;
 pub mod jobs;
@@ -38,16 +37,28 @@ enum Message {
     HighlighterReady,
 }
 
-/// Runs the browser until the user quits. `banner` marks the demo home.
-pub fn run(engine: Engine, layers: Option<Layers>, banner: Option<String>) -> io::Result<()> {
+/// How the browser was opened, besides the engine.
+#[derive(Debug, Clone, Default)]
+pub struct Setup {
+    /// Per-user layers (`--user`, or the demo's).
+    pub layers: Option<Layers>,
+    /// A line at the top: the demo home, or how a folder is shown.
+    pub banner: Option<String>,
+    /// The folder of skills shown through a stand-in home.
+    pub folder: Option<std::path::PathBuf>,
+}
+
+/// Runs the browser until the user quits.
+pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Message>();
     let ready_tx = tx.clone();
     crate::markdown::highlight::Highlighter::preload(move || {
         let _ = ready_tx.send(Message::HighlighterReady);
     });
     let theme = theme::Theme::new(theme::ColorMode::from_env());
-    let mut app = App::with_layers(engine, theme, layers);
-    app.banner = banner;
+    let mut app = App::with_layers(engine, theme, setup.layers);
+    app.banner = setup.banner;
+    app.folder = setup.folder;
 
     let mut guard = terminal::Guard::new()?;
     let input_tx = tx.clone();
@@ -159,9 +170,10 @@ pub fn run(engine: Engine, layers: Option<Layers>, banner: Option<String>) -> io
 
 /// The first frame at a size, as text: what `run` draws first, without a
 /// terminal.
-pub fn first_frame(engine: Engine, layers: Option<Layers>, banner: Option<String>, width: u16, height: u16) -> String {
-    let mut app = App::with_layers(engine, theme::Theme::new(theme::ColorMode::NoColor), layers);
-    app.banner = banner;
+pub fn first_frame(engine: Engine, setup: Setup, width: u16, height: u16) -> String {
+    let mut app = App::with_layers(engine, theme::Theme::new(theme::ColorMode::NoColor), setup.layers);
+    app.banner = setup.banner;
+    app.folder = setup.folder;
     let backend = ratatui::backend::TestBackend::new(width, height);
     let Ok(mut terminal) = ratatui::Terminal::new(backend) else { return String::new() };
     if terminal.draw(|f| ui::draw(f, &mut app)).is_err() {

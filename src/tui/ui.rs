@@ -209,12 +209,11 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let e = &app.engine;
     let listed = app.catalog.listed_count();
     let total = app.catalog.skills.len();
-    let left = format!(
-        " {} │ {} │ {} │ {listed}/{total} offered ",
-        e.home.display(&e.env),
-        e.options.backend,
-        e.env.os.name()
-    );
+    let place = match &app.folder {
+        Some(folder) => format!("folder {}", crate::engine::paths::path_string(folder)),
+        None => e.home.display(&e.env),
+    };
+    let left = format!(" {place} │ {} │ {} │ {listed}/{total} offered ", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.
     if let Some(notice) = &app.notice {
         let text = fit(&clean_line(&format!(" {notice}")), usize::from(area.width));

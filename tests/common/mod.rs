@@ -13,11 +13,10 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// `../shared` (or `$SKILLSCOPE_SHARED`): the corpus and the reference tools.
-pub fn shared() -> PathBuf {
-    let dir = std::env::var_os("SKILLSCOPE_SHARED").map(PathBuf::from).unwrap_or_else(|| repo().join("../shared"));
-    assert!(dir.join("corpus").is_dir(), "shared material not found at {} (set SKILLSCOPE_SHARED)", dir.display());
-    dir.canonicalize().expect("shared dir resolves")
+/// The real-skills corpus kept in the repository (`tests/corpus`, sources
+/// and licences in its `SOURCES.md`).
+pub fn corpus() -> PathBuf {
+    repo().join("tests/corpus").canonicalize().expect("tests/corpus exists")
 }
 
 /// The corpus collections written by others than Hermes' authors, under

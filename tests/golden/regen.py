@@ -4,7 +4,7 @@
 usage: python3 tests/golden/regen.py [FIXTURE ...]
 
 Each fixture in tests/fixtures/NAME is copied to a scratch folder (Hermes
-writes into its home), then `../shared/hermes-ref/ref.py` and `ref_more.py`
+writes into its home), then `hermes-ref/ref.py` (beside this script) and `ref_more.py`
 run on the copy in fresh, isolated processes:
 
   tests/golden/NAME.json        ref.py's document
@@ -14,7 +14,7 @@ run on the copy in fresh, isolated processes:
 $REF_EXT_DIR), `env=K=V` (extra environment), `names=` (extra skill_view
 names), and the ref_more.py calls (`views=`, `preload=`, `invoke=`, `prompts=`).
 
-Two homes are built from the shared corpus: corpus_hermes (corpus/hermes with
+Two homes are built from the corpus in tests/corpus: corpus_hermes (corpus/hermes with
 optional-skills as an external dir) and corpus_others (the other collections
 as external dirs). The Hermes venv lives in target/hermes-venv (created once).
 """
@@ -22,8 +22,8 @@ import os, re, shutil, subprocess, sys, tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
-SHARED = Path(os.environ.get("SKILLSCOPE_SHARED", REPO.parent / "shared")).resolve()
-REF = SHARED / "hermes-ref"
+REF = REPO / "tests" / "golden" / "hermes-ref"
+CORPUS = REPO / "tests" / "corpus"
 VENV = Path(os.environ.get("HERMES_VENV", REPO / "target" / "hermes-venv"))
 FIXTURES = REPO / "tests" / "fixtures"
 GOLDEN = REPO / "tests" / "golden"
@@ -86,7 +86,7 @@ def generate(name, source, conf, prepare=None):
 
 
 def prepare_corpus_hermes(copy, home):
-    shutil.copytree(SHARED / "corpus" / "hermes", home, symlinks=True)
+    shutil.copytree(CORPUS / "hermes", home, symlinks=True)
     (home / "config.yaml").write_text("skills:\n  external_dirs:\n    - ${REF_EXT_DIR}\n", encoding="utf-8")
     return home / "optional-skills"
 
@@ -95,7 +95,7 @@ def prepare_corpus_others(copy, home):
     (home / "skills").mkdir(parents=True)
     dirs = "".join(f"    - ${{REF_EXT_DIR}}/{d}\n" for d in CORPUS_OTHERS)
     (home / "config.yaml").write_text(f"skills:\n  external_dirs:\n{dirs}", encoding="utf-8")
-    return SHARED / "corpus"
+    return CORPUS
 
 
 def main():

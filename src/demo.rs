@@ -1,0 +1,80 @@
+//! The demo home, embedded in the binary so an installed skillscope can
+//! show every feature without a Hermes home. It is written to a temporary
+//! folder (the engine reads real files) that is removed on exit.
+
+use include_dir::{include_dir, Dir};
+use std::io;
+use std::path::{Path, PathBuf};
+
+static DEMO: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/assets/demo/home");
+/// The demo database, built from SQL at start so the repository holds text.
+const DEMO_DB_SQL: &str = include_str!("../assets/demo/skills-db.sql");
+/// The demo browses as this user, with the demo database, to show the layers.
+pub const USER: &str = "demo";
+
+/// Shown at the top of the screen while the demo home is open.
+pub const BANNER: &str =
+    "Demo home, as user demo with a demo database. Open yours with --home PATH, or set HERMES_HOME (default ~/.hermes).";
+
+/// A demo home on disk, removed when dropped.
+pub struct DemoHome {
+    dir: tempfile::TempDir,
+}
+
+impl DemoHome {
+    pub fn create() -> io::Result<DemoHome> {
+        let dir = tempfile::Builder::new().prefix("skillscope-demo-").tempdir()?;
+        write_dir(&DEMO, &dir.path().join("home"))?;
+        let db = rusqlite::Connection::open(dir.path().join("skills.db")).map_err(io::Error::other)?;
+        db.execute_batch(DEMO_DB_SQL).map_err(io::Error::other)?;
+        Ok(DemoHome { dir })
+    }
+
+    pub fn home(&self) -> PathBuf {
+        self.dir.path().join("home")
+    }
+
+    /// The SQLite file holding the demo's database skills.
+    pub fn db(&self) -> PathBuf {
+        self.dir.path().join("skills.db")
+    }
+}
+
+fn write_dir(dir: &Dir<'_>, target: &Path) -> io::Result<()> {
+    std::fs::create_dir_all(target)?;
+    for file in dir.files() {
+        let name = file.path().file_name().unwrap_or_default();
+        let path = target.join(name);
+        std::fs::write(&path, file.contents())?;
+        #[cfg(unix)]
+        if path.extension().is_some_and(|e| e == "sh") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+        }
+    }
+    for sub in dir.dirs() {
+        let name = sub.path().file_name().unwrap_or_default();
+        write_dir(sub, &target.join(name))?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demo_home_is_complete() {
+        let demo = DemoHome::create().expect("demo");
+        let home = demo.home();
+        assert!(home.join("config.yaml").is_file());
+        assert!(home.join("skills/devops/deploy-service/SKILL.md").is_file());
+        assert!(home.join("team-skills/review/code-review/SKILL.md").is_file());
+        assert!(home.join("skill-bundles/ship.yaml").is_file());
+        assert!(home.join("users/demo/skills/personal/standup/SKILL.md").is_file());
+        let rows = crate::engine::layers::read_db(&demo.db(), USER);
+        assert_eq!(rows.problem, None);
+        let names: Vec<&str> = rows.skills.iter().map(|r| r.name.as_str()).collect();
+        assert_eq!(names, ["meeting-notes", "standup"]);
+    }
+}
