@@ -155,7 +155,7 @@ mod tests {
         let home = stand_in.home();
         assert!(home.join("skills").is_dir());
         let config = std::fs::read_to_string(home.join("config.yaml")).unwrap();
-        assert!(config.contains("'it''s here'"), "{config}");
+        assert!(config.contains("it''s here'"), "{config}");
         assert!(stand_in.note().contains("a folder of skills"));
         drop(stand_in);
         assert!(!home.exists());

@@ -1,11 +1,13 @@
-//! Fuzzy search over the catalog: name, category, tags and description.
+//! Search over the catalog, ranked the way fuzzy finders rank.
 //!
-//! A skill matches when the query's characters appear in order in one of
-//! its fields (smart case: an uppercase letter makes the query
-//! case-sensitive), which is exactly when fuzzy-matcher's skim algorithm
-//! matches; its scoring is only needed for the highlighted positions, which
-//! are computed for the rows on screen. Extending a query re-checks only the
-//! skills the shorter query kept.
+//! A skill matches when the query's characters appear in order in its
+//! name, its category or its tags, or when every word of the query appears
+//! in its description (smart case: an uppercase letter makes the query
+//! case-sensitive). Results are ranked by where they match: the exact
+//! name, then a name prefix, then the query inside the name, then a
+//! scattered match in the name, then category or tags, then the
+//! description; within a rank, tighter matches and shorter names first.
+//! Extending a query re-checks only the skills the shorter query kept.
 
 use crate::engine::catalog::Catalog;
 use fuzzy_matcher::skim::SkimMatcherV2;
@@ -18,10 +20,23 @@ struct Entry {
     lower: [String; 4],
 }
 
+const NAME: usize = 0;
+const CATEGORY: usize = 1;
+const TAGS: usize = 2;
+const DESCRIPTION: usize = 3;
+
 pub struct Search {
     entries: Vec<Entry>,
     /// The last query and the skills it kept, for incremental narrowing.
     last: Option<(String, Vec<usize>)>,
+}
+
+/// How well a skill matches: higher is better.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Score {
+    rank: u8,
+    /// Within a rank: an earlier, tighter match is better (negated costs).
+    quality: i64,
 }
 
 impl Search {
@@ -38,15 +53,40 @@ impl Search {
         Search { entries, last: None }
     }
 
-    fn matches(&self, e: &Entry, query: &str) -> bool {
+    fn score(&self, e: &Entry, query: &str) -> Option<Score> {
         let case_sensitive = query.chars().any(char::is_uppercase);
-        let haystacks = if case_sensitive { &e.fields } else { &e.lower };
-        haystacks.iter().any(|h| is_subsequence(h, query))
+        let h = if case_sensitive { &e.fields } else { &e.lower };
+        let compact: String = query.chars().filter(|c| !c.is_whitespace()).collect();
+        let name = &h[NAME];
+        let rank = |rank, quality| Some(Score { rank, quality });
+        if *name == compact {
+            return rank(6, 0);
+        }
+        if name.starts_with(&compact) {
+            return rank(5, -(name.len() as i64));
+        }
+        if let Some(at) = name.find(&compact) {
+            return rank(4, -(at as i64));
+        }
+        if let Some(span) = subsequence_span(name, &compact) {
+            return rank(3, -(span as i64));
+        }
+        let in_category = [CATEGORY, TAGS].iter().filter_map(|&f| subsequence_span(&h[f], &compact)).min();
+        if let Some(span) = in_category {
+            return rank(2, -(span as i64));
+        }
+        let words: Vec<&str> = query.split_whitespace().collect();
+        if words.iter().all(|w| h[DESCRIPTION].contains(w)) {
+            let first = words.iter().filter_map(|w| h[DESCRIPTION].find(w)).min().unwrap_or(0);
+            return rank(1, -(first as i64));
+        }
+        None
     }
 
-    /// Indices of the skills matching `query`, in catalog order. An empty
-    /// query matches everything.
-    pub fn filter(&mut self, query: &str) -> Vec<usize> {
+    /// The skills matching `query`, best first (ties: shorter name, then
+    /// name, then catalog order). An empty query matches everything, in
+    /// catalog order.
+    pub fn rank(&mut self, query: &str) -> Vec<usize> {
         let query = query.trim();
         if query.is_empty() {
             self.last = None;
@@ -56,25 +96,42 @@ impl Search {
             Some((prev, kept)) if query.starts_with(prev.as_str()) => kept.clone(),
             _ => (0..self.entries.len()).collect(),
         };
-        let kept: Vec<usize> = candidates.into_iter().filter(|&i| self.matches(&self.entries[i], query)).collect();
-        self.last = Some((query.to_owned(), kept.clone()));
-        kept
+        let mut scored: Vec<(Score, usize)> =
+            candidates.into_iter().filter_map(|i| self.score(&self.entries[i], query).map(|s| (s, i))).collect();
+        self.last = Some((query.to_owned(), scored.iter().map(|(_, i)| *i).collect::<Vec<_>>()));
+        // `last` keeps catalog order, so narrowing stays cheap to merge.
+        if let Some((_, kept)) = &mut self.last {
+            kept.sort_unstable();
+        }
+        let entries = &self.entries;
+        scored.sort_by(|(sa, a), (sb, b)| {
+            let (na, nb) = (&entries[*a].fields[NAME], &entries[*b].fields[NAME]);
+            sb.cmp(sa).then(na.len().cmp(&nb.len())).then(na.cmp(nb)).then(a.cmp(b))
+        });
+        scored.into_iter().map(|(_, i)| i).collect()
     }
 }
 
-/// True when the characters of `needle` appear in order in `haystack`.
-fn is_subsequence(haystack: &str, needle: &str) -> bool {
-    let mut wanted = needle.chars().filter(|c| !c.is_whitespace()).peekable();
-    for c in haystack.chars() {
+/// The width of the greedy in-order match of `needle` in `haystack` (from
+/// its first matched character to its last), or `None` when it does not
+/// match.
+fn subsequence_span(haystack: &str, needle: &str) -> Option<usize> {
+    let mut wanted = needle.chars().peekable();
+    let mut start = None;
+    for (i, c) in haystack.chars().enumerate() {
         match wanted.peek() {
             Some(&w) if w == c => {
+                start.get_or_insert(i);
                 wanted.next();
+                if wanted.peek().is_none() {
+                    return Some(i + 1 - start.unwrap_or(i));
+                }
             }
             Some(_) => {}
-            None => return true,
+            None => break,
         }
     }
-    wanted.peek().is_none()
+    wanted.peek().is_none().then_some(0)
 }
 
 /// Character positions of `query` in `text` (smart case), for highlighting
@@ -115,17 +172,21 @@ mod tests {
         c
     }
 
+    fn names(c: &Catalog, ranked: &[usize]) -> Vec<String> {
+        ranked.iter().map(|&i| c.skills[i].name.clone()).collect()
+    }
+
     #[test]
     fn subsequence_agrees_with_skim() {
         let skim = SkimMatcherV2::default().smart_case();
         let hays = ["deploy-service", "Release Notes", "a-b_c", "日本語テキスト", "x"];
-        let needles = ["dep", "dsv", "rn", "RN", "Rn", "abc", "b_", "本テ", "xx", "", "eploy", "zz"];
+        let needles = ["dep", "dsv", "rn", "RN", "Rn", "abc", "b_", "本テ", "xx", "eploy", "zz"];
         for h in hays {
             for n in needles {
                 let ours = if n.chars().any(char::is_uppercase) {
-                    is_subsequence(h, n)
+                    subsequence_span(h, n).is_some()
                 } else {
-                    is_subsequence(&h.to_lowercase(), n)
+                    subsequence_span(&h.to_lowercase(), n).is_some()
                 };
                 assert_eq!(ours, skim.fuzzy_match(h, n).is_some(), "{h:?} / {n:?}");
             }
@@ -140,13 +201,39 @@ mod tests {
             ("lint", "quality", "style"),
         ]);
         let mut s = Search::new(&c);
-        assert_eq!(s.filter("dep"), [0]);
-        assert_eq!(s.filter("depl"), [0]);
-        assert_eq!(s.filter("code"), [1], "category");
-        assert_eq!(s.filter("ops"), [0, 1, 2], "tags");
-        assert_eq!(s.filter("style"), [2], "description");
-        assert_eq!(s.filter(""), [0, 1, 2]);
-        assert_eq!(s.filter("zzz"), Vec::<usize>::new());
+        assert_eq!(s.rank("dep"), [0]);
+        assert_eq!(s.rank("depl"), [0]);
+        assert_eq!(s.rank("code"), [1], "category");
+        assert_eq!(s.rank("ops"), [2, 0, 1], "tags: ties go to the shorter name");
+        assert_eq!(s.rank("style"), [2], "description");
+        assert_eq!(s.rank(""), [0, 1, 2]);
+        assert_eq!(s.rank("zzz"), Vec::<usize>::new());
         assert_eq!(positions("deploy", "dpy"), [0, 2, 5]);
+    }
+
+    #[test]
+    fn ranking_puts_names_first() {
+        let c = catalog(&[
+            ("pytorch-fsdp-guide", "mlops", "more on fsdp"),
+            ("notes", "writing", "how to deploy notes"),
+            ("pytorch-fsdp", "mlops", "fully sharded data parallel"),
+            ("redeploy", "ops", "again"),
+            ("deploy-service", "devops", "ship"),
+            ("d-e-p-l-o-y", "x", "scattered"),
+            ("deploy", "devops", "ship it"),
+            ("other", "deploy", "category only"),
+        ]);
+        let mut s = Search::new(&c);
+        let ranked = s.rank("pytorch-fsdp");
+        assert_eq!(names(&c, &ranked)[..2], ["pytorch-fsdp", "pytorch-fsdp-guide"]);
+        let ranked = names(&c, &s.rank("deploy"));
+        assert_eq!(ranked, ["deploy", "deploy-service", "redeploy", "d-e-p-l-o-y", "other", "notes"]);
+        assert_eq!(names(&c, &s.rank("DEPLOY")), Vec::<String>::new(), "smart case");
+    }
+
+    #[test]
+    fn scattered_letters_in_a_description_do_not_match() {
+        let c = catalog(&[("alpha", "a", "d is e and p l o y")]);
+        assert!(Search::new(&c).rank("deploy").is_empty());
     }
 }

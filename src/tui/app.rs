@@ -3,10 +3,13 @@
 //! event loop to carry out (open an editor, rescan, run a job, quit).
 //! Nothing here draws or touches the terminal.
 
+use super::help::HelpState;
 use super::jobs::{JobKind, JobOutput, JobRequest, JobResult};
-use super::keymap::{self, Action, Mode};
+use super::keymap::{Action, Keymap, Mode};
+use super::line_edit::{Edit, LineEdit};
 use super::theme::Theme;
 use super::tree::{NodeKey, Row, Tree};
+use super::view_text::Hit;
 use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
@@ -17,7 +20,7 @@ use crate::search::Search;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -67,9 +70,9 @@ pub enum Focus {
     View,
 }
 
-/// Rendered view lines are cached by (generation, skill, tab, width, raw,
-/// file cursor): scrolling and redraws reuse them.
-pub type CacheKey = (u64, Option<usize>, ViewTab, u16, bool, usize, (bool, Severity, usize));
+/// Rendered view lines are cached by (generation, selected row, tab, width,
+/// raw, file cursor, diagnostics state): scrolling and redraws reuse them.
+pub type CacheKey = (u64, Option<NodeKey>, ViewTab, u16, bool, usize, (bool, Severity, usize));
 
 /// What the event loop must do after an update.
 #[derive(Debug, Clone, PartialEq)]
@@ -87,6 +90,15 @@ pub enum Effect {
     },
     Rescan,
     Job(JobRequest),
+    /// Put text on the clipboard (OSC 52); `what` names it for the notice.
+    Copy {
+        text: String,
+        what: String,
+    },
+    /// Show text in the user's pager.
+    Pager {
+        text: String,
+    },
     Quit,
 }
 
@@ -94,18 +106,64 @@ pub enum Effect {
 pub struct SearchState {
     /// The prompt has the keyboard.
     pub typing: bool,
-    pub query: String,
-    /// Matching skills, when a non-empty query filters the tree.
-    pub matches: Option<HashSet<usize>>,
+    pub input: LineEdit,
+    /// Matching skills, best first, while a query is active: the tree
+    /// pane then shows them as a ranked list.
+    pub matches: Option<Vec<usize>>,
+    /// Queries kept with Enter, oldest first.
+    pub history: Vec<String>,
+    /// Which history entry the prompt shows (↑ in an empty prompt).
+    history_pos: Option<usize>,
+}
+
+impl SearchState {
+    pub fn query(&self) -> &str {
+        self.input.text()
+    }
+}
+
+/// A search inside the view's text.
+#[derive(Debug, Clone, Default)]
+pub struct ViewSearch {
+    pub typing: bool,
+    pub input: LineEdit,
+    pub hits: Vec<Hit>,
+    /// The hit `n`/`N` are at.
+    pub current: usize,
+    /// What the hits were computed for: (view, query).
+    pub computed_for: Option<(CacheKey, String)>,
+    /// Scroll to the current hit once hits are computed.
+    pub reveal: bool,
+}
+
+/// The copy menu (`Y`): what can be copied for the selection.
+#[derive(Debug, Clone)]
+pub struct CopyMenu {
+    pub items: Vec<CopyItem>,
+    pub cursor: usize,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CopyItem {
+    pub key: char,
+    pub label: &'static str,
+    pub text: String,
 }
 
 /// Where things were drawn last frame, for mouse hit-testing and paging.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct LayoutState {
     pub tree: Rect,
     pub view: Rect,
     /// Rows of the view's content area.
     pub view_height: u16,
+    /// Columns of the view's text area.
+    pub view_width: u16,
+    /// Where each tab's title was drawn: (first column, past the last, tab).
+    pub tabs: [(u16, u16); 7],
+    /// Lines of the view's content, and the widest, last frame.
+    pub view_lines: usize,
+    pub view_max_width: usize,
 }
 
 /// Answers from background jobs, with the request they answer.
@@ -150,9 +208,20 @@ pub struct App {
     pub focus: Focus,
     pub view: ViewTab,
     pub view_scroll: usize,
+    /// Columns scrolled away from lines wider than the view (code).
+    pub h_scroll: usize,
     pub raw: bool,
-    pub help: bool,
+    pub help: HelpState,
     pub search: SearchState,
+    pub view_search: ViewSearch,
+    pub copy_menu: Option<CopyMenu>,
+    pub keymap: Keymap,
+    /// Set when the config file could not be used: shown in the status line.
+    pub config_note: Option<String>,
+    /// The editor command from the config file, over $VISUAL/$EDITOR.
+    pub editor: Option<String>,
+    /// The pager command from the config file, over $PAGER.
+    pub pager: Option<String>,
     /// Built on the first search: the first frame does not wait for it.
     search_index: Option<Search>,
     pub file_cursor: usize,
@@ -190,9 +259,16 @@ impl App {
             focus: Focus::Tree,
             view: ViewTab::Preview,
             view_scroll: 0,
+            h_scroll: 0,
             raw: false,
-            help: false,
+            help: HelpState::default(),
             search: SearchState::default(),
+            view_search: ViewSearch::default(),
+            copy_menu: None,
+            keymap: Keymap::default(),
+            config_note: None,
+            editor: None,
+            pager: None,
             search_index: None,
             file_cursor: 0,
             diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
@@ -211,17 +287,28 @@ impl App {
     }
 
     pub fn mode(&self) -> Mode {
-        if self.help {
+        if self.copy_menu.is_some() {
+            Mode::CopyMenu
+        } else if self.help.open && !self.help.typing {
             Mode::Help
-        } else if self.search.typing {
-            Mode::Search
+        } else if self.help.open || self.view_search.typing || self.search.typing {
+            Mode::Prompt
         } else {
             Mode::Normal
         }
     }
 
+    /// The tree's rows, or while a query is active the ranked matches as a
+    /// flat list (no folder rows).
     fn refresh_rows(&mut self) {
-        self.rows = self.tree.rows(self.search.matches.as_ref());
+        self.rows = match &self.search.matches {
+            Some(ranked) => ranked
+                .iter()
+                .filter_map(|&s| self.tree.skill_node(s))
+                .map(|node| Row { node, depth: 0, expanded: false, has_children: false, count: 1 })
+                .collect(),
+            None => self.tree.rows(),
+        };
         self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
     }
 
@@ -265,6 +352,7 @@ impl App {
         match event {
             Event::Key(key) if key.kind != KeyEventKind::Release => self.handle_key(key),
             Event::Mouse(m) => self.handle_mouse(m),
+            Event::Paste(text) => self.paste(text),
             Event::Resize(..) => {
                 self.clamp_view_scroll();
                 Vec::new()
@@ -273,22 +361,67 @@ impl App {
         }
     }
 
+    /// A paste is text for the prompt it lands in, never keystrokes.
+    fn paste(&mut self, text: &str) -> Vec<Effect> {
+        match self.active_prompt() {
+            Some(prompt) => {
+                prompt.insert(text);
+                self.prompt_changed();
+                self.wanted_jobs()
+            }
+            None => {
+                self.notice = Some("Paste ignored: press / to search first".into());
+                Vec::new()
+            }
+        }
+    }
+
+    /// The prompt that has the keyboard, if any.
+    fn active_prompt(&mut self) -> Option<&mut LineEdit> {
+        if self.copy_menu.is_some() {
+            None
+        } else if self.help.open {
+            self.help.typing.then_some(&mut self.help.filter)
+        } else if self.view_search.typing {
+            Some(&mut self.view_search.input)
+        } else if self.search.typing {
+            Some(&mut self.search.input)
+        } else {
+            None
+        }
+    }
+
+    /// Applies the text of the active prompt.
+    fn prompt_changed(&mut self) {
+        if self.help.open {
+            self.help.scroll = 0;
+        } else if self.view_search.typing {
+            self.view_search.computed_for = None;
+            self.view_search.current = 0;
+            self.view_search.reveal = true;
+        } else if self.search.typing {
+            self.search.history_pos = None;
+            self.apply_search();
+        }
+    }
+
     pub fn handle_key(&mut self, key: &KeyEvent) -> Vec<Effect> {
+        // Ctrl-c quits from every mode, whatever a config file binds.
+        if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            return vec![Effect::Quit];
+        }
         let mode = self.mode();
-        if let Some(action) = keymap::lookup(mode, key) {
+        if mode == Mode::CopyMenu {
+            return self.copy_menu_key(key);
+        }
+        if let Some(action) = self.keymap.lookup(mode, key) {
             return self.update(action);
         }
-        if mode == Mode::Search {
-            match key.code {
-                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                    self.search.query.push(c);
-                    self.apply_search();
+        if mode == Mode::Prompt {
+            if let Some(prompt) = self.active_prompt() {
+                if prompt.handle(key) == Edit::Changed {
+                    self.prompt_changed();
                 }
-                KeyCode::Backspace => {
-                    self.search.query.pop();
-                    self.apply_search();
-                }
-                _ => {}
             }
             return self.wanted_jobs();
         }
@@ -298,6 +431,12 @@ impl App {
     fn handle_mouse(&mut self, m: &MouseEvent) -> Vec<Effect> {
         let inside = |r: Rect| m.column >= r.x && m.column < r.x + r.width && m.row >= r.y && m.row < r.y + r.height;
         match m.kind {
+            MouseEventKind::Down(_) if inside(self.layout.view) && m.row == self.layout.view.y => {
+                let tab = self.layout.tabs.iter().position(|&(x0, x1)| m.column >= x0 && m.column < x1);
+                if let Some(i) = tab {
+                    self.show(ViewTab::ALL[i]);
+                }
+            }
             MouseEventKind::Down(_) if inside(self.layout.tree) => {
                 let row = usize::from(m.row.saturating_sub(self.layout.tree.y + 1)) + self.tree_offset;
                 if row < self.rows.len() {
@@ -320,7 +459,9 @@ impl App {
         self.cursor = row.min(self.rows.len().saturating_sub(1));
         if self.selected_key() != before {
             self.view_scroll = 0;
+            self.h_scroll = 0;
             self.file_cursor = 0;
+            self.view_search.computed_for = None;
             if !self.diag.all {
                 self.diag.cursor = 0;
             }
@@ -344,6 +485,11 @@ impl App {
         self.clamp_view_scroll();
     }
 
+    fn scroll_sideways(&mut self, delta: isize) {
+        let room = self.layout.view_max_width.saturating_sub(usize::from(self.layout.view_width));
+        self.h_scroll = (self.h_scroll as isize + delta).clamp(0, room as isize) as usize;
+    }
+
     /// Keeps the view's scroll inside its content (after a resize, a rescan).
     pub fn clamp_view_scroll(&mut self) {
         let width = self.layout.view.width.saturating_sub(2);
@@ -357,7 +503,7 @@ impl App {
     pub fn cache_key(&self, width: u16) -> CacheKey {
         (
             self.generation,
-            self.selected_skill(),
+            self.selected_key(),
             self.view,
             width,
             self.raw,
@@ -369,24 +515,23 @@ impl App {
     /// Applies one action.
     pub fn update(&mut self, action: Action) -> Vec<Effect> {
         let mut effects = Vec::new();
-        let view_focus = self.focus == Focus::View && !self.help;
+        let view_focus = self.focus == Focus::View;
         match action {
             Action::Quit => return vec![Effect::Quit],
-            Action::Help => self.help = !self.help,
-            Action::Back if self.help => self.help = false,
-            Action::Back if self.search.typing => {
-                self.search = SearchState::default();
-                self.apply_search();
+            Action::Help => {
+                self.help = HelpState { open: true, ..HelpState::default() };
             }
-            Action::Back if self.focus == Focus::View => self.focus = Focus::Tree,
-            Action::Back => {
-                if self.search.matches.is_some() {
-                    let key = self.selected_key();
-                    self.search = SearchState::default();
-                    self.apply_search();
-                    self.restore_selection(key.as_ref());
-                }
+            _ if self.help.open => self.help_action(action),
+            Action::Back if self.search.typing || self.view_search.typing => self.close_prompt(),
+            Action::Activate if self.search.typing || self.view_search.typing => self.keep_prompt(),
+            Action::Up | Action::Down if self.view_search.typing => {
+                self.step_hit(if action == Action::Up { -1 } else { 1 });
             }
+            Action::Up if self.search.typing && (self.search.input.is_empty() || self.search.history_pos.is_some()) => {
+                self.history_step(-1)
+            }
+            Action::Down if self.search.typing && self.search.history_pos.is_some() => self.history_step(1),
+            Action::Back => self.back(),
             Action::Down if view_focus => self.view_down(1),
             Action::Up if view_focus => self.view_down(-1),
             Action::Down => self.move_cursor(1),
@@ -401,19 +546,18 @@ impl App {
             Action::HalfPageUp => self.move_cursor(-self.page() / 2),
             Action::ScrollViewDown => self.scroll_view(3),
             Action::ScrollViewUp => self.scroll_view(-3),
+            Action::ScrollLeft => self.scroll_sideways(-8),
+            Action::ScrollRight => self.scroll_sideways(8),
             Action::Top if view_focus => self.view_scroll = 0,
             Action::Bottom if view_focus => self.scroll_view(isize::MAX / 2),
             Action::Top => self.select(0),
             Action::Bottom => self.select(self.rows.len().saturating_sub(1)),
+            Action::Collapse if view_focus && self.h_scroll > 0 => self.scroll_sideways(-8),
+            Action::Collapse if view_focus => self.focus = Focus::Tree,
+            Action::Expand if view_focus => self.scroll_sideways(8),
             Action::Collapse => self.collapse(),
             Action::Expand => self.expand(),
-            Action::Activate if self.search.typing => {
-                self.search.typing = false;
-                self.focus = Focus::Tree;
-                if self.selected_skill().is_none() {
-                    self.select_first_skill();
-                }
-            }
+            Action::Activate if view_focus && self.view == ViewTab::Diagnostics => self.jump_to_finding(),
             Action::Activate => match self.selected_row().cloned() {
                 Some(r) if r.has_children => {
                     let expanded = self.tree.is_expanded(r.node);
@@ -426,9 +570,23 @@ impl App {
             Action::SwitchFocus => {
                 self.focus = if self.focus == Focus::Tree { Focus::View } else { Focus::Tree };
             }
+            Action::StartSearch if view_focus => self.start_view_search(),
+            Action::SearchView => self.start_view_search(),
             Action::StartSearch => {
                 self.search.typing = true;
+                self.search.history_pos = None;
                 self.focus = Focus::Tree;
+            }
+            Action::NextMatch | Action::PrevMatch => {
+                let step = if action == Action::NextMatch { 1 } else { -1 };
+                if !self.view_search.input.is_empty() && (view_focus || self.search.matches.is_none()) {
+                    self.step_hit(step);
+                } else if self.search.matches.is_some() && !self.rows.is_empty() {
+                    let n = self.rows.len() as isize;
+                    self.select(((self.cursor as isize + step) % n + n) as usize % n as usize);
+                } else {
+                    self.notice = Some("No search: press / to search (in the view: its text)".into());
+                }
             }
             Action::NextBackend | Action::PrevBackend => {
                 let current = self.engine.options.backend;
@@ -456,12 +614,26 @@ impl App {
             Action::ToggleRaw => {
                 self.raw = !self.raw;
                 self.view_scroll = 0;
+                self.h_scroll = 0;
             }
             Action::OpenEditor => match self.editor_target() {
                 Some(Ok(effect)) => effects.push(effect),
                 Some(Err(denied)) => self.notice = Some(format!("Not editable: {denied}")),
                 None => {}
             },
+            Action::Copy => match self.copy_target() {
+                Some(item) => effects.push(Effect::Copy { text: item.text, what: item.label.to_owned() }),
+                None => self.notice = Some("Nothing to copy here".into()),
+            },
+            Action::CopyMenu => {
+                let items = self.copy_items();
+                if items.is_empty() {
+                    self.notice = Some("Nothing to copy here".into());
+                } else {
+                    self.copy_menu = Some(CopyMenu { items, cursor: 0 });
+                }
+            }
+            Action::Pager => effects.push(Effect::Pager { text: self.view_text() }),
             Action::Rescan => effects.push(Effect::Rescan),
             Action::DiagnosticsScope => {
                 self.show(ViewTab::Diagnostics);
@@ -482,10 +654,171 @@ impl App {
         effects
     }
 
+    /// Keys while the help is open (its filter prompt aside).
+    fn help_action(&mut self, action: Action) {
+        let help = &mut self.help;
+        match action {
+            Action::Back if help.typing => {
+                help.typing = false;
+                help.filter.clear();
+            }
+            Action::Activate if help.typing => help.typing = false,
+            Action::Back => self.help = HelpState::default(),
+            Action::StartSearch => help.typing = true,
+            Action::Down | Action::ScrollViewDown => help.scroll += 1,
+            Action::Up | Action::ScrollViewUp => help.scroll = help.scroll.saturating_sub(1),
+            Action::PageDown | Action::HalfPageDown => help.scroll += 10,
+            Action::PageUp | Action::HalfPageUp => help.scroll = help.scroll.saturating_sub(10),
+            Action::Top => help.scroll = 0,
+            Action::Bottom => help.scroll = usize::MAX / 2,
+            _ => {}
+        }
+    }
+
+    /// Esc outside prompts: one level back.
+    fn back(&mut self) {
+        if !self.view_search.input.is_empty() {
+            self.view_search = ViewSearch::default();
+        } else if self.focus == Focus::View {
+            self.focus = Focus::Tree;
+        } else if self.search.matches.is_some() {
+            self.clear_search();
+        }
+    }
+
+    /// Esc in a prompt: leave it and drop its query.
+    fn close_prompt(&mut self) {
+        if self.view_search.typing {
+            self.view_search = ViewSearch::default();
+        } else {
+            self.search.typing = false;
+            self.clear_search();
+        }
+    }
+
+    /// Enter in a prompt: keep the query, leave the prompt.
+    fn keep_prompt(&mut self) {
+        if self.view_search.typing {
+            self.view_search.typing = false;
+            self.focus = Focus::View;
+            return;
+        }
+        self.search.typing = false;
+        self.search.history_pos = None;
+        let query = self.search.query().trim().to_owned();
+        if !query.is_empty() && self.search.history.last() != Some(&query) {
+            self.search.history.push(query);
+        }
+        self.focus = Focus::Tree;
+        if self.selected_skill().is_none() {
+            self.select_first_skill();
+        }
+    }
+
+    /// Drops the search, keeping the selected skill selected in the tree.
+    fn clear_search(&mut self) {
+        let key = self.selected_key();
+        self.search.input.clear();
+        self.search.matches = None;
+        self.refresh_rows();
+        if let Some(node) = key.as_ref().and_then(|k| self.tree.find(k)) {
+            self.tree.reveal(node);
+            self.refresh_rows();
+        }
+        if !self.restore_selection(key.as_ref()) {
+            self.select_first_skill();
+        }
+    }
+
+    /// ↑/↓ in the search prompt when it shows history.
+    fn history_step(&mut self, delta: isize) {
+        let len = self.search.history.len();
+        if len == 0 {
+            return;
+        }
+        let at = match self.search.history_pos {
+            None => len as isize - 1,
+            Some(p) => p as isize + delta,
+        };
+        if at >= len as isize {
+            self.search.history_pos = None;
+            self.search.input.clear();
+        } else {
+            let at = at.max(0) as usize;
+            self.search.history_pos = Some(at);
+            let text = self.search.history[at].clone();
+            self.search.input.set(&text);
+        }
+        self.apply_search();
+    }
+
+    fn start_view_search(&mut self) {
+        self.focus = Focus::View;
+        self.view_search.typing = true;
+        self.view_search.computed_for = None;
+    }
+
+    /// Moves to the next (or previous) hit of the view search, wrapping.
+    fn step_hit(&mut self, delta: isize) {
+        let n = self.view_search.hits.len();
+        if n == 0 {
+            if !self.view_search.input.is_empty() {
+                self.notice = Some(format!("No match for {:?} in this view", self.view_search.input.text()));
+            }
+            return;
+        }
+        let n = n as isize;
+        self.view_search.current = ((self.view_search.current as isize + delta) % n + n) as usize % n as usize;
+        self.reveal_hit();
+    }
+
+    /// Scrolls so the current hit is on screen, a third from the top.
+    pub fn reveal_hit(&mut self) {
+        let Some(hit) = self.view_search.hits.get(self.view_search.current).copied() else { return };
+        let height = usize::from(self.layout.view_height.max(1));
+        if hit.line < self.view_scroll || hit.line >= self.view_scroll + height {
+            self.view_scroll = hit.line.saturating_sub(height / 3);
+        }
+        let width = usize::from(self.layout.view_width.max(1));
+        if hit.end > self.h_scroll + width || hit.start < self.h_scroll {
+            self.h_scroll = hit.start.saturating_sub(width / 3);
+        }
+    }
+
+    fn copy_menu_key(&mut self, key: &KeyEvent) -> Vec<Effect> {
+        let Some(menu) = &mut self.copy_menu else { return Vec::new() };
+        let pick = match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.copy_menu = None;
+                return Vec::new();
+            }
+            KeyCode::Down | KeyCode::Char('j') => {
+                menu.cursor = (menu.cursor + 1).min(menu.items.len().saturating_sub(1));
+                return Vec::new();
+            }
+            KeyCode::Up | KeyCode::Char('k') => {
+                menu.cursor = menu.cursor.saturating_sub(1);
+                return Vec::new();
+            }
+            KeyCode::Enter => menu.items.get(menu.cursor).cloned(),
+            KeyCode::Char(c) => menu.items.iter().find(|i| i.key == c).cloned(),
+            _ => None,
+        };
+        match pick {
+            Some(item) => {
+                self.copy_menu = None;
+                vec![Effect::Copy { text: item.text, what: item.label.to_owned() }]
+            }
+            None => Vec::new(),
+        }
+    }
+
     fn show(&mut self, tab: ViewTab) {
         if self.view != tab {
             self.view = tab;
             self.view_scroll = 0;
+            self.h_scroll = 0;
+            self.view_search.computed_for = None;
         }
     }
 
@@ -511,7 +844,7 @@ impl App {
 
     fn collapse(&mut self) {
         let Some(row) = self.selected_row().cloned() else { return };
-        if row.has_children && row.expanded && self.search.matches.is_none() {
+        if row.has_children && row.expanded {
             self.tree.set_expanded(row.node, false);
             self.refresh_rows();
         } else if let Some(parent) = self.tree.parent(row.node) {
@@ -533,20 +866,42 @@ impl App {
         }
     }
 
+    /// Ranks the skills for the query and selects the best match.
     fn apply_search(&mut self) {
-        let key = self.selected_key();
-        let query = self.search.query.trim().to_owned();
-        self.search.matches = if query.is_empty() { None } else { Some(self.filter(&query)) };
+        let query = self.search.query().trim().to_owned();
+        self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };
         self.refresh_rows();
-        if !self.restore_selection(key.as_ref()) || self.selected_skill().is_none() {
+        self.cursor = 0;
+        self.tree_offset = 0;
+        if self.search.matches.is_none() {
             self.select_first_skill();
         }
-        self.tree_offset = 0;
+        self.view_scroll = 0;
+        self.h_scroll = 0;
     }
 
-    fn filter(&mut self, query: &str) -> HashSet<usize> {
+    fn rank(&mut self, query: &str) -> Vec<usize> {
         let catalog = &self.catalog;
-        self.search_index.get_or_insert_with(|| Search::new(catalog)).filter(query).into_iter().collect()
+        self.search_index.get_or_insert_with(|| Search::new(catalog)).rank(query)
+    }
+
+    /// Selects a skill's row, opening its folders (and leaving a search
+    /// that hides it); false when the skill has no row.
+    pub fn reveal_skill(&mut self, skill: usize) -> bool {
+        let Some(node) = self.tree.skill_node(skill) else { return false };
+        if !self.rows.iter().any(|r| r.node == node) {
+            self.search.input.clear();
+            self.search.matches = None;
+            self.tree.reveal(node);
+            self.refresh_rows();
+        }
+        match self.rows.iter().position(|r| r.node == node) {
+            Some(i) => {
+                self.select(i);
+                true
+            }
+            None => false,
+        }
     }
 
     /// Selects the row with this key, if it is visible; true when found.
@@ -633,8 +988,8 @@ impl App {
         self.generation += 1;
         self.cache.clear();
         self.jobs = JobState { next_id: self.jobs.next_id, ..JobState::default() };
-        let query = self.search.query.trim().to_owned();
-        self.search.matches = if query.is_empty() { None } else { Some(self.filter(&query)) };
+        let query = self.search.query().trim().to_owned();
+        self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };
         self.refresh_rows();
         if !self.restore_selection(key.as_ref()) {
             self.select_first_skill();

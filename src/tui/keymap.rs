@@ -1,10 +1,11 @@
 //! Key bindings with their descriptions. The help overlay and the status
-//! bar hints are generated from this table, so they cannot go stale.
+//! bar hints are generated from this table, so they cannot go stale. A
+//! user's config file may rebind the browsing actions ([`Keymap`]).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 /// What the user asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Action {
     Up,
     Down,
@@ -18,9 +19,14 @@ pub enum Action {
     HalfPageDown,
     ScrollViewUp,
     ScrollViewDown,
+    ScrollLeft,
+    ScrollRight,
     Activate,
     SwitchFocus,
     StartSearch,
+    SearchView,
+    NextMatch,
+    PrevMatch,
     NextBackend,
     PrevBackend,
     NextView,
@@ -30,6 +36,9 @@ pub enum Action {
     SystemPrompt,
     NextPlatform,
     OpenEditor,
+    Copy,
+    CopyMenu,
+    Pager,
     Rescan,
     DiagnosticsScope,
     DiagnosticsSeverity,
@@ -41,18 +50,102 @@ pub enum Action {
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
-    /// Everywhere outside the search prompt and help.
+    /// Browsing: the tree or the view has the keyboard.
     Normal,
-    /// While typing a search.
-    Search,
-    /// While the help overlay is open.
+    /// Typing in a prompt (search the skills, search the view, filter help).
+    Prompt,
+    /// The help overlay is open.
     Help,
+    /// The copy menu is open.
+    CopyMenu,
+}
+
+/// A key as written in the keymap and the config file: `q`, `ctrl-c`,
+/// `alt-b`, `enter`, `pgdn`, `f1`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeySpec {
+    pub code: KeyCode,
+    pub ctrl: bool,
+    pub alt: bool,
+}
+
+impl KeySpec {
+    pub fn parse(text: &str) -> Result<KeySpec, String> {
+        let mut ctrl = false;
+        let mut alt = false;
+        let mut rest = text.trim();
+        loop {
+            let lower = rest.to_ascii_lowercase();
+            if let Some(r) = lower.strip_prefix("ctrl-").or_else(|| lower.strip_prefix("c-")) {
+                ctrl = true;
+                rest = &rest[rest.len() - r.len()..];
+            } else if let Some(r) = lower.strip_prefix("alt-").or_else(|| lower.strip_prefix("m-")) {
+                alt = true;
+                rest = &rest[rest.len() - r.len()..];
+            } else {
+                break;
+            }
+        }
+        let named = match rest.to_ascii_lowercase().as_str() {
+            "enter" | "return" => Some(KeyCode::Enter),
+            "esc" | "escape" => Some(KeyCode::Esc),
+            "tab" => Some(KeyCode::Tab),
+            "backtab" => Some(KeyCode::BackTab),
+            "space" => Some(KeyCode::Char(' ')),
+            "backspace" => Some(KeyCode::Backspace),
+            "up" => Some(KeyCode::Up),
+            "down" => Some(KeyCode::Down),
+            "left" => Some(KeyCode::Left),
+            "right" => Some(KeyCode::Right),
+            "home" => Some(KeyCode::Home),
+            "end" => Some(KeyCode::End),
+            "pgup" | "pageup" => Some(KeyCode::PageUp),
+            "pgdn" | "pagedown" => Some(KeyCode::PageDown),
+            "delete" | "del" => Some(KeyCode::Delete),
+            f if f.len() >= 2 && f.starts_with('f') && f[1..].parse::<u8>().is_ok_and(|n| (1..=12).contains(&n)) => {
+                f[1..].parse().ok().map(KeyCode::F)
+            }
+            _ => None,
+        };
+        let code = match named {
+            Some(code) => code,
+            None => {
+                let mut chars = rest.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => KeyCode::Char(if ctrl { c.to_ascii_lowercase() } else { c }),
+                    _ => return Err(format!("unknown key {text:?} (examples: q, G, ctrl-f, alt-b, enter, pgdn, f1)")),
+                }
+            }
+        };
+        Ok(KeySpec { code, ctrl, alt })
+    }
+
+    pub fn matches(&self, key: &KeyEvent) -> bool {
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        let alt = key.modifiers.contains(KeyModifiers::ALT);
+        key.code == self.code && ctrl == self.ctrl && alt == self.alt
+    }
+
+    /// As the help shows it.
+    pub fn label(&self) -> String {
+        let key = match self.code {
+            KeyCode::Char(' ') => "Space".to_owned(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::F(n) => format!("F{n}"),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            other => format!("{other:?}"),
+        };
+        format!("{}{}{key}", if self.ctrl { "Ctrl-" } else { "" }, if self.alt { "Alt-" } else { "" })
+    }
 }
 
 pub struct Binding {
     pub keys: &'static str,
     pub mode: Mode,
     pub action: Action,
+    /// The name a config file rebinds it by (browsing actions only).
+    pub name: &'static str,
     pub desc: &'static str,
     matcher: fn(&KeyEvent) -> bool,
 }
@@ -66,104 +159,214 @@ fn ctrl(k: &KeyEvent, c: char) -> bool {
 }
 
 macro_rules! bind {
-    ($keys:expr, $mode:expr, $action:expr, $desc:expr, |$k:ident| $m:expr) => {
-        Binding { keys: $keys, mode: $mode, action: $action, desc: $desc, matcher: |$k: &KeyEvent| $m }
+    ($keys:expr, $mode:expr, $action:expr, $name:expr, $desc:expr, |$k:ident| $m:expr) => {
+        Binding { keys: $keys, mode: $mode, action: $action, name: $name, desc: $desc, matcher: |$k: &KeyEvent| $m }
     };
 }
 
+use Mode::{CopyMenu as MenuMode, Help as HelpMode, Normal, Prompt};
+
 /// The default keymap (arrows and vim keys both work).
 pub static BINDINGS: &[Binding] = &[
-    bind!("j ↓", Mode::Normal, Action::Down, "move down (scroll the view when it has focus)", |k| plain(k, 'j')
+    bind!("j ↓", Normal, Action::Down, "down", "move down (scroll the view when it has focus)", |k| plain(k, 'j')
         || k.code == KeyCode::Down),
-    bind!("k ↑", Mode::Normal, Action::Up, "move up (scroll the view when it has focus)", |k| plain(k, 'k')
+    bind!("k ↑", Normal, Action::Up, "up", "move up (scroll the view when it has focus)", |k| plain(k, 'k')
         || k.code == KeyCode::Up),
-    bind!("h ←", Mode::Normal, Action::Collapse, "collapse, or go to the parent folder", |k| plain(k, 'h')
-        || k.code == KeyCode::Left),
-    bind!("l →", Mode::Normal, Action::Expand, "expand, or enter the first child", |k| plain(k, 'l')
-        || k.code == KeyCode::Right),
-    bind!("g Home", Mode::Normal, Action::Top, "go to the top", |k| plain(k, 'g') || k.code == KeyCode::Home),
-    bind!("G End", Mode::Normal, Action::Bottom, "go to the bottom", |k| k.code == KeyCode::Char('G')
-        || k.code == KeyCode::End),
-    bind!("PgUp", Mode::Normal, Action::PageUp, "page up", |k| k.code == KeyCode::PageUp),
-    bind!("PgDn", Mode::Normal, Action::PageDown, "page down", |k| k.code == KeyCode::PageDown),
-    bind!("Ctrl-u", Mode::Normal, Action::HalfPageUp, "half a page up", |k| ctrl(k, 'u')),
-    bind!("Ctrl-d", Mode::Normal, Action::HalfPageDown, "half a page down", |k| ctrl(k, 'd')),
-    bind!("K", Mode::Normal, Action::ScrollViewUp, "scroll the view up from the tree", |k| k.code
-        == KeyCode::Char('K')),
-    bind!("J", Mode::Normal, Action::ScrollViewDown, "scroll the view down from the tree", |k| k.code
-        == KeyCode::Char('J')),
-    bind!("Enter", Mode::Normal, Action::Activate, "open a folder, or focus the view", |k| k.code == KeyCode::Enter),
-    bind!("Tab", Mode::Normal, Action::SwitchFocus, "move focus between tree and view", |k| k.code == KeyCode::Tab
-        || k.code == KeyCode::BackTab),
-    bind!("/", Mode::Normal, Action::StartSearch, "search name, description, category, tags", |k| plain(k, '/')),
-    bind!("b", Mode::Normal, Action::NextBackend, "next terminal backend", |k| plain(k, 'b')),
-    bind!("B", Mode::Normal, Action::PrevBackend, "previous terminal backend", |k| k.code == KeyCode::Char('B')),
-    bind!("p", Mode::Normal, Action::NextPlatform, "preview another OS (linux, macos, windows)", |k| plain(k, 'p')),
     bind!(
-        "1-7",
-        Mode::Normal,
-        Action::View(0),
-        "preview, files, readiness, agent, bundles, prompt, diagnostics",
-        |k| { matches!(k.code, KeyCode::Char('1'..='7')) }
+        "h ←",
+        Normal,
+        Action::Collapse,
+        "left",
+        "collapse or go to the parent; in the view: scroll left, then back",
+        |k| { plain(k, 'h') || k.code == KeyCode::Left }
     ),
+    bind!("l →", Normal, Action::Expand, "right", "expand or enter; in the view: scroll long lines right", |k| plain(
+        k, 'l'
+    ) || k
+        .code
+        == KeyCode::Right),
+    bind!("H L", Normal, Action::ScrollRight, "scroll-right", "scroll long lines (code) left / right", |k| k.code
+        == KeyCode::Char('L')
+        || k.code == KeyCode::Char('H')),
+    bind!("g Home", Normal, Action::Top, "top", "go to the top", |k| plain(k, 'g') || k.code == KeyCode::Home),
+    bind!("G End", Normal, Action::Bottom, "bottom", "go to the bottom", |k| k.code == KeyCode::Char('G')
+        || k.code == KeyCode::End),
+    bind!("PgUp", Normal, Action::PageUp, "page-up", "page up", |k| k.code == KeyCode::PageUp),
+    bind!("PgDn", Normal, Action::PageDown, "page-down", "page down", |k| k.code == KeyCode::PageDown),
+    bind!("Ctrl-u", Normal, Action::HalfPageUp, "half-page-up", "half a page up", |k| ctrl(k, 'u')),
+    bind!("Ctrl-d", Normal, Action::HalfPageDown, "half-page-down", "half a page down", |k| ctrl(k, 'd')),
+    bind!("K", Normal, Action::ScrollViewUp, "scroll-view-up", "scroll the view up from the tree", |k| k.code
+        == KeyCode::Char('K')),
+    bind!("J", Normal, Action::ScrollViewDown, "scroll-view-down", "scroll the view down from the tree", |k| k.code
+        == KeyCode::Char('J')),
+    bind!(
+        "Enter",
+        Normal,
+        Action::Activate,
+        "enter",
+        "open a folder or focus the view; on a finding: jump to its line",
+        |k| k.code == KeyCode::Enter
+    ),
+    bind!("Tab", Normal, Action::SwitchFocus, "switch-focus", "move focus between tree and view", |k| k.code
+        == KeyCode::Tab
+        || k.code == KeyCode::BackTab),
+    bind!("/", Normal, Action::StartSearch, "search", "tree: search skills; view: search the text", |k| plain(k, '/')),
+    bind!("Ctrl-f", Normal, Action::SearchView, "search-view", "search the text of the view", |k| ctrl(k, 'f')),
+    bind!("n N", Normal, Action::NextMatch, "next-match", "next / previous match (skills or view text)", |k| plain(
+        k, 'n'
+    ) || k
+        .code
+        == KeyCode::Char('N')),
+    bind!("b", Normal, Action::NextBackend, "next-backend", "next terminal backend", |k| plain(k, 'b')),
+    bind!("B", Normal, Action::PrevBackend, "previous-backend", "previous terminal backend", |k| k.code
+        == KeyCode::Char('B')),
+    bind!("p", Normal, Action::NextPlatform, "platform", "preview another OS (linux, macos, windows)", |k| plain(
+        k, 'p'
+    )),
+    bind!("1-7", Normal, Action::View(0), "", "preview, files, readiness, agent, bundles, prompt, diagnostics", |k| {
+        matches!(k.code, KeyCode::Char('1'..='7'))
+    }),
     bind!(
         "a",
-        Mode::Normal,
+        Normal,
         Action::DiagnosticsScope,
+        "diagnostics-scope",
         "diagnostics: this skill's findings / all findings in the home",
         |k| { plain(k, 'a') }
     ),
     bind!(
         "f",
-        Mode::Normal,
+        Normal,
         Action::DiagnosticsSeverity,
+        "diagnostics-severity",
         "diagnostics: show info and up, warnings and up, errors only",
         |k| { plain(k, 'f') }
     ),
-    bind!("] [", Mode::Normal, Action::NextView, "next / previous view", |k| plain(k, ']') || plain(k, '[')),
-    bind!("s", Mode::Normal, Action::SystemPrompt, "the whole system-prompt skills index", |k| plain(k, 's')),
-    bind!("R", Mode::Normal, Action::ToggleRaw, "raw SKILL.md text / rendered", |k| k.code == KeyCode::Char('R')),
-    bind!("e", Mode::Normal, Action::OpenEditor, "open the SKILL.md (or the selected file) in $EDITOR", |k| plain(
+    bind!("] [", Normal, Action::NextView, "next-view", "next / previous view", |k| plain(k, ']') || plain(k, '[')),
+    bind!("s", Normal, Action::SystemPrompt, "system-prompt", "the whole system-prompt skills index", |k| plain(
+        k, 's'
+    )),
+    bind!("R", Normal, Action::ToggleRaw, "raw", "raw SKILL.md with line numbers / rendered", |k| k.code
+        == KeyCode::Char('R')),
+    bind!("e", Normal, Action::OpenEditor, "edit", "open the SKILL.md (or the selected file) in $EDITOR", |k| plain(
         k, 'e'
     )),
-    bind!("r", Mode::Normal, Action::Rescan, "rescan the home", |k| plain(k, 'r')),
-    bind!("?", Mode::Normal, Action::Help, "this help", |k| plain(k, '?') || k.code == KeyCode::F(1)),
-    bind!("Esc", Mode::Normal, Action::Back, "clear the search filter / back to the tree", |k| k.code == KeyCode::Esc),
-    bind!("q Ctrl-c", Mode::Normal, Action::Quit, "quit", |k| plain(k, 'q') || ctrl(k, 'c')),
-    bind!("Enter", Mode::Search, Action::Activate, "keep the filter, focus the results", |k| k.code == KeyCode::Enter),
-    bind!("Esc", Mode::Search, Action::Back, "clear the search", |k| k.code == KeyCode::Esc),
-    bind!("↑ ↓", Mode::Search, Action::Down, "move through the results while typing", |k| k.code == KeyCode::Down
-        || k.code == KeyCode::Up),
-    bind!("Esc ? q", Mode::Help, Action::Back, "close the help", |k| k.code == KeyCode::Esc
+    bind!("y", Normal, Action::Copy, "copy", "copy the path (tree), message (view 4) or file (view 2)", |k| plain(
+        k, 'y'
+    )),
+    bind!("Y", Normal, Action::CopyMenu, "copy-menu", "copy: choose path, folder, runtime path, message, name", |k| k
+        .code
+        == KeyCode::Char('Y')),
+    bind!("o", Normal, Action::Pager, "pager", "open the view's text in $PAGER (less -R)", |k| plain(k, 'o')),
+    bind!("r", Normal, Action::Rescan, "rescan", "rescan the home", |k| plain(k, 'r')),
+    bind!("?", Normal, Action::Help, "help", "this help", |k| plain(k, '?') || k.code == KeyCode::F(1)),
+    bind!("Esc", Normal, Action::Back, "back", "back one level: view to tree, clear the search", |k| k.code
+        == KeyCode::Esc),
+    bind!("q", Normal, Action::Quit, "quit", "quit", |k| plain(k, 'q')),
+    bind!("Enter", Prompt, Action::Activate, "", "keep the search, leave the prompt", |k| k.code == KeyCode::Enter),
+    bind!("Esc", Prompt, Action::Back, "", "clear the search", |k| k.code == KeyCode::Esc),
+    bind!(
+        "↑ ↓",
+        Prompt,
+        Action::Down,
+        "",
+        "skills: move through the results (↑ in an empty prompt: history)",
+        |k| k.code == KeyCode::Down || k.code == KeyCode::Up
+    ),
+    bind!("Ctrl-a/e", Prompt, Action::Top, "", "start / end of the line (also Home, End, ←, →)", |_k| false),
+    bind!("Alt-b/f", Prompt, Action::Top, "", "word left / right", |_k| false),
+    bind!("Ctrl-w Ctrl-u", Prompt, Action::Top, "", "delete the word before / everything before", |_k| false),
+    bind!("j k ↑ ↓", HelpMode, Action::Down, "", "scroll (PgUp, PgDn, g, G too)", |k| k.code == KeyCode::Down
+        || k.code == KeyCode::Up
+        || plain(k, 'j')
+        || plain(k, 'k')),
+    bind!("/", HelpMode, Action::StartSearch, "", "filter the help", |k| plain(k, '/')),
+    bind!("Esc ? q", HelpMode, Action::Back, "", "close the help", |k| k.code == KeyCode::Esc
         || plain(k, '?')
         || plain(k, 'q')),
+    bind!("p d r m n", MenuMode, Action::Activate, "", "copy that item (or j/k and Enter)", |_k| false),
+    bind!("Esc", MenuMode, Action::Back, "", "close the menu", |k| k.code == KeyCode::Esc || plain(k, 'q')),
+    bind!("Ctrl-c", Normal, Action::Quit, "", "quit, from anywhere", |k| ctrl(k, 'c')),
 ];
 
-/// The action a key triggers in a mode.
-pub fn lookup(mode: Mode, key: &KeyEvent) -> Option<Action> {
-    let b = BINDINGS.iter().find(|b| b.mode == mode && (b.matcher)(key))?;
-    Some(match (b.action, key.code) {
-        (Action::View(_), KeyCode::Char(c)) => Action::View(c as usize - '1' as usize),
-        (Action::NextView, KeyCode::Char('[')) => Action::PrevView,
-        (Action::Down, KeyCode::Up) if mode == Mode::Search => Action::Up,
-        (a, _) => a,
-    })
+/// The keymap in force: the defaults, with a config file's rebindings.
+#[derive(Debug, Clone, Default)]
+pub struct Keymap {
+    /// (action, keys) from the user: these replace the action's defaults.
+    overrides: Vec<(Action, Vec<KeySpec>)>,
 }
 
-/// Help text lines: (keys, description) grouped by mode.
-pub fn help_entries() -> Vec<(&'static str, Vec<(&'static str, &'static str)>)> {
-    [(Mode::Normal, "Browsing"), (Mode::Search, "Searching (typing filters the tree)"), (Mode::Help, "Help")]
+/// The browsing action a config file names, if any.
+pub fn action_named(name: &str) -> Option<Action> {
+    BINDINGS.iter().find(|b| b.mode == Mode::Normal && !b.name.is_empty() && b.name == name).map(|b| b.action)
+}
+
+/// Every name a config file may rebind, for its error messages.
+pub fn action_names() -> Vec<&'static str> {
+    BINDINGS.iter().filter(|b| b.mode == Mode::Normal && !b.name.is_empty()).map(|b| b.name).collect()
+}
+
+impl Keymap {
+    pub fn with_overrides(overrides: Vec<(Action, Vec<KeySpec>)>) -> Keymap {
+        Keymap { overrides }
+    }
+
+    /// The action a key triggers in a mode.
+    pub fn lookup(&self, mode: Mode, key: &KeyEvent) -> Option<Action> {
+        if mode == Mode::Normal {
+            if let Some((action, _)) = self.overrides.iter().find(|(_, keys)| keys.iter().any(|k| k.matches(key))) {
+                return Some(*action);
+            }
+        }
+        let b = BINDINGS.iter().find(|b| {
+            b.mode == mode
+                && (b.matcher)(key)
+                && !(mode == Mode::Normal && self.overrides.iter().any(|(a, _)| *a == b.action))
+        })?;
+        Some(match (b.action, key.code) {
+            (Action::View(_), KeyCode::Char(c)) => Action::View(c as usize - '1' as usize),
+            (Action::NextView, KeyCode::Char('[')) => Action::PrevView,
+            (Action::NextMatch, KeyCode::Char('N')) => Action::PrevMatch,
+            (Action::ScrollRight, KeyCode::Char('H')) => Action::ScrollLeft,
+            (Action::Down, KeyCode::Up) | (Action::Down, KeyCode::Char('k')) => Action::Up,
+            (a, _) => a,
+        })
+    }
+
+    /// Help entries: (keys, description) grouped by where they apply.
+    pub fn help_entries(&self) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+        [
+            (Mode::Normal, "Browsing (tree and view)"),
+            (Mode::Prompt, "In a prompt (search, view search, help filter)"),
+            (Mode::Help, "Help"),
+            (Mode::CopyMenu, "Copy menu (Y)"),
+        ]
         .into_iter()
-        .map(|(mode, title)| (title, BINDINGS.iter().filter(|b| b.mode == mode).map(|b| (b.keys, b.desc)).collect()))
+        .map(|(mode, title)| {
+            let entries = BINDINGS
+                .iter()
+                .filter(|b| b.mode == mode)
+                .map(|b| {
+                    let keys = match self.overrides.iter().find(|(a, _)| mode == Mode::Normal && *a == b.action) {
+                        Some((_, keys)) => keys.iter().map(KeySpec::label).collect::<Vec<_>>().join(" "),
+                        None => b.keys.to_owned(),
+                    };
+                    (keys, b.desc)
+                })
+                .collect();
+            (title, entries)
+        })
         .collect()
+    }
 }
 
 /// Short hints for the status bar in a mode.
 pub fn hints(mode: Mode) -> &'static str {
     match mode {
-        Mode::Normal => "↑↓ move  ←→ fold  / search  1-7 views  b backend  e edit  ? help  q quit",
-        Mode::Search => "type to filter  Enter keep  Esc clear",
-        Mode::Help => "Esc close",
+        Mode::Normal => "↑↓ move  / search  1-7 views  b backend  e edit  y copy  ? help  q quit",
+        Mode::Prompt => "type to search  Enter keep  Esc clear  Ctrl-w/u delete",
+        Mode::Help => "/ filter  j/k scroll  Esc close",
+        Mode::CopyMenu => "letter or Enter: copy  Esc close",
     }
 }
 
@@ -177,18 +380,48 @@ mod tests {
 
     #[test]
     fn arrows_and_vim_keys() {
-        assert_eq!(lookup(Mode::Normal, &key(KeyCode::Char('j'))), Some(Action::Down));
-        assert_eq!(lookup(Mode::Normal, &key(KeyCode::Down)), Some(Action::Down));
-        assert_eq!(lookup(Mode::Normal, &key(KeyCode::Char('3'))), Some(Action::View(2)));
-        assert_eq!(lookup(Mode::Normal, &key(KeyCode::Char('['))), Some(Action::PrevView));
-        assert_eq!(lookup(Mode::Search, &key(KeyCode::Char('j'))), None, "letters go to the prompt");
-        assert_eq!(lookup(Mode::Normal, &KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)), Some(Action::Quit));
+        let map = Keymap::default();
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Char('j'))), Some(Action::Down));
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Down)), Some(Action::Down));
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Up)), Some(Action::Up));
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Char('3'))), Some(Action::View(2)));
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Char('['))), Some(Action::PrevView));
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Char('N'))), Some(Action::PrevMatch));
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Char('H'))), Some(Action::ScrollLeft));
+        assert_eq!(map.lookup(Mode::Prompt, &key(KeyCode::Char('j'))), None, "letters go to the prompt");
+        assert_eq!(map.lookup(Mode::Prompt, &key(KeyCode::Up)), Some(Action::Up));
+        assert_eq!(map.lookup(Mode::Help, &key(KeyCode::Char('k'))), Some(Action::Up));
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(map.lookup(Mode::Normal, &ctrl_c), Some(Action::Quit));
+    }
+
+    #[test]
+    fn overrides_replace_the_defaults_of_their_action() {
+        let quit = KeySpec::parse("ctrl-q").unwrap();
+        let map = Keymap::with_overrides(vec![(Action::Quit, vec![quit])]);
+        let ctrl_q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL);
+        assert_eq!(map.lookup(Mode::Normal, &ctrl_q), Some(Action::Quit));
+        assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Char('q'))), None);
+        let help = map.help_entries();
+        assert!(help[0].1.iter().any(|(k, d)| k == "Ctrl-q" && *d == "quit"), "{help:?}");
+    }
+
+    #[test]
+    fn key_specs() {
+        assert_eq!(KeySpec::parse("G").unwrap(), KeySpec { code: KeyCode::Char('G'), ctrl: false, alt: false });
+        assert_eq!(KeySpec::parse("Ctrl-F").unwrap(), KeySpec { code: KeyCode::Char('f'), ctrl: true, alt: false });
+        assert!(KeySpec::parse("alt-b").unwrap().alt);
+        assert_eq!(KeySpec::parse("pgdn").unwrap().code, KeyCode::PageDown);
+        assert_eq!(KeySpec::parse("f12").unwrap().code, KeyCode::F(12));
+        assert!(KeySpec::parse("hyper-x").is_err());
+        assert_eq!(action_named("quit"), Some(Action::Quit));
+        assert_eq!(action_named("nope"), None);
     }
 
     #[test]
     fn every_binding_is_described() {
         assert!(BINDINGS.iter().all(|b| !b.desc.is_empty() && !b.keys.is_empty()));
-        let help = help_entries();
-        assert!(help[0].1.iter().any(|(k, _)| *k == "/"));
+        let help = Keymap::default().help_entries();
+        assert!(help[0].1.iter().any(|(k, _)| k == "/"));
     }
 }

@@ -6,14 +6,20 @@
 //! draws only when something changed, so an idle browser costs nothing.
 
 pub mod app;
+pub mod clipboard;
+pub mod config;
 pub mod editor;
+mod handoff;
+pub mod help;
 pub mod input;
 pub mod jobs;
 pub mod keymap;
+pub mod line_edit;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
 pub mod ui;
+pub mod view_text;
 pub mod views;
 
 use crate::engine::layers::Layers;
@@ -55,10 +61,12 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     crate::markdown::highlight::Highlighter::preload(move || {
         let _ = ready_tx.send(Message::HighlighterReady);
     });
-    let theme = theme::Theme::new(theme::ColorMode::from_env());
+    let config = config::load_user_config();
+    let theme = config.theme(theme::ColorMode::from_env());
     let mut app = App::with_layers(engine, theme, setup.layers);
     app.banner = setup.banner;
     app.folder = setup.folder;
+    config.apply(&mut app);
 
     let mut guard = terminal::Guard::new()?;
     let input_tx = tx.clone();
@@ -123,14 +131,29 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 Effect::Quit => return Ok(()),
                 Effect::Rescan => {
                     rescan(&mut app);
+                    // The old watches go before the new ones are set up.
+                    drop(watcher.take());
                     watcher = start_watcher(&mut app, &tx);
                     run_effects(&app.wanted_jobs(), &mut app, &worker);
+                    dirty = true;
+                }
+                Effect::Copy { text, what } => {
+                    app.notice = Some(copy_notice(&text, &what, clipboard::copy(&text)));
+                    dirty = true;
+                }
+                Effect::Pager { text } => {
+                    input.pause();
+                    guard.suspend()?;
+                    let outcome = open_pager(app.pager.as_deref(), &text);
+                    guard.resume()?;
+                    input.resume();
+                    app.notice = outcome.err();
                     dirty = true;
                 }
                 Effect::OpenEditor { path, line } => {
                     input.pause();
                     guard.suspend()?;
-                    let outcome = open_editor(&path, line);
+                    let outcome = open_editor(app.editor.as_deref(), &path, line);
                     guard.resume()?;
                     input.resume();
                     app.notice = outcome.err();
@@ -141,7 +164,8 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 Effect::EditDbSkill { row, db, line } => {
                     input.pause();
                     guard.suspend()?;
-                    let notice = editor::edit_db_skill(&row, &db, |path| open_editor(path, line));
+                    let editor = app.editor.clone();
+                    let notice = editor::edit_db_skill(&row, &db, |path| open_editor(editor.as_deref(), path, line));
                     guard.resume()?;
                     input.resume();
                     app.notice = Some(notice);
@@ -171,9 +195,11 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
 /// The first frame at a size, as text: what `run` draws first, without a
 /// terminal.
 pub fn first_frame(engine: Engine, setup: Setup, width: u16, height: u16) -> String {
+    let config = config::load_user_config();
     let mut app = App::with_layers(engine, theme::Theme::new(theme::ColorMode::NoColor), setup.layers);
     app.banner = setup.banner;
     app.folder = setup.folder;
+    config.apply(&mut app);
     let backend = ratatui::backend::TestBackend::new(width, height);
     let Ok(mut terminal) = ratatui::Terminal::new(backend) else { return String::new() };
     if terminal.draw(|f| ui::draw(f, &mut app)).is_err() {
@@ -222,9 +248,48 @@ fn start_watcher(app: &mut App, tx: &mpsc::Sender<Message>) -> Option<crate::eng
     }
 }
 
+/// The notice after a copy: what was copied, or why it was not.
+fn copy_notice(text: &str, what: &str, written: io::Result<()>) -> String {
+    if text.len() > clipboard::MAX_COPY_BYTES {
+        return format!("Not copied: the {what} is {} bytes, more than terminals accept", text.len());
+    }
+    match written {
+        Ok(()) => {
+            let shown: String = text.lines().next().unwrap_or_default().chars().take(60).collect();
+            let more = if shown.len() < text.len() { "…" } else { "" };
+            format!("Copied {what}: {shown}{more}")
+        }
+        Err(e) => format!("Could not copy the {what}: {e}"),
+    }
+}
+
+/// Shows text in `$PAGER` (default `less -R`), fed on its standard input.
+fn open_pager(configured: Option<&str>, text: &str) -> Result<(), String> {
+    use std::io::Write;
+    let spec = configured
+        .map(str::to_owned)
+        .or_else(|| std::env::var("PAGER").ok())
+        .filter(|p| !p.trim().is_empty())
+        .unwrap_or_else(|| "less -R".into());
+    let words = shell_words::split(&spec).map_err(|e| format!("cannot parse the pager command {spec:?}: {e}"))?;
+    let (program, args) = words.split_first().ok_or("no pager command")?;
+    let mut child = std::process::Command::new(program)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("cannot start pager {program}: {e} (set $PAGER)"))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        // A pager quit early closes the pipe: not an error.
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    child.wait().map_err(|e| format!("pager {program}: {e}"))?;
+    Ok(())
+}
+
 /// Runs the editor in the foreground; an error message when it fails.
-fn open_editor(path: &std::path::Path, line: usize) -> Result<(), String> {
-    let words = editor::command(editor::from_env().as_deref(), path, line)?;
+fn open_editor(configured: Option<&str>, path: &std::path::Path, line: usize) -> Result<(), String> {
+    let spec = configured.map(str::to_owned).or_else(editor::from_env);
+    let words = editor::command(spec.as_deref(), path, line)?;
     let (program, args) = words.split_first().ok_or("no editor command")?;
     match std::process::Command::new(program).args(args).status() {
         Ok(status) if status.success() => Ok(()),

@@ -1,7 +1,7 @@
 //! Terminal lifecycle: raw mode, alternate screen, mouse capture, and their
 //! exact undoing on exit, on panic, and around a suspend for the editor.
 
-use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
 use ratatui::backend::CrosstermBackend;
@@ -12,12 +12,12 @@ pub type Term = Terminal<CrosstermBackend<Stdout>>;
 
 fn enter() -> io::Result<()> {
     terminal::enable_raw_mode()?;
-    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, cursor::Hide)
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, EnableBracketedPaste, cursor::Hide)
 }
 
 /// Undoes everything `enter` did; safe to call more than once.
 pub fn restore() {
-    let _ = execute!(io::stdout(), DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
+    let _ = execute!(io::stdout(), DisableBracketedPaste, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
     let _ = terminal::disable_raw_mode();
 }
 

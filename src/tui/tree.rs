@@ -3,7 +3,7 @@
 //! on screen. Independent of drawing.
 
 use crate::engine::catalog::Catalog;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// What a node stands for; also its identity across rescans.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -32,7 +32,7 @@ pub struct Row {
     pub depth: usize,
     pub expanded: bool,
     pub has_children: bool,
-    /// Matching skills below when filtered, else all skills below.
+    /// Skills below.
     pub count: usize,
 }
 
@@ -41,6 +41,10 @@ pub struct Tree {
     pub nodes: Vec<Node>,
     pub top: Vec<usize>,
     collapsed: HashSet<NodeKey>,
+    /// The node of each skill, by catalog index.
+    skill_nodes: HashMap<usize, usize>,
+    /// The parent of each node that has one.
+    parents: HashMap<usize, usize>,
 }
 
 /// `local · skills`, `external 0 · team-skills`.
@@ -79,6 +83,7 @@ impl Tree {
                 for i in skills {
                     let key = NodeKey::Skill(catalog.skills[i].skill_md.clone());
                     let id = tree.push(key, catalog.skills[i].name.clone(), base_depth + path.len(), Some(i));
+                    tree.skill_nodes.insert(i, id);
                     match at {
                         Some(p) => tree.nodes[p].children.push(id),
                         None => tree.top.push(id),
@@ -87,6 +92,11 @@ impl Tree {
             }
         }
         tree.sort_children();
+        for (id, node) in tree.nodes.iter().enumerate() {
+            for &c in &node.children {
+                tree.parents.insert(c, id);
+            }
+        }
         for &t in &tree.top.clone() {
             tree.count(t);
         }
@@ -159,45 +169,44 @@ impl Tree {
         self.collapsed = old.collapsed.clone();
     }
 
-    /// Skills below `id` that pass the filter.
-    fn matching(&self, id: usize, filter: Option<&HashSet<usize>>) -> usize {
-        let node = &self.nodes[id];
-        match (node.skill, filter) {
-            (Some(s), Some(f)) => usize::from(f.contains(&s)),
-            (Some(_), None) => 1,
-            (None, None) => node.count,
-            (None, Some(_)) => node.children.iter().map(|&c| self.matching(c, filter)).sum(),
-        }
-    }
-
-    /// The rows on screen: expanded branches, or with a filter every branch
-    /// holding a match (opened regardless of its expand state).
-    pub fn rows(&self, filter: Option<&HashSet<usize>>) -> Vec<Row> {
+    /// The rows on screen: every top node and the children of expanded ones.
+    pub fn rows(&self) -> Vec<Row> {
         let mut rows = Vec::new();
         for &t in &self.top {
-            self.collect(t, filter, &mut rows);
+            self.collect(t, &mut rows);
         }
         rows
     }
 
-    fn collect(&self, id: usize, filter: Option<&HashSet<usize>>, rows: &mut Vec<Row>) {
-        let count = self.matching(id, filter);
-        if filter.is_some() && count == 0 {
-            return;
-        }
+    fn collect(&self, id: usize, rows: &mut Vec<Row>) {
         let node = &self.nodes[id];
-        let expanded = filter.is_some() || self.is_expanded(id);
-        rows.push(Row { node: id, depth: node.depth, expanded, has_children: !node.children.is_empty(), count });
+        let expanded = self.is_expanded(id);
+        let has_children = !node.children.is_empty();
+        rows.push(Row { node: id, depth: node.depth, expanded, has_children, count: node.count });
         if expanded {
             for &c in &node.children {
-                self.collect(c, filter, rows);
+                self.collect(c, rows);
             }
         }
     }
 
     /// The parent of a node, if any.
     pub fn parent(&self, id: usize) -> Option<usize> {
-        self.nodes.iter().position(|n| n.children.contains(&id))
+        self.parents.get(&id).copied()
+    }
+
+    /// The node showing a skill (catalog index).
+    pub fn skill_node(&self, skill: usize) -> Option<usize> {
+        self.skill_nodes.get(&skill).copied()
+    }
+
+    /// Expands every folder above a node, so it has a row.
+    pub fn reveal(&mut self, id: usize) {
+        let mut at = self.parent(id);
+        while let Some(p) = at {
+            self.set_expanded(p, true);
+            at = self.parent(p);
+        }
     }
 
     pub fn find(&self, key: &NodeKey) -> Option<usize> {

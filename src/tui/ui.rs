@@ -2,7 +2,8 @@
 //! and help overlay. Reads the app state; only caches and layout change.
 
 use super::app::{App, Focus, ViewTab};
-use super::keymap;
+use super::keymap::{self, Mode};
+use super::view_text;
 use super::views;
 use crate::markdown::fit;
 use crate::sanitize::clean_line;
@@ -23,7 +24,12 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
         return;
     }
     let banner_h = u16::from(app.banner.is_some() && area.height > 8);
-    let search_h = u16::from(app.search.typing || app.search.matches.is_some());
+    let search_h = u16::from(
+        app.search.typing
+            || app.search.matches.is_some()
+            || app.view_search.typing
+            || !app.view_search.input.is_empty(),
+    );
     let [banner, main, search, status] = Layout::vertical([
         Constraint::Length(banner_h),
         Constraint::Min(1),
@@ -49,8 +55,11 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     draw_view(frame, app, view_area);
     draw_search(frame, app, search);
     draw_status(frame, app, status);
-    if app.help {
+    if app.help.open {
         draw_help(frame, app, area);
+    }
+    if app.copy_menu.is_some() {
+        draw_copy_menu(frame, app, area);
     }
 }
 
@@ -68,7 +77,7 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
     let theme = app.theme;
     let total = app.catalog.skills.len();
     let title = match &app.search.matches {
-        Some(m) => format!(" Skills {}/{} ", m.len(), total),
+        Some(m) => format!(" Skills {}/{} by relevance ", m.len(), total),
         None => format!(" Skills {total} "),
     };
     let b = block(Line::from(title), app.focus == Focus::Tree, app);
@@ -81,7 +90,8 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
         app.tree_offset = app.cursor + 1 - height;
     }
     let width = usize::from(inner.width);
-    let query = app.search.query.clone();
+    let query = app.search.query().to_owned();
+    let ranked = app.search.matches.is_some();
     let mut lines = Vec::new();
     for (i, row) in app.rows.iter().enumerate().skip(app.tree_offset).take(height) {
         let node = &app.tree.nodes[row.node];
@@ -116,6 +126,13 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
                 let (mark, style) = views::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));
             }
+            if ranked {
+                // A flat list of results: say where each one lives.
+                let place = skill.category_path();
+                if !place.is_empty() {
+                    spans.push(Span::styled(format!("  {}", clean_line(&place)), theme.dim));
+                }
+            }
         }
         lines.push(clip(Line::from(spans), width));
     }
@@ -146,11 +163,17 @@ fn clip(line: Line<'static>, width: usize) -> Line<'static> {
     Line::from(spans)
 }
 
-fn tabs_title(app: &App) -> Line<'static> {
+/// The tab titles; records where each was drawn, for mouse clicks.
+fn tabs_title(app: &mut App, x: u16) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
+    let mut at = x + 2;
     for (i, tab) in ViewTab::ALL.iter().enumerate() {
         let style = if *tab == app.view { app.theme.tab_active } else { app.theme.dim };
-        spans.push(Span::styled(format!("{} {}", i + 1, tab.title()), style));
+        let text = format!("{} {}", i + 1, tab.title());
+        let w = text.width() as u16;
+        app.layout.tabs[i] = (at, at + w);
+        at += w + 1;
+        spans.push(Span::styled(text, style));
         spans.push(Span::raw(" "));
     }
     if app.raw && app.view == ViewTab::Preview {
@@ -163,26 +186,53 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     if area.width < 3 || area.height < 3 {
         return;
     }
-    let b = block(tabs_title(app), app.focus == Focus::View, app);
+    let title = tabs_title(app, area.x);
+    let b = block(title, app.focus == Focus::View, app);
     let inner = b.inner(area);
     frame.render_widget(b, area);
     app.layout.view_height = inner.height;
     let width = inner.width.saturating_sub(1).max(1);
+    app.layout.view_width = width;
     let key = app.cache_key(width);
     let lines = match app.cache.get(&key) {
         Some(l) => l.clone(),
         None => {
             let l = Arc::new(views::build(app, width));
-            app.cache.insert(key, l.clone());
+            app.cache.insert(key.clone(), l.clone());
             l
         }
     };
+    app.layout.view_lines = lines.len();
+    app.layout.view_max_width = view_text::max_width(&lines);
+    update_view_hits(app, &lines, key);
     let height = usize::from(inner.height);
     let max_scroll = lines.len().saturating_sub(height);
     app.view_scroll = app.view_scroll.min(max_scroll);
+    // A raw file keeps its line numbers in place while long lines scroll.
+    let keep = if app.raw && app.view == ViewTab::Preview { views::gutter_width(lines.len()) } else { 0 };
+    let theme = app.theme;
+    let hit_style = theme.matched;
+    let current_style = theme.selected;
     // Only the visible window is handed to ratatui: scrolling never re-renders.
-    let window: Vec<Line> = lines.iter().skip(app.view_scroll).take(height).cloned().collect();
-    let text_area = Rect { width: inner.width.saturating_sub(1), ..inner };
+    let window: Vec<Line> = lines
+        .iter()
+        .enumerate()
+        .skip(app.view_scroll)
+        .take(height)
+        .map(|(i, line)| {
+            let ranges: Vec<(usize, usize, ratatui::style::Style)> = app
+                .view_search
+                .hits
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| h.line == i)
+                .map(|(n, h)| (h.start, h.end, if n == app.view_search.current { current_style } else { hit_style }))
+                .collect();
+            let line = view_text::highlight(line, &ranges);
+            view_text::window(&line, keep, app.h_scroll, usize::from(width), theme.dim)
+        })
+        .collect();
+    let text_area = Rect { width, ..inner };
     frame.render_widget(Paragraph::new(window), text_area);
     if lines.len() > height {
         let mut state = ScrollbarState::new(max_scroll).position(app.view_scroll);
@@ -190,19 +240,61 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     }
 }
 
+/// Recomputes the view search's hits when the view or the query changed.
+fn update_view_hits(app: &mut App, lines: &[Line<'static>], key: super::app::CacheKey) {
+    let query = app.view_search.input.text().to_owned();
+    let wanted = Some((key, query.clone()));
+    if app.view_search.computed_for == wanted {
+        return;
+    }
+    app.view_search.hits = view_text::find(lines, &query);
+    app.view_search.computed_for = wanted;
+    // The first hit at or below the top of the screen becomes current.
+    let top = app.view_scroll;
+    app.view_search.current = app.view_search.hits.iter().position(|h| h.line >= top).unwrap_or(0);
+    if std::mem::take(&mut app.view_search.reveal) {
+        app.reveal_hit();
+    }
+}
+
 fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
     if area.height == 0 {
         return;
     }
-    let count = app.search.matches.as_ref().map_or(app.catalog.skills.len(), |m| m.len());
-    let cursor = if app.search.typing { "█" } else { "" };
-    let line = Line::from(vec![
-        Span::styled("/", app.theme.accent),
-        Span::styled(clean_line(&app.search.query), app.theme.text),
-        Span::styled(cursor, app.theme.accent),
-        Span::styled(format!("  {count} matching"), app.theme.dim),
-    ]);
-    frame.render_widget(Paragraph::new(clip(line, usize::from(area.width))), area);
+    let view_prompt = app.view_search.typing || (!app.view_search.input.is_empty() && !app.search.typing);
+    let (input, typing, summary) = if view_prompt {
+        let vs = &app.view_search;
+        let summary = match vs.hits.len() {
+            0 if vs.input.is_empty() => "  search the view".to_owned(),
+            0 => "  no match in this view".to_owned(),
+            n => format!("  match {}/{n}  n/N next/previous", vs.current + 1),
+        };
+        (&vs.input, vs.typing, summary)
+    } else {
+        let count = app.search.matches.as_ref().map_or(app.catalog.skills.len(), Vec::len);
+        let summary = if count == 0 && !app.search.query().trim().is_empty() {
+            "  no skill matches".to_owned()
+        } else {
+            format!("  {count} matching")
+        };
+        (&app.search.input, app.search.typing, summary)
+    };
+    let label = if view_prompt { "view /" } else { "/" };
+    let mut spans = vec![Span::styled(label, app.theme.accent)];
+    let text = input.text();
+    if typing {
+        let at = input.cursor_chars();
+        let before: String = text.chars().take(at).collect();
+        let under: String = text.chars().nth(at).map_or(" ".to_owned(), |c| c.to_string());
+        let after: String = text.chars().skip(at + 1).collect();
+        spans.push(Span::styled(clean_line(&before), app.theme.text));
+        spans.push(Span::styled(clean_line(&under), app.theme.selected));
+        spans.push(Span::styled(clean_line(&after), app.theme.text));
+    } else {
+        spans.push(Span::styled(clean_line(text), app.theme.text));
+    }
+    spans.push(Span::styled(summary, app.theme.dim));
+    frame.render_widget(Paragraph::new(clip(Line::from(spans), usize::from(area.width))), area);
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
@@ -224,8 +316,20 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         1 => first.clone(),
         n => format!("{n} problems, all listed when a folder is selected; first: {first}"),
     });
-    let note = app.watch_note.clone().or(problem);
-    let right = note.unwrap_or_else(|| keymap::hints(app.mode()).to_owned());
+    let note = app.config_note.clone().or_else(|| app.watch_note.clone()).or(problem);
+    let position = (app.focus == Focus::View && app.mode() == Mode::Normal && app.layout.view_lines > 0).then(|| {
+        let total = app.layout.view_lines;
+        let height = usize::from(app.layout.view_height.max(1));
+        let last = (app.view_scroll + height).min(total);
+        let percent = if total <= height { 100 } else { last * 100 / total };
+        let across = if app.h_scroll > 0 { format!(" col {}", app.h_scroll + 1) } else { String::new() };
+        format!("line {}/{total} {percent}%{across}", app.view_scroll + 1)
+    });
+    let right = match (note, position) {
+        (Some(note), _) => note,
+        (None, Some(position)) => format!("{position}  / search  n/N  ←→ scroll code  Esc back"),
+        (None, None) => keymap::hints(app.mode()).to_owned(),
+    };
     let w = usize::from(area.width);
     let left = fit(&clean_line(&left), w);
     let rest = w.saturating_sub(left.width() + 1);
@@ -237,33 +341,67 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
-    let w = area.width.saturating_sub(4).min(86);
+fn draw_help(frame: &mut Frame, app: &mut App, area: Rect) {
+    let w = area.width.saturating_sub(4).min(90);
     let h = area.height.saturating_sub(2);
-    if w < 10 || h < 3 {
+    if w < 10 || h < 4 {
         return;
     }
     let rect = Rect { x: area.x + (area.width - w) / 2, y: area.y + 1, width: w, height: h };
-    let theme = &app.theme;
-    let mut lines = Vec::new();
-    for (title, entries) in keymap::help_entries() {
-        lines.push(Line::from(Span::styled(title, theme.heading)));
-        for (keys, desc) in entries {
-            lines.push(Line::from(vec![Span::styled(format!("  {keys:<12}"), theme.accent), Span::raw(desc)]));
-        }
-        lines.push(Line::default());
-    }
-    lines.push(Line::from(Span::styled("Tree markers", theme.heading)));
-    for (mark, desc) in views::MARKERS {
-        lines.push(Line::from(vec![Span::styled(format!("  {mark:<12}"), theme.accent), Span::raw(*desc)]));
-    }
-    lines.push(Line::from(vec![
-        Span::styled(format!("  {:<12}", "✖ ▲ ℹ"), theme.accent),
-        Span::raw("after a name: its worst diagnostic (error, warning, info)"),
-    ]));
+    let theme = app.theme;
+    let lines = super::help::lines(&app.keymap, app.help.filter.text(), &theme);
+    let inner_h = usize::from(h.saturating_sub(3));
+    let max_scroll = lines.len().saturating_sub(inner_h);
+    app.help.scroll = app.help.scroll.min(max_scroll);
     let inner_w = usize::from(w.saturating_sub(2));
-    let lines: Vec<Line> = lines.into_iter().map(|l| clip(l, inner_w)).collect();
+    let mut shown: Vec<Line> =
+        lines.into_iter().skip(app.help.scroll).take(inner_h).map(|l| clip(l, inner_w)).collect();
+    let filter = app.help.filter.text();
+    let prompt = if app.help.typing || !filter.is_empty() {
+        let cursor = if app.help.typing { "█" } else { "" };
+        Line::from(vec![
+            Span::styled("/", theme.accent),
+            Span::raw(clean_line(filter)),
+            Span::styled(cursor, theme.accent),
+        ])
+    } else {
+        Line::from(Span::styled("/ filter  j/k scroll  Esc close", theme.dim))
+    };
+    shown.push(prompt);
     frame.render_widget(Clear, rect);
-    let b = Block::default().borders(Borders::ALL).border_style(theme.border_focused).title(" Help (Esc closes) ");
-    frame.render_widget(Paragraph::new(lines).block(b).style(Style::default()), rect);
+    let title = format!(" Help {}/{} ", (app.help.scroll + 1).min(max_scroll + 1), max_scroll + 1);
+    let b = Block::default().borders(Borders::ALL).border_style(theme.border_focused).title(title);
+    frame.render_widget(Paragraph::new(shown).block(b).style(Style::default()), rect);
+}
+
+fn draw_copy_menu(frame: &mut Frame, app: &App, area: Rect) {
+    let Some(menu) = &app.copy_menu else { return };
+    let theme = &app.theme;
+    let w = area.width.saturating_sub(4).min(72);
+    let h = (menu.items.len() as u16 + 2).min(area.height);
+    if w < 20 || h < 3 {
+        return;
+    }
+    let rect = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
+    let inner_w = usize::from(w.saturating_sub(2));
+    let lines: Vec<Line> = menu
+        .items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let first = item.text.lines().next().unwrap_or_default();
+            let style = if i == menu.cursor { theme.selected } else { theme.text };
+            clip(
+                Line::from(vec![
+                    Span::styled(format!(" {} ", item.key), theme.accent),
+                    Span::styled(format!("{:<14}", item.label), style),
+                    Span::styled(clean_line(first), theme.dim),
+                ]),
+                inner_w,
+            )
+        })
+        .collect();
+    frame.render_widget(Clear, rect);
+    let b = Block::default().borders(Borders::ALL).border_style(theme.border_focused).title(" Copy (Esc closes) ");
+    frame.render_widget(Paragraph::new(lines).block(b), rect);
 }

@@ -66,6 +66,93 @@ pub fn wrap_text(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
     out
 }
 
+/// Plain text with code fences kept whole: prose is wrapped like
+/// [`wrap_text`], lines inside ``` fences are never wrapped (the view
+/// scrolls them sideways), so a copied command is the command.
+pub fn wrap_fenced(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
+    let mut out = Vec::new();
+    let mut in_fence = false;
+    let mut prose = String::new();
+    let flush = |prose: &mut String, out: &mut Vec<Line<'static>>| {
+        if !prose.is_empty() {
+            out.extend(wrap_text(prose.strip_suffix('\n').unwrap_or(prose), width, style));
+            prose.clear();
+        }
+    };
+    for raw in text.split('\n') {
+        let fence = raw.trim_start().starts_with("```") || raw.trim_start().starts_with("~~~");
+        if in_fence || fence {
+            flush(&mut prose, &mut out);
+            out.push(Line::from(Span::styled(clean_line(&raw.replace('\t', "    ")), style)));
+            if fence {
+                in_fence = !in_fence;
+            }
+        } else {
+            prose.push_str(raw);
+            prose.push('\n');
+        }
+    }
+    flush(&mut prose, &mut out);
+    out
+}
+
+/// Columns of the line-number gutter of a raw file with `lines` lines.
+pub fn gutter_width(lines: usize) -> usize {
+    lines.max(1).to_string().len() + 3
+}
+
+/// A file as it is, one row per line with its number; long lines are not
+/// wrapped (the view scrolls them sideways, the numbers stay).
+pub fn numbered(text: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let text = source::universal_newlines(text.to_owned());
+    let text = text.strip_suffix('\n').unwrap_or(&text);
+    let count = text.split('\n').count();
+    let digits = gutter_width(count) - 3;
+    text.split('\n')
+        .enumerate()
+        .map(|(i, l)| {
+            Line::from(vec![
+                Span::styled(format!("{:>digits$} │ ", i + 1), theme.dim),
+                Span::styled(clean_line(&l.replace('\t', "    ")), theme.text),
+            ])
+        })
+        .collect()
+}
+
+/// A frontmatter value as YAML flow text: `[macos, linux]`, `{a: 1}`.
+pub fn yaml_flow(value: &Value) -> String {
+    match value {
+        Value::Null => "null".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(_) => value.py_str(),
+        Value::Str(s) => yaml_scalar(s),
+        Value::Seq(items) => format!("[{}]", items.iter().map(yaml_flow).collect::<Vec<_>>().join(", ")),
+        Value::Map(m) => {
+            let entries: Vec<String> = m.iter().map(|(k, v)| format!("{}: {}", yaml_scalar(k), yaml_flow(v))).collect();
+            format!("{{{}}}", entries.join(", "))
+        }
+    }
+}
+
+/// A string as a YAML scalar: plain when it reads back as the same
+/// string, else double-quoted.
+fn yaml_scalar(s: &str) -> String {
+    let reserved =
+        matches!(s.to_ascii_lowercase().as_str(), "" | "null" | "~" | "true" | "false" | "yes" | "no" | "on" | "off");
+    let numeric = s.parse::<f64>().is_ok() || s.starts_with("0x") || s.starts_with("0o");
+    let special = s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
+        || s.ends_with(' ')
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.contains(|c: char| c.is_control() || "[]{},".contains(c));
+    if reserved || numeric || special {
+        serde_json::to_string(s).unwrap_or_default()
+    } else {
+        s.to_owned()
+    }
+}
+
 /// The content for the app's current view.
 pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
@@ -114,7 +201,13 @@ fn problem_lines(app: &App, width: u16) -> Vec<Line<'static>> {
 fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(row) = app.selected_row() else {
-        let mut out = vec![line("No skills in this home.", theme.dim)];
+        let query = app.search.query().trim();
+        let text = if app.search.matches.is_some() {
+            format!("No skill matches {query:?}: its letters are in no name, category or tag, nor its words in a description. Esc clears the search.")
+        } else {
+            "No skills in this home.".to_owned()
+        };
+        let mut out = wrap_text(&text, width, theme.dim);
         out.extend(problem_lines(app, width));
         return out;
     };
@@ -222,11 +315,7 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         if k == "name" || k == "description" {
             continue;
         }
-        let shown = match v {
-            Value::Map(_) => v.py_str(),
-            other => other.py_str(),
-        };
-        row(k, shown);
+        row(k, yaml_flow(v));
     }
     out.push(Line::from(Span::styled(
         "└".to_owned() + &"─".repeat(usize::from(width).saturating_sub(1)),
@@ -240,7 +329,7 @@ fn preview(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     if let Some(row) = &skill.db_row {
         if app.raw {
-            return wrap_text(&row.content, width, theme.text);
+            return numbered(&row.content, theme);
         }
         let view = app.engine.db_view(row, Some(&app.engine.options.session_id));
         let content = view.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
@@ -250,7 +339,7 @@ fn preview(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     }
     if app.raw {
         return match source::read_text(&skill.skill_md) {
-            Ok(text) => wrap_text(&text, width, theme.text),
+            Ok(text) => numbered(&text, theme),
             Err(e) => vec![line(e.to_string(), theme.error)],
         };
     }
@@ -518,7 +607,7 @@ fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
             out.push(line(format!("What the agent receives for {cmd} on {backend}:"), theme.heading));
             out.push(Line::default());
             match message {
-                Some(m) => out.extend(wrap_text(m, width, theme.text)),
+                Some(m) => out.extend(wrap_fenced(m, width, theme.text)),
                 None => {
                     out.push(line("Hermes builds no message: the skill does not load (see Readiness).", theme.error))
                 }
@@ -587,7 +676,7 @@ fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
     if let Some(first) = reports.iter().find(|r| containing.contains(&r.key.as_str())).or(reports.first()) {
         out.push(line(format!("Message for {}:", first.key), theme.heading));
         match &first.message {
-            Some(m) => out.extend(wrap_text(m, width, theme.text)),
+            Some(m) => out.extend(wrap_fenced(m, width, theme.text)),
             None => out.push(line("Hermes builds none: no member loads.", theme.error)),
         }
     }
@@ -693,4 +782,45 @@ pub fn highlighted(text: &str, positions: &[usize], base: Style, hit: Style) -> 
 /// A bold variant of a style.
 pub fn bold(style: Style) -> Style {
     style.add_modifier(Modifier::BOLD)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::ColorMode;
+    use crate::tui::view_text::line_text;
+
+    #[test]
+    fn yaml_values_read_as_yaml() {
+        let v = |y: &str| Value::from_yaml(y).unwrap();
+        assert_eq!(yaml_flow(&v("[macos]")), "[macos]");
+        assert_eq!(yaml_flow(&v("[macos, linux]")), "[macos, linux]");
+        assert_eq!(
+            yaml_flow(&v("{hermes: {tags: [a, b]}, n: 3, ok: true, none: null}")),
+            "{hermes: {tags: [a, b]}, n: 3, ok: true, none: null}"
+        );
+        assert_eq!(yaml_flow(&v("['yes', '1.5', 'a: b', '']")), r#"["yes", "1.5", "a: b", ""]"#);
+        assert_eq!(yaml_flow(&v("x")), "x");
+    }
+
+    #[test]
+    fn raw_files_are_numbered_one_row_per_line() {
+        let theme = Theme::new(ColorMode::NoColor);
+        let lines = numbered("a\r\n\tb\n\n", &theme);
+        let text: Vec<String> = lines.iter().map(line_text).collect();
+        assert_eq!(text, ["1 │ a", "2 │     b", "3 │ "]);
+        assert_eq!(gutter_width(3), 4);
+        assert_eq!(gutter_width(120), 6);
+    }
+
+    #[test]
+    fn fenced_code_is_never_wrapped() {
+        let style = Style::default();
+        let text =
+            "Some prose that is long enough to wrap around.\n```sh\nnpm run build --workspace packages/web\n```\nafter";
+        let lines: Vec<String> = wrap_fenced(text, 20, style).iter().map(line_text).collect();
+        assert!(lines.contains(&"npm run build --workspace packages/web".to_owned()), "{lines:?}");
+        assert!(lines.iter().filter(|l| !l.contains("npm")).all(|l| l.width() <= 20), "{lines:?}");
+        assert_eq!(lines.last().map(String::as_str), Some("after"));
+    }
 }

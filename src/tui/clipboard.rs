@@ -1,0 +1,72 @@
+//! Copying to the system clipboard with OSC 52, the escape sequence
+//! terminals (and tmux, ssh sessions, mosh) understand without a helper
+//! program. The text is base64-encoded, so nothing from a skill file can
+//! act as a terminal escape: this deliberate copy is the only place skill
+//! text is sent to the terminal outside the drawn screen.
+
+/// Terminals cap OSC 52 payloads; beyond this the copy is refused rather
+/// than silently cut.
+pub const MAX_COPY_BYTES: usize = 100_000;
+
+/// Standard base64 with padding.
+pub fn base64(bytes: &[u8]) -> String {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(TABLE[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The bytes to write for a copy: the OSC 52 sequence, and inside tmux the
+/// same sequence wrapped for passthrough to the outer terminal (tmux itself
+/// takes the plain one when `set-clipboard` is on).
+pub fn osc52(text: &str, in_tmux: bool) -> String {
+    let plain = format!("\x1b]52;c;{}\x07", base64(text.as_bytes()));
+    if !in_tmux {
+        return plain;
+    }
+    // tmux passthrough: DCS tmux; <sequence with each ESC doubled> ST.
+    let wrapped = format!("\x1bPtmux;{}\x1b\\", plain.replace('\x1b', "\x1b\x1b"));
+    format!("{plain}{wrapped}")
+}
+
+/// Writes a copy to the terminal on stdout.
+pub fn copy(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
+    let mut out = std::io::stdout().lock();
+    out.write_all(osc52(text, in_tmux).as_bytes())?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_vectors() {
+        for (plain, encoded) in
+            [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE=")]
+        {
+            assert_eq!(base64(plain.as_bytes()), encoded);
+        }
+        assert_eq!(base64("/ß\u{1b}".as_bytes()), "L8OfGw==");
+    }
+
+    #[test]
+    fn escapes_in_the_text_never_reach_the_terminal_raw() {
+        let seq = osc52("evil \u{1b}[2J", false);
+        assert_eq!(seq.matches('\x1b').count(), 1, "only the sequence's own ESC");
+        let tmux = osc52("x", true);
+        assert!(tmux.starts_with("\x1b]52;c;eA==\x07\x1bPtmux;\x1b\x1b]52;c;eA==\x07\x1b\\"), "{tmux:?}");
+    }
+}

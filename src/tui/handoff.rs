@@ -1,0 +1,120 @@
+//! Handing things off from the browser: what `y`/`Y` copy, what `o`
+//! pages, and Enter on a finding jumping to its skill and line.
+
+use super::app::{App, CopyItem, Focus, ViewTab};
+use super::jobs::JobOutput;
+use crate::engine::paths::path_string;
+
+impl App {
+    /// Everything the copy menu offers for the selection.
+    pub fn copy_items(&self) -> Vec<CopyItem> {
+        let mut items = Vec::new();
+        let Some(i) = self.selected_skill() else {
+            if let Some(path) = self.selected_folder_path() {
+                items.push(CopyItem { key: 'p', label: "folder path", text: path });
+            }
+            return items;
+        };
+        let skill = self.skill(i);
+        if skill.db_row.is_none() {
+            items.push(CopyItem { key: 'p', label: "SKILL.md path", text: path_string(&skill.skill_md) });
+            items.push(CopyItem { key: 'd', label: "skill folder", text: path_string(&skill.skill_dir) });
+            let runtime = self.engine.runtime_path(&skill.skill_dir).path;
+            items.push(CopyItem { key: 'r', label: "runtime path", text: runtime });
+        }
+        if let Some(message) = self.agent_message(i) {
+            items.push(CopyItem { key: 'm', label: "agent message", text: message });
+        }
+        items.push(CopyItem { key: 'n', label: "name", text: skill.name.clone() });
+        items
+    }
+
+    /// What `y` copies: the message in the Agent view, the selected file
+    /// in Files, else the SKILL.md path (or the folder's path).
+    pub fn copy_target(&self) -> Option<CopyItem> {
+        let items = self.copy_items();
+        let pick = |key: char| items.iter().find(|i| i.key == key).cloned();
+        if self.focus == Focus::View {
+            match self.view {
+                ViewTab::Agent => return pick('m').or_else(|| pick('p')),
+                ViewTab::Files => {
+                    let skill = self.skill(self.selected_skill()?);
+                    let files = super::views::file_entries(skill);
+                    if let Some(entry) = files.get(self.file_cursor) {
+                        let text = path_string(&skill.skill_dir.join(&entry.rel));
+                        return Some(CopyItem { key: 'f', label: "file path", text });
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.view == ViewTab::Agent {
+            return pick('m').or_else(|| pick('p'));
+        }
+        pick('p')
+    }
+
+    /// The path of the selected folder row, when it is a folder on disk.
+    fn selected_folder_path(&self) -> Option<String> {
+        let row = self.selected_row()?;
+        match &self.tree.nodes[row.node].key {
+            super::tree::NodeKey::Root(r) => self.catalog.roots.get(*r).map(|r| path_string(&r.path)),
+            super::tree::NodeKey::Category { root, path } => {
+                self.catalog.roots.get(*root).map(|r| path_string(&path.iter().fold(r.path.clone(), |p, c| p.join(c))))
+            }
+            super::tree::NodeKey::Skill(_) => None,
+        }
+    }
+
+    /// The message the agent receives for the skill's command, from the
+    /// Agent view's answer when it is for this skill, else computed now.
+    fn agent_message(&self, i: usize) -> Option<String> {
+        let skill = self.skill(i);
+        let command = skill.status.command.as_ref()?;
+        if let Some((super::jobs::JobKind::Agent { skill_md, .. }, JobOutput::Agent { message, .. })) = &self.jobs.agent
+        {
+            if *skill_md == skill.skill_md {
+                return message.clone();
+            }
+        }
+        if skill.db_row.is_some() {
+            return None;
+        }
+        self.engine.dispatch(command, Some(self.engine.options.session_id.as_str()))
+    }
+
+    /// The current view as plain text (for the pager).
+    pub fn view_text(&mut self) -> String {
+        let width = self.layout.view_width.max(40);
+        let lines = super::views::build(self, width);
+        crate::markdown::plain(&lines)
+    }
+
+    /// Enter on a finding: select its skill and show the line it names,
+    /// in the raw SKILL.md (numbered) or in Files for another file.
+    pub fn jump_to_finding(&mut self) {
+        let Some(f) = self.visible_findings().get(self.diag.cursor).map(|f| (*f).clone()) else { return };
+        let Some(skill) = f.skill else {
+            let at = f.line.map_or(String::new(), |l| format!(":{l}"));
+            self.notice = Some(format!("{}{at} belongs to no skill; press e to open it", f.rel_path));
+            return;
+        };
+        if !self.reveal_skill(skill) {
+            return;
+        }
+        let s = self.skill(skill);
+        if f.path == s.skill_md {
+            self.view = ViewTab::Preview;
+            self.raw = true;
+            self.view_scroll = f.line.unwrap_or(1).saturating_sub(1);
+            self.h_scroll = 0;
+        } else {
+            let rel = f.path.strip_prefix(&s.skill_dir).map(path_string).unwrap_or_default();
+            let files = super::views::file_entries(s);
+            self.view = ViewTab::Files;
+            self.file_cursor = files.iter().position(|e| e.rel == rel).unwrap_or(0);
+            self.view_scroll = 0;
+        }
+        self.focus = Focus::View;
+    }
+}

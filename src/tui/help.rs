@@ -1,0 +1,89 @@
+//! The help overlay's content: the marker legend first, then the keys by
+//! where they apply, generated from the keymap; filterable and scrollable.
+
+use super::keymap::Keymap;
+use super::line_edit::LineEdit;
+use super::theme::Theme;
+use super::views::MARKERS;
+use ratatui::text::{Line, Span};
+
+#[derive(Debug, Clone, Default)]
+pub struct HelpState {
+    pub open: bool,
+    pub scroll: usize,
+    /// The filter prompt has the keyboard.
+    pub typing: bool,
+    pub filter: LineEdit,
+}
+
+/// One entry of the help: a heading and its (keys, meaning) rows.
+struct Section {
+    title: &'static str,
+    rows: Vec<(String, String)>,
+}
+
+fn sections(keymap: &Keymap) -> Vec<Section> {
+    let mut legend: Vec<(String, String)> =
+        MARKERS.iter().map(|(mark, desc)| ((*mark).to_owned(), (*desc).to_owned())).collect();
+    legend.push(("✖ ▲ ℹ".into(), "after a name: its worst diagnostic (error, warning, info)".into()));
+    let mut out = vec![Section { title: "Tree markers", rows: legend }];
+    for (title, entries) in keymap.help_entries() {
+        out.push(Section { title, rows: entries.into_iter().map(|(k, d)| (k, d.to_owned())).collect() });
+    }
+    out
+}
+
+/// The help lines for a filter (case-insensitive, on keys and meanings; a
+/// heading stays when one of its rows matches or the heading does).
+pub fn lines(keymap: &Keymap, filter: &str, theme: &Theme) -> Vec<Line<'static>> {
+    let needle = filter.trim().to_lowercase();
+    let mut out = Vec::new();
+    for section in sections(keymap) {
+        let title_hit = !needle.is_empty() && section.title.to_lowercase().contains(&needle);
+        let rows: Vec<&(String, String)> = section
+            .rows
+            .iter()
+            .filter(|(k, d)| {
+                needle.is_empty()
+                    || title_hit
+                    || k.to_lowercase().contains(&needle)
+                    || d.to_lowercase().contains(&needle)
+            })
+            .collect();
+        if rows.is_empty() {
+            continue;
+        }
+        out.push(Line::from(Span::styled(section.title, theme.heading)));
+        for (keys, desc) in rows {
+            out.push(Line::from(vec![Span::styled(format!("  {keys:<14}"), theme.accent), Span::raw(desc.clone())]));
+        }
+        out.push(Line::default());
+    }
+    if out.is_empty() {
+        out.push(Line::from(Span::styled(format!("nothing in the help matches {filter:?}"), theme.dim)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::ColorMode;
+    use crate::tui::view_text::line_text;
+
+    #[test]
+    fn legend_first_then_keys_and_filtering() {
+        let theme = Theme::new(ColorMode::NoColor);
+        let all: Vec<String> = lines(&Keymap::default(), "", &theme).iter().map(line_text).collect();
+        assert_eq!(all[0], "Tree markers");
+        for mark in ["·", "⚠", "⊘", "⨯", "↧", "≈", "!", "✗", "↥", "✖ ▲ ℹ"] {
+            assert!(all.iter().any(|l| l.trim_start().starts_with(mark)), "legend has {mark}");
+        }
+        assert!(all.iter().any(|l| l.starts_with("Browsing")));
+        let copy: Vec<String> = lines(&Keymap::default(), "clipboard", &theme).iter().map(line_text).collect();
+        let copy_all: Vec<String> = lines(&Keymap::default(), "copy", &theme).iter().map(line_text).collect();
+        assert!(copy_all.iter().any(|l| l.trim_start().starts_with('y')), "{copy_all:?}");
+        assert!(copy_all.len() < all.len());
+        assert_eq!(copy.len(), 1, "no match says so: {copy:?}");
+    }
+}
