@@ -196,3 +196,58 @@ fn demo_layers_edit_a_database_skill() {
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
+
+#[test]
+fn a_skills_folder_pastes_copies_searches_and_ctrl_c() {
+    let tmux = Tmux::new("first");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    let repo = root.join("my-skills");
+    write(&repo.join("ops/deploy/SKILL.md"), &skill_md("ship the service"));
+    write(&repo.join("ops/redeploy/SKILL.md"), "---\nname: redeploy\ndescription: again\n---\nFind the needle.\n");
+    write(&repo.join("writing/notes/SKILL.md"), "---\nname: notes\ndescription: how to deploy notes\n---\nbody\n");
+    let command = format!(
+        "env -u COLORTERM -u NO_COLOR TERM=xterm HOME={} {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        root.display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+        repo.display()
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "30", &command]);
+    tmux.cmd(&["set-option", "-g", "set-clipboard", "on"]);
+    tmux.wait_for("the folder", |s| s.contains("not a Hermes home") && s.contains("Skills 3"));
+
+    // A paste outside a prompt is not a stream of keys (`q` would quit).
+    tmux.cmd(&["set-buffer", "-b", "p", "qe"]);
+    tmux.cmd(&["paste-buffer", "-p", "-b", "p", "-t", "e2e"]);
+    tmux.wait_for("the paste refused", |s| s.contains("Paste ignored"));
+
+    // Ranked search: the exact name first and selected, then name matches.
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "deploy"]);
+    let s = tmux.wait_for("ranked results", |s| s.contains("by relevance") && s.contains("3 matching"));
+    let rows: Vec<&str> = s.lines().skip(2).take(3).collect();
+    assert!(rows[0].contains("deploy  ops") && rows[1].contains("redeploy") && rows[2].contains("notes"), "{s}");
+    // A paste in the prompt is text for it.
+    tmux.cmd(&["set-buffer", "-b", "p", "--", "-ser"]);
+    tmux.cmd(&["paste-buffer", "-p", "-b", "p", "-t", "e2e"]);
+    tmux.wait_for("the pasted text", |s| s.contains("/deploy-ser"));
+    tmux.keys(&["C-w"]);
+    tmux.keys(&["Enter"]);
+
+    // y copies the SKILL.md path through OSC 52 (tmux keeps it as a buffer).
+    tmux.keys(&["y"]);
+    tmux.wait_for("the copy notice", |s| s.contains("Copied SKILL.md path"));
+    let copied = tmux.cmd(&["show-buffer"]);
+    assert_eq!(copied, repo.join("ops/deploy/SKILL.md").display().to_string());
+
+    // No 256-colour codes on a plain xterm.
+    let coded = tmux.cmd(&["capture-pane", "-p", "-e", "-t", "e2e"]);
+    assert!(!coded.contains("38;5;") && !coded.contains("38;2;"), "16 colours only: {coded:?}");
+
+    // Ctrl-c quits from the search prompt, terminal restored.
+    tmux.keys(&["/"]);
+    tmux.keys(&["C-c"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
+    assert_eq!(state.trim(), "0 1 0");
+}

@@ -3,51 +3,14 @@
 
 mod common;
 
-use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
-use ratatui::backend::TestBackend;
-use ratatui::Terminal;
+use common::tui::{app_for, engine_for, key, keys, screen};
+
+use crossterm::event::{Event, KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 use skillscope::demo::DemoHome;
-use skillscope::engine::env::{Env, Os};
 use skillscope::engine::layers::Layers;
-use skillscope::engine::{Engine, Options};
 use skillscope::tui::app::{App, Effect, Focus, ViewTab};
 use skillscope::tui::theme::{ColorMode, Theme};
-use skillscope::tui::ui;
 use std::path::Path;
-
-fn engine_for(home: &Path) -> Engine {
-    let env = Env::with_vars([("HOME", "/home/author"), ("PATH", "/usr/bin:/bin")], Os::Linux);
-    Engine::new(home.to_path_buf(), env, Options { session_id: "preview".into(), ..Options::default() })
-}
-
-fn app_for(home: &Path) -> App {
-    App::new(engine_for(home), Theme::new(ColorMode::NoColor))
-}
-
-fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
-    let effects = app.handle_event(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    app.run_jobs_inline(&effects);
-    effects
-}
-
-fn keys(app: &mut App, text: &str) {
-    for c in text.chars() {
-        key(app, KeyCode::Char(c));
-    }
-}
-
-fn screen(app: &mut App, w: u16, h: u16) -> String {
-    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal.draw(|f| ui::draw(f, app)).expect("draw");
-    let effects = app.wanted_jobs();
-    app.run_jobs_inline(&effects);
-    terminal.draw(|f| ui::draw(f, app)).expect("draw");
-    let buffer = terminal.backend().buffer();
-    (0..h)
-        .map(|y| (0..w).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 fn select_skill(app: &mut App, name: &str) {
     let i =

@@ -6,6 +6,7 @@
 //! draws only when something changed, so an idle browser costs nothing.
 
 pub mod app;
+pub mod backend;
 pub mod clipboard;
 pub mod config;
 pub mod editor;

@@ -1,14 +1,14 @@
 //! Terminal lifecycle: raw mode, alternate screen, mouse capture, and their
 //! exact undoing on exit, on panic, and around a suspend for the editor.
 
+use super::backend::SgrBackend;
 use crossterm::event::{DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture};
 use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
-use ratatui::backend::CrosstermBackend;
 use ratatui::Terminal;
 use std::io::{self, Stdout};
 
-pub type Term = Terminal<CrosstermBackend<Stdout>>;
+pub type Term = Terminal<SgrBackend<Stdout>>;
 
 fn enter() -> io::Result<()> {
     terminal::enable_raw_mode()?;
@@ -39,7 +39,7 @@ impl Guard {
     pub fn new() -> io::Result<Guard> {
         install_panic_hook();
         enter()?;
-        let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+        let terminal = Terminal::new(SgrBackend::new(io::stdout()))?;
         Ok(Guard { terminal })
     }
 

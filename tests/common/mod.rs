@@ -2,6 +2,8 @@
 //! environment Hermes' reference runs use, and masking of machine paths.
 #![allow(dead_code)]
 
+pub mod tui;
+
 use serde_json::Value as Json;
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::sandbox::default_backend;

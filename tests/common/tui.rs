@@ -1,0 +1,52 @@
+//! Driving the browser without a terminal: keys in, screens out.
+
+use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::{Engine, Options};
+use skillscope::tui::app::{App, Effect};
+use skillscope::tui::theme::{ColorMode, Theme};
+use skillscope::tui::ui;
+use std::path::Path;
+
+/// The engine the browser tests use: a fixed HOME and PATH.
+pub fn engine_for(home: &Path) -> Engine {
+    let env = Env::with_vars([("HOME", "/home/author"), ("PATH", "/usr/bin:/bin")], Os::Linux);
+    Engine::new(home.to_path_buf(), env, Options { session_id: "preview".into(), ..Options::default() })
+}
+
+pub fn app_for(home: &Path) -> App {
+    App::new(engine_for(home), Theme::new(ColorMode::NoColor))
+}
+
+/// A key with modifiers; the jobs it asks for run at once.
+pub fn press(app: &mut App, code: KeyCode, modifiers: KeyModifiers) -> Vec<Effect> {
+    let effects = app.handle_event(&Event::Key(KeyEvent::new(code, modifiers)));
+    app.run_jobs_inline(&effects);
+    effects
+}
+
+pub fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    press(app, code, KeyModifiers::NONE)
+}
+
+pub fn keys(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+/// The screen at a size, after the jobs the first frame asks for.
+pub fn screen(app: &mut App, w: u16, h: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
+    terminal.draw(|f| ui::draw(f, app)).expect("draw");
+    let effects = app.wanted_jobs();
+    app.run_jobs_inline(&effects);
+    terminal.draw(|f| ui::draw(f, app)).expect("draw");
+    let buffer = terminal.backend().buffer();
+    (0..h)
+        .map(|y| (0..w).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
