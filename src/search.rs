@@ -31,6 +31,26 @@ pub struct Search {
     last: Option<(String, Vec<usize>)>,
 }
 
+/// A query prepared once for scoring every skill.
+struct Query {
+    /// An uppercase letter makes the query case-sensitive.
+    case_sensitive: bool,
+    /// The query without blanks, for names, categories and tags.
+    compact: String,
+    /// Its words, for descriptions.
+    words: Vec<String>,
+}
+
+impl Query {
+    fn new(query: &str) -> Query {
+        Query {
+            case_sensitive: query.chars().any(char::is_uppercase),
+            compact: query.chars().filter(|c| !c.is_whitespace()).collect(),
+            words: query.split_whitespace().map(str::to_owned).collect(),
+        }
+    }
+}
+
 /// How well a skill matches: higher is better.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct Score {
@@ -53,31 +73,30 @@ impl Search {
         Search { entries, last: None }
     }
 
-    fn score(&self, e: &Entry, query: &str) -> Option<Score> {
-        let case_sensitive = query.chars().any(char::is_uppercase);
-        let h = if case_sensitive { &e.fields } else { &e.lower };
-        let compact: String = query.chars().filter(|c| !c.is_whitespace()).collect();
+    fn score(e: &Entry, q: &Query) -> Option<Score> {
+        let h = if q.case_sensitive { &e.fields } else { &e.lower };
+        let compact = q.compact.as_str();
         let name = &h[NAME];
         let rank = |rank, quality| Some(Score { rank, quality });
         if *name == compact {
             return rank(6, 0);
         }
-        if name.starts_with(&compact) {
+        if name.starts_with(compact) {
             return rank(5, -(name.len() as i64));
         }
-        if let Some(at) = name.find(&compact) {
+        if let Some(at) = name.find(compact) {
             return rank(4, -(at as i64));
         }
-        if let Some(span) = subsequence_span(name, &compact) {
+        if let Some(span) = subsequence_span(name, compact) {
             return rank(3, -(span as i64));
         }
-        let in_category = [CATEGORY, TAGS].iter().filter_map(|&f| subsequence_span(&h[f], &compact)).min();
+        let in_category = [CATEGORY, TAGS].iter().filter_map(|&f| subsequence_span(&h[f], compact)).min();
         if let Some(span) = in_category {
             return rank(2, -(span as i64));
         }
-        let words: Vec<&str> = query.split_whitespace().collect();
-        if words.iter().all(|w| h[DESCRIPTION].contains(w)) {
-            let first = words.iter().filter_map(|w| h[DESCRIPTION].find(w)).min().unwrap_or(0);
+        let description = &h[DESCRIPTION];
+        if q.words.iter().all(|w| description.contains(w.as_str())) {
+            let first = q.words.iter().filter_map(|w| description.find(w.as_str())).min().unwrap_or(0);
             return rank(1, -(first as i64));
         }
         None
@@ -96,8 +115,9 @@ impl Search {
             Some((prev, kept)) if query.starts_with(prev.as_str()) => kept.clone(),
             _ => (0..self.entries.len()).collect(),
         };
+        let q = Query::new(query);
         let mut scored: Vec<(Score, usize)> =
-            candidates.into_iter().filter_map(|i| self.score(&self.entries[i], query).map(|s| (s, i))).collect();
+            candidates.into_iter().filter_map(|i| Search::score(&self.entries[i], &q).map(|s| (s, i))).collect();
         self.last = Some((query.to_owned(), scored.iter().map(|(_, i)| *i).collect::<Vec<_>>()));
         // `last` keeps catalog order, so narrowing stays cheap to merge.
         if let Some((_, kept)) = &mut self.last {

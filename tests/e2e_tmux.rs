@@ -206,8 +206,18 @@ fn a_skills_folder_pastes_copies_searches_and_ctrl_c() {
     write(&repo.join("ops/deploy/SKILL.md"), &skill_md("ship the service"));
     write(&repo.join("ops/redeploy/SKILL.md"), "---\nname: redeploy\ndescription: again\n---\nFind the needle.\n");
     write(&repo.join("writing/notes/SKILL.md"), "---\nname: notes\ndescription: how to deploy notes\n---\nbody\n");
+    // A pager that keeps what it is given.
+    let paged = root.join("paged");
+    let pager = root.join("bin/keep");
+    write(&pager, &format!("#!/bin/sh\ncat > {}\n", paged.display()));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&pager, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
     let command = format!(
-        "env -u COLORTERM -u NO_COLOR TERM=xterm HOME={} {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env -u COLORTERM -u NO_COLOR TERM=xterm PAGER={} HOME={} {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        pager.display(),
         root.display(),
         env!("CARGO_BIN_EXE_skillscope"),
         repo.display()
@@ -243,6 +253,21 @@ fn a_skills_folder_pastes_copies_searches_and_ctrl_c() {
     // No 256-colour codes on a plain xterm.
     let coded = tmux.cmd(&["capture-pane", "-p", "-e", "-t", "e2e"]);
     assert!(!coded.contains("38;5;") && !coded.contains("38;2;"), "16 colours only: {coded:?}");
+
+    // Search inside the view, then hand its text to the pager.
+    tmux.keys(&["/"]);
+    tmux.keys(&["C-u"]);
+    tmux.keys(&["-l", "redeploy"]);
+    tmux.keys(&["Enter", "Tab", "/"]);
+    tmux.keys(&["-l", "needle"]);
+    tmux.wait_for("the view search", |s| s.contains("match 1/1"));
+    tmux.keys(&["Enter", "o"]);
+    let start = Instant::now();
+    while !std::fs::read_to_string(&paged).unwrap_or_default().contains("Find the needle.") {
+        assert!(start.elapsed() < Duration::from_secs(10), "the pager got no text");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    tmux.wait_for("the browser after the pager", |s| s.contains("match 1/1"));
 
     // Ctrl-c quits from the search prompt, terminal restored.
     tmux.keys(&["/"]);
