@@ -2,7 +2,7 @@
 //! page cache. Budget: under 100 ms wall (median).
 //!
 //! Run with `cargo bench --bench list`. The home comes from
-//! `../shared/bench/gen_skills.py` and is kept in `target/bench-homes/`.
+//! `benches/gen_skills.py` and is kept in `target/bench-homes/`.
 //! With a Hermes 0.19.0 venv (`$HERMES_VENV`, else `target/hermes-venv`, as
 //! `tests/golden/regen.py` creates it), Hermes' in-process `skills_list()` is
 //! timed on the same home for comparison.
