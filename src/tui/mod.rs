@@ -24,6 +24,7 @@ pub mod view_text;
 pub mod views;
 
 use crate::engine::layers::Layers;
+use crate::engine::watch::{self, Target, Watcher};
 use crate::engine::Engine;
 use app::{App, Effect};
 use crossterm::event::Event;
@@ -38,10 +39,35 @@ const NOTICE_TTL: Duration = Duration::from_secs(4);
 
 enum Message {
     Input(Event),
+    /// The watcher saw changes (or lost some: an overflow).
     FilesChanged,
+    /// The watches are set up (off the UI thread, after the first frame).
+    WatcherReady(u64, Result<Watcher, String>),
     Job(jobs::JobResult),
     /// Code highlighting is loaded: views rendered plain can be redone.
     HighlighterReady,
+}
+
+/// When to reload: changes are gathered until the watcher has been quiet
+/// for [`RELOAD_DEBOUNCE`]; each burst (an overflow included) is one reload.
+#[derive(Debug, Default)]
+pub struct Reload {
+    pub due: Option<Instant>,
+}
+
+impl Reload {
+    pub fn changed(&mut self, now: Instant) {
+        self.due = Some(now + RELOAD_DEBOUNCE);
+    }
+
+    /// True once per burst, when its quiet time has passed.
+    pub fn take_due(&mut self, now: Instant) -> bool {
+        if self.due.is_some_and(|at| now >= at) {
+            self.due = None;
+            return true;
+        }
+        false
+    }
 }
 
 /// How the browser was opened, besides the engine.
@@ -76,10 +102,15 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let worker = jobs::Worker::spawn(move |r| {
         let _ = job_tx.send(Message::Job(r));
     });
-    let mut watcher = start_watcher(&mut app, &tx);
+    // Watches are set up after the first frame, off the UI thread, and
+    // kept across reloads unless the folders to watch change.
+    let mut watcher: Option<Watcher> = None;
+    let mut watched = watch_targets(&app);
+    let mut watch_request = 0;
+    start_watcher(&watched, watch_request, &tx);
 
     let mut dirty = true;
-    let mut reload_at: Option<Instant> = None;
+    let mut reload = Reload::default();
     let mut notice_since: Option<Instant> = None;
     let mut shown_notice: Option<String> = None;
     let initial = app.wanted_jobs();
@@ -89,7 +120,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
             guard.terminal.draw(|f| ui::draw(f, &mut app))?;
             dirty = false;
         }
-        let timeout = match (reload_at, notice_since) {
+        let timeout = match (reload.due, notice_since) {
             (Some(at), _) => at.saturating_duration_since(Instant::now()),
             (None, Some(since)) => (since + NOTICE_TTL).saturating_duration_since(Instant::now()),
             (None, None) => Duration::from_secs(3600),
@@ -112,7 +143,18 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     effects.extend(app.handle_event(&ev));
                     dirty = true;
                 }
-                Message::FilesChanged => reload_at = Some(Instant::now() + RELOAD_DEBOUNCE),
+                Message::FilesChanged => reload.changed(Instant::now()),
+                Message::WatcherReady(request, result) if request == watch_request => {
+                    match result {
+                        Ok(w) => {
+                            app.watch_note = w.limit_note.clone();
+                            watcher = Some(w);
+                        }
+                        Err(e) => app.watch_note = Some(format!("live reload unavailable ({e}); press r to rescan")),
+                    }
+                    dirty = true;
+                }
+                Message::WatcherReady(..) => {}
                 Message::Job(r) => {
                     app.apply_job(r);
                     dirty = true;
@@ -123,8 +165,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 }
             }
         }
-        if reload_at.is_some_and(|at| Instant::now() >= at) {
-            reload_at = None;
+        if reload.take_due(Instant::now()) {
             effects.push(Effect::Rescan);
         }
         for effect in effects {
@@ -132,9 +173,14 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 Effect::Quit => return Ok(()),
                 Effect::Rescan => {
                     rescan(&mut app);
-                    // The old watches go before the new ones are set up.
-                    drop(watcher.take());
-                    watcher = start_watcher(&mut app, &tx);
+                    let targets = watch_targets(&app);
+                    if targets != watched {
+                        // The old watches go before the new ones are set up.
+                        drop(watcher.take());
+                        watched = targets;
+                        watch_request += 1;
+                        start_watcher(&watched, watch_request, &tx);
+                    }
                     run_effects(&app.wanted_jobs(), &mut app, &worker);
                     dirty = true;
                 }
@@ -231,22 +277,25 @@ fn rescan(app: &mut App) {
     app.rescan(fresh);
 }
 
-fn start_watcher(app: &mut App, tx: &mpsc::Sender<Message>) -> Option<crate::engine::watch::Watcher> {
-    let tx = tx.clone();
+/// What the browser watches: the home's targets and the layers' roots.
+fn watch_targets(app: &App) -> Vec<Target> {
     let extra: Vec<std::path::PathBuf> =
         app.catalog.roots.iter().filter(|r| r.source.is_some()).map(|r| r.path.clone()).collect();
-    match crate::engine::watch::watch(&app.engine.home, &app.engine.env, &extra, move || {
-        let _ = tx.send(Message::FilesChanged);
-    }) {
-        Ok(w) => {
-            app.watch_note = None;
-            Some(w)
-        }
-        Err(e) => {
-            app.watch_note = Some(format!("live reload unavailable ({e}); press r to rescan"));
-            None
-        }
-    }
+    watch::targets(&app.engine.home, &app.engine.env, &extra)
+}
+
+/// Sets up the watches on a thread of their own; the result comes back as
+/// [`Message::WatcherReady`] tagged with `request`.
+fn start_watcher(targets: &[Target], request: u64, tx: &mpsc::Sender<Message>) {
+    let targets = targets.to_vec();
+    let tx = tx.clone();
+    std::thread::spawn(move || {
+        let events = tx.clone();
+        let result = watch::watch(&targets, move |_| {
+            let _ = events.send(Message::FilesChanged);
+        });
+        let _ = tx.send(Message::WatcherReady(request, result));
+    });
 }
 
 /// The notice after a copy: what was copied, or why it was not.
@@ -296,5 +345,24 @@ fn open_editor(configured: Option<&str>, path: &std::path::Path, line: usize) ->
         Ok(status) if status.success() => Ok(()),
         Ok(status) => Err(format!("editor {program} exited with {status}")),
         Err(e) => Err(format!("cannot start editor {program}: {e} (set $VISUAL or $EDITOR)")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_burst_of_changes_is_one_reload() {
+        let mut reload = Reload::default();
+        let t0 = Instant::now();
+        assert!(!reload.take_due(t0));
+        for ms in [0, 50, 100, 200] {
+            reload.changed(t0 + Duration::from_millis(ms));
+            assert!(!reload.take_due(t0 + Duration::from_millis(ms + 10)), "not while changes keep coming");
+        }
+        let quiet = t0 + Duration::from_millis(200) + RELOAD_DEBOUNCE;
+        assert!(reload.take_due(quiet));
+        assert!(!reload.take_due(quiet + Duration::from_secs(10)), "exactly one reload");
     }
 }
