@@ -24,19 +24,43 @@ pub struct Pattern {
     pub severity: Severity,
     pub category: String,
     pub regex: Regex,
+    /// The same pattern on the linear-time engine, when it needs no
+    /// look-around (all but a few): confirms a candidate line.
+    pub linear: Option<regex::Regex>,
     pub description: String,
 }
 
-/// The pattern table, compiled once, with a one-pass prefilter: the
-/// patterns plain `regex` can compile form a set matched once per line;
-/// the few with look-around run one by one.
+/// The pattern table, compiled once, with a one-pass prefilter: a looser
+/// form of every pattern (no word boundaries, no look-around) forms a set
+/// matched once per line by a DFA; only the lines it flags are confirmed
+/// with the exact patterns.
 pub struct Table {
     pub patterns: Vec<Pattern>,
     set: regex::RegexSet,
     /// Index in `patterns` of each member of `set`.
     in_set: Vec<usize>,
-    /// Patterns outside the set.
+    /// Patterns no prefilter could be made for: run on every line.
     alone: Vec<usize>,
+}
+
+impl Clone for Table {
+    /// A copy with caches of its own (regexes keep per-clone caches), so
+    /// threads scanning at once do not contend for one.
+    fn clone(&self) -> Table {
+        let patterns = self
+            .patterns
+            .iter()
+            .map(|p| Pattern {
+                id: p.id.clone(),
+                severity: p.severity,
+                category: p.category.clone(),
+                regex: p.regex.clone(),
+                linear: p.linear.clone(),
+                description: p.description.clone(),
+            })
+            .collect();
+        Table { patterns, set: self.set.clone(), in_set: self.in_set.clone(), alone: self.alone.clone() }
+    }
 }
 
 /// The pattern table. A pattern the engine cannot compile at all is left
@@ -54,15 +78,17 @@ pub fn table() -> &'static Table {
                     "high" => Severity::Warning,
                     _ => Severity::Info,
                 };
-                let regex = Regex::new(&format!("(?i){regex}")).ok()?;
-                Some(Pattern { id, severity, category, regex, description })
+                let source = format!("(?i){regex}");
+                let linear = regex::Regex::new(&source).ok();
+                let regex = Regex::new(&source).ok()?;
+                Some(Pattern { id, severity, category, regex, linear, description })
             })
             .collect();
         let mut in_set = Vec::new();
         let mut alone = Vec::new();
         let mut sources = Vec::new();
         for (i, p) in patterns.iter().enumerate() {
-            let loose = without_word_boundaries(p.regex.as_str());
+            let loose = without_look_around(&without_word_boundaries(p.regex.as_str()));
             if regex::Regex::new(&loose).is_ok() {
                 in_set.push(i);
                 sources.push(loose);
@@ -105,8 +131,67 @@ fn without_word_boundaries(src: &str) -> String {
     out
 }
 
+/// The pattern with look-around groups `(?=…)`, `(?!…)`, `(?<=…)` and
+/// `(?<!…)` removed: again a looser pattern, for the prefilter only.
+fn without_look_around(src: &str) -> String {
+    let chars: Vec<char> = src.chars().collect();
+    let mut out = String::with_capacity(src.len());
+    let mut i = 0;
+    let mut in_class = false;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\\' {
+            out.push(c);
+            if let Some(&n) = chars.get(i + 1) {
+                out.push(n);
+            }
+            i += 2;
+            continue;
+        }
+        if in_class {
+            in_class = c != ']';
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        let rest: String = chars[i..chars.len().min(i + 4)].iter().collect();
+        if ["(?=", "(?!", "(?<=", "(?<!"].iter().any(|p| rest.starts_with(p)) {
+            // Skip to the matching parenthesis.
+            let mut depth = 0;
+            let mut class = false;
+            while i < chars.len() {
+                match chars[i] {
+                    '\\' => i += 1,
+                    '[' if !class => class = true,
+                    ']' if class => class = false,
+                    '(' if !class => depth += 1,
+                    ')' if !class => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        in_class = c == '[';
+        out.push(c);
+        i += 1;
+    }
+    out
+}
+
 pub fn patterns() -> &'static [Pattern] {
     &table().patterns
+}
+
+thread_local! {
+    /// This thread's copy of the table (see [`Table::clone`]).
+    static LOCAL: Table = table().clone();
 }
 
 fn is_invisible(c: char) -> bool {
@@ -115,8 +200,11 @@ fn is_invisible(c: char) -> bool {
 
 /// Scans one text and reports (pattern or invisible, line, excerpt).
 pub fn scan_text(text: &str) -> Vec<(String, Severity, usize, String, String)> {
+    LOCAL.with(|t| scan_with(t, text))
+}
+
+fn scan_with(t: &Table, text: &str) -> Vec<(String, Severity, usize, String, String)> {
     let mut out = Vec::new();
-    let t = table();
     for (i, line) in text.lines().enumerate() {
         // Most lines match nothing: a cheap yes/no first, which patterns after.
         let candidates: Vec<usize> =
@@ -124,7 +212,10 @@ pub fn scan_text(text: &str) -> Vec<(String, Severity, usize, String, String)> {
         let mut hits: Vec<usize> = candidates
             .into_iter()
             .chain(t.alone.iter().copied())
-            .filter(|&k| t.patterns[k].regex.is_match(line).unwrap_or(false))
+            .filter(|&k| match &t.patterns[k].linear {
+                Some(linear) => linear.is_match(line),
+                None => t.patterns[k].regex.is_match(line).unwrap_or(false),
+            })
             .collect();
         hits.sort_unstable();
         for p in hits.iter().map(|&k| &t.patterns[k]) {
@@ -190,8 +281,24 @@ mod tests {
     }
 
     #[test]
-    fn every_pattern_compiles() {
+    fn every_pattern_compiles_and_has_a_prefilter() {
         assert_eq!(patterns().len(), 121);
+        assert!(table().alone.is_empty(), "every pattern is in the one-pass set");
+    }
+
+    #[test]
+    fn look_around_is_removed_for_the_prefilter() {
+        assert_eq!(without_look_around(r"pip\s+install\s+(?!-r\s)(?!.*==)"), r"pip\s+install\s+");
+        assert_eq!(without_look_around(r"a(?<=b[)(])c\(?!d)"), r"ac\(?!d)");
+        assert_eq!(without_look_around(r"[(?=]x"), r"[(?=]x");
+    }
+
+    #[test]
+    fn look_around_patterns_still_decide() {
+        let hits = |t: &str| scan_text(t).into_iter().map(|h| h.0).collect::<Vec<_>>();
+        assert!(hits("pip install requests").contains(&"unpinned_pip_install".to_owned()));
+        assert!(!hits("pip install requests==2.0").contains(&"unpinned_pip_install".to_owned()));
+        assert!(!hits("pip install -r requirements.txt").contains(&"unpinned_pip_install".to_owned()));
     }
 
     #[test]
