@@ -385,3 +385,25 @@ fn a_config_file_rebinds_keys() {
     let shown = screen(&mut app, 140, 20);
     assert!(shown.contains("config /c/config.toml:2:"), "{shown}");
 }
+
+#[test]
+fn a_running_check_shows_a_gauge_and_its_result_stays() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    let effects =
+        app.handle_event(&Event::Key(crossterm::event::KeyEvent::new(KeyCode::Char('7'), KeyModifiers::NONE)));
+    assert!(app.checking(), "the check is requested, not answered yet");
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 20)).unwrap();
+    terminal.draw(|f| skillscope::tui::ui::draw(f, &mut app)).unwrap();
+    let shown: String = terminal.backend().buffer().content().iter().map(|c| c.symbol()).collect();
+    assert!(shown.contains("Checking the home"), "{shown}");
+    app.run_jobs_inline(&effects);
+    assert!(!app.checking());
+    let shown = screen(&mut app, 120, 30);
+    assert!(shown.contains("shown (info and above)"), "{shown}");
+    // Moving around keeps the answer: no new check until something changes.
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('1'));
+    assert!(app.jobs.diagnostics.is_some());
+    assert!(!key(&mut app, KeyCode::Char('7')).iter().any(|e| matches!(e, Effect::Job(_))));
+}

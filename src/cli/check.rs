@@ -2,23 +2,26 @@
 
 use super::output::{print_json, Out};
 use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
-use crate::engine::diagnostics::{Finding, Severity};
+use crate::engine::diagnostics::{Finding, Progress, Severity};
 use crate::engine::Engine;
 use crate::sanitize::clean_line;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value as Json;
-use std::io;
+use std::io::{self, IsTerminal};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 /// The findings for the named skills (name, folder or categorized path) and
 /// bundles (`/slug`), or for the whole home.
 pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<Vec<Finding>, String> {
-    let (catalog, mut all) = match layered {
-        Some((layers, db)) => engine.check_layered(layers, db),
+    let (catalog, mut all) = with_progress(|progress| match layered {
+        Some((layers, db)) => engine.check_layered_with(layers, db, progress),
         None => {
             let catalog = engine.catalog();
-            let findings = engine.check_home(&catalog);
+            let findings = engine.check_home_with(&catalog, progress);
             (catalog, findings)
         }
-    };
+    });
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
         let mut keep_bundles = Vec::new();
@@ -51,6 +54,43 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<V
     }
     all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
     Ok(all)
+}
+
+/// How long a check runs before a progress bar is worth drawing.
+const PROGRESS_AFTER: Duration = Duration::from_millis(300);
+
+/// Runs `work`, drawing a progress bar on stderr while it runs when stderr
+/// is a terminal (nothing when it is piped, nothing for a quick check).
+fn with_progress<T>(work: impl FnOnce(&Progress) -> T) -> T {
+    let progress = Progress::default();
+    if !std::io::stderr().is_terminal() {
+        return work(&progress);
+    }
+    let finished = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let started = Instant::now();
+            while started.elapsed() < PROGRESS_AFTER {
+                if finished.load(Ordering::Relaxed) {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(20));
+            }
+            let bar = ProgressBar::with_draw_target(Some(progress.total() as u64), ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template("checking {bar:40} {pos}/{len} skills, {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            bar.set_style(style);
+            while !finished.load(Ordering::Relaxed) {
+                bar.set_length(progress.total() as u64);
+                bar.set_position(progress.done() as u64);
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            bar.finish_and_clear();
+        });
+        let out = work(&progress);
+        finished.store(true, Ordering::Relaxed);
+        out
+    })
 }
 
 pub fn run(

@@ -176,6 +176,8 @@ pub struct JobState {
     pub prompt: Option<JobOutput>,
     /// Findings by skill (catalog index), and those about no skill.
     pub diagnostics: Option<Diagnostics>,
+    /// How far the running check has got.
+    pub diagnostics_progress: Option<Arc<crate::engine::diagnostics::Progress>>,
 }
 
 /// The home's findings, mapped onto the current catalog.
@@ -1017,7 +1019,11 @@ impl App {
         self.jobs.next_id += 1;
         let id = self.jobs.next_id;
         self.jobs.requested.insert(slot, (id, kind.clone()));
-        Some(Effect::Job(JobRequest { id, kind }))
+        let progress = super::jobs::SharedProgress::default();
+        if matches!(kind, JobKind::Diagnostics(_)) {
+            self.jobs.diagnostics_progress = Some(progress.0.clone());
+        }
+        Some(Effect::Job(JobRequest { id, kind, progress }))
     }
 
     fn view_job(&mut self) -> Vec<Effect> {
@@ -1092,6 +1098,12 @@ impl App {
             })
             .collect();
         Diagnostics { all, worst_by_skill }
+    }
+
+    /// True while the findings are being computed and the Diagnostics view
+    /// shows their progress (the screen is redrawn to move the gauge).
+    pub fn checking(&self) -> bool {
+        self.view == ViewTab::Diagnostics && self.jobs.diagnostics.is_none() && self.jobs.diagnostics_progress.is_some()
     }
 
     /// Runs requested jobs on this thread (tests, and small homes).

@@ -3,7 +3,7 @@
 //! request carries an id; the app keeps only the answer to its latest one.
 
 use crate::engine::bundles::MemberStatus;
-use crate::engine::diagnostics::Finding;
+use crate::engine::diagnostics::{Finding, Progress};
 use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::Engine;
@@ -32,6 +32,19 @@ pub enum JobKind {
 pub struct JobRequest {
     pub id: u64,
     pub kind: JobKind,
+    /// Where a long job counts its progress, for the screen to show.
+    pub progress: SharedProgress,
+}
+
+/// A job's progress, shared with the app (equal whatever it holds, so
+/// requests compare by what they ask).
+#[derive(Debug, Clone, Default)]
+pub struct SharedProgress(pub Arc<Progress>);
+
+impl PartialEq for SharedProgress {
+    fn eq(&self, _: &SharedProgress) -> bool {
+        true
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -104,12 +117,13 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
         }
         JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default())),
         JobKind::Diagnostics(layers) => {
+            let progress = &request.progress.0;
             let findings = match layers {
                 Some(l) => {
                     let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-                    engine.check_layered(l, &db).1
+                    engine.check_layered_with(l, &db, progress).1
                 }
-                None => engine.check_home(&engine.catalog()),
+                None => engine.check_home_with(&engine.catalog(), progress),
             };
             JobOutput::Diagnostics(findings)
         }

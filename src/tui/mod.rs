@@ -34,6 +34,8 @@ use std::time::{Duration, Instant};
 
 /// How long the watcher must be quiet before a rescan.
 const RELOAD_DEBOUNCE: Duration = Duration::from_millis(250);
+/// How often a running check's gauge is redrawn.
+const GAUGE_REFRESH: Duration = Duration::from_millis(150);
 /// A transient notice stays this long.
 const NOTICE_TTL: Duration = Duration::from_secs(4);
 
@@ -120,11 +122,16 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
             guard.terminal.draw(|f| ui::draw(f, &mut app))?;
             dirty = false;
         }
-        let timeout = match (reload.due, notice_since) {
+        let mut timeout = match (reload.due, notice_since) {
             (Some(at), _) => at.saturating_duration_since(Instant::now()),
             (None, Some(since)) => (since + NOTICE_TTL).saturating_duration_since(Instant::now()),
             (None, None) => Duration::from_secs(3600),
         };
+        if app.checking() {
+            timeout = timeout.min(GAUGE_REFRESH);
+            app.cache.retain(|key, _| key.2 != app::ViewTab::Diagnostics);
+            dirty = true;
+        }
         let first = match rx.recv_timeout(timeout) {
             Ok(m) => Some(m),
             Err(mpsc::RecvTimeoutError::Timeout) => None,

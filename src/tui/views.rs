@@ -711,7 +711,17 @@ pub fn severity_mark(severity: Severity, theme: &Theme) -> (&'static str, Style)
 fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(d) = &app.jobs.diagnostics else {
-        return vec![line("checking the home…", theme.dim)];
+        let (done, total) = app.jobs.diagnostics_progress.as_ref().map_or((0, 0), |p| (p.done(), p.total()));
+        let mut out = vec![line("Checking the home…", theme.heading), Line::default()];
+        let bar_width = usize::from(width).saturating_sub(2).clamp(10, 50);
+        if let Some(filled) = (done.min(total) * bar_width).checked_div(total) {
+            out.push(Line::from(vec![
+                Span::styled("█".repeat(filled), theme.accent),
+                Span::styled("░".repeat(bar_width - filled), theme.dim),
+            ]));
+            out.push(line(format!("{done} of {total} skills checked"), theme.dim));
+        }
+        return out;
     };
     let findings = app.visible_findings();
     let scope = if app.diag.all {

@@ -15,6 +15,7 @@ use super::catalog::{Catalog, CatalogSkill};
 use super::Engine;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -167,17 +168,47 @@ impl Engine {
     }
 
     /// The findings of every skill of a catalog (no home-level rules).
-    pub fn check_skills(&self, catalog: &Catalog) -> Vec<Finding> {
+    pub fn check_skills(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
         let indices: Vec<usize> = (0..catalog.skills.len()).collect();
-        super::parallel_map(&indices, |&i| self.check_skill(catalog, i)).into_iter().flatten().collect()
+        progress.total.fetch_add(indices.len(), Ordering::Relaxed);
+        let per_skill = super::parallel_map(&indices, |&i| {
+            let found = self.check_skill(catalog, i);
+            progress.done.fetch_add(1, Ordering::Relaxed);
+            found
+        });
+        per_skill.into_iter().flatten().collect()
     }
 
     /// Every finding in the home: each skill, the config, the bundles.
     pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
-        let mut findings = self.check_skills(catalog);
+        self.check_home_with(catalog, &Progress::default())
+    }
+
+    /// [`Engine::check_home`], counting checked skills in `progress`.
+    pub fn check_home_with(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
+        let mut findings = self.check_skills(catalog, progress);
         home_rules::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
         bundles::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
         findings
+    }
+}
+
+/// How far a check has got, readable from another thread while it runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicUsize,
+    total: AtomicUsize,
+}
+
+impl Progress {
+    /// Skills checked so far.
+    pub fn done(&self) -> usize {
+        self.done.load(Ordering::Relaxed)
+    }
+
+    /// Skills to check (grows as each layer's skills are counted).
+    pub fn total(&self) -> usize {
+        self.total.load(Ordering::Relaxed)
     }
 }
 

@@ -239,11 +239,21 @@ impl Engine {
     /// into: the shared home's, the user's folder's (paths under
     /// `users/<id>/skills/`), the database rows', and which layer hides which.
     pub fn check_layered(&self, layers: &Layers, db: &DbRead) -> (Catalog, Vec<Finding>) {
+        self.check_layered_with(layers, db, &diagnostics::Progress::default())
+    }
+
+    /// [`Engine::check_layered`], counting checked skills in `progress`.
+    pub fn check_layered_with(
+        &self,
+        layers: &Layers,
+        db: &DbRead,
+        progress: &diagnostics::Progress,
+    ) -> (Catalog, Vec<Finding>) {
         let user = self.user_engine(&layers.user);
         let user_catalog = user.skills_catalog();
         let shared_catalog = self.catalog();
-        let mut findings = self.check_home(&shared_catalog);
-        for mut f in user.check_skills(&user_catalog) {
+        let mut findings = self.check_home_with(&shared_catalog, progress);
+        for mut f in user.check_skills(&user_catalog, progress) {
             f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path);
             findings.push(f);
         }
