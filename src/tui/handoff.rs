@@ -80,7 +80,14 @@ impl App {
         if skill.db_row.is_some() {
             return None;
         }
-        self.engine.dispatch(command, Some(self.engine.options.session_id.as_str()))
+        let session = Some(self.engine.options.session_id.as_str());
+        // A user's skill answers from that user's layer, as the Agent view does.
+        match (self.source_of(skill), &self.layers) {
+            (Some(crate::engine::layers::Source::User), Some(l)) => {
+                self.engine.user_engine(&l.user).dispatch(command, session)
+            }
+            _ => self.engine.dispatch(command, session),
+        }
     }
 
     /// The current view as plain text (for the pager).
