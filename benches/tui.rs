@@ -5,7 +5,9 @@
 //!   database rows to that home, first frame under 200 ms;
 //! - filtering the tree for one more typed character under 5 ms;
 //! - the largest corpus SKILL.md (pytorch-fsdp, 160 KB, one 130,000-character
-//!   line): first render under 30 ms, and scrolling without re-rendering.
+//!   line): first render under 30 ms, and scrolling without re-rendering;
+//! - a reload after one atomic save of a SKILL.md reads that one file
+//!   (asserted) and is timed (`cargo bench --bench tui -- reload` alone).
 //!
 //! Run with `cargo bench --bench tui`.
 
@@ -161,8 +163,43 @@ fn largest_skill() {
     println!("  scrolling a page and redrawing: {:.2} ms, from the cached lines (no re-render)", ms(median(scrolls)));
 }
 
+/// One atomic save of a SKILL.md, then the reload the browser does for it
+/// (without the watcher's 250 ms debounce), on a copy of the home.
+fn reload_after_one_save(home: &Path) {
+    let copy = tempfile::tempdir().expect("tmp");
+    let status = Command::new("cp").arg("-a").arg(home).arg(copy.path().join("home")).status().expect("cp");
+    assert!(status.success());
+    let home = copy.path().join("home");
+    let mut a = app(&home);
+    let target = a.catalog.skills[a.catalog.skills.len() / 2].skill_md.clone();
+    let mut times = Vec::new();
+    for round in 0..5 {
+        let text = std::fs::read_to_string(&target).expect("read");
+        let temp = target.with_file_name(".SKILL.md.tmp");
+        std::fs::write(&temp, format!("{text}\nSaved {round}.\n")).expect("write");
+        std::fs::rename(&temp, &target).expect("rename");
+        let reads = skillscope::engine::source::skill_md_reads();
+        let start = Instant::now();
+        let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+        a.rescan(Engine::new(home.clone(), env, Options::default()));
+        times.push(start.elapsed());
+        assert_eq!(skillscope::engine::source::skill_md_reads() - reads, 1, "one file read");
+    }
+    let t = median(times);
+    println!(
+        "reload after one save (rescan, one file read): median {:.1} ms (budget 300 ms with the debounce: {})",
+        ms(t),
+        verdict(t, 50.0)
+    );
+}
+
 fn main() {
     let home = bench_home(10_000);
+    if std::env::args().any(|a| a == "reload") {
+        reload_after_one_save(&home);
+        return;
+    }
+    reload_after_one_save(&home);
     first_frame(&home, &[], "10,000 skills", 150.0);
     let db = layered_home(&home);
     let layers = ["--user".as_ref(), "bench".as_ref(), "--db".as_ref(), db.as_os_str()];

@@ -118,18 +118,40 @@ struct Parsed {
 }
 
 impl Engine {
+    /// The text and frontmatter of a file: from the reuse cache when the
+    /// file is unchanged since the last scan, else read (and kept).
+    fn text_and_frontmatter(
+        &self,
+        file: &mut IndexedFile,
+    ) -> Result<super::reuse::ParsedText, super::source::ReadError> {
+        let Some(cache) = &self.reuse else {
+            let text = file.take_text()?;
+            let (frontmatter, _) = frontmatter::parse(&text);
+            return Ok(super::reuse::ParsedText { text: std::sync::Arc::new(text), frontmatter });
+        };
+        let stamp = super::reuse::Stamp::of(&file.path);
+        if let Some(parsed) = stamp.and_then(|s| cache.get(&file.path, s)) {
+            return Ok(parsed);
+        }
+        let text = file.take_text()?;
+        Ok(cache.insert(&file.path, stamp, text))
+    }
+
     fn parse_for_catalog(&self, mut file: IndexedFile) -> Parsed {
-        let text = file.take_text();
-        match text {
-            Ok(text) => {
-                let (fm, body) = frontmatter::parse(&text);
-                let body_line = super::source::line_at(&text, text.len() - body.len());
+        let parsed = self.text_and_frontmatter(&mut file);
+        match parsed {
+            Ok(parsed) => {
+                let text = parsed.text.as_str();
+                let fm = parsed.frontmatter;
+                let unmarked = text.strip_prefix('\u{feff}').unwrap_or(text);
+                let body = &unmarked[fm.body_start.min(unmarked.len())..];
+                let body_line = super::source::line_at(text, text.len() - body.len());
                 let listing = if discover::has_excluded_component(&file.path) {
                     Candidate::Skip
                 } else if text.len() <= LISTING_READ_CHARS {
                     self.listing_candidate_parsed(&file.path, &fm.fields, body)
                 } else {
-                    self.listing_candidate_text(&file.path, take_chars(&text, LISTING_READ_CHARS))
+                    self.listing_candidate_text(&file.path, take_chars(text, LISTING_READ_CHARS))
                 };
                 let command = self.command_candidate_parsed(&file.path, &fm.fields, body);
                 Parsed { file, fields: fm.fields, kind: fm.kind, body_line, listing, command, error: None }
@@ -171,8 +193,15 @@ impl Engine {
             problems.push(p.clone());
         }
         let mut parsed: Vec<(usize, Parsed)> = Vec::new();
+        // With a reuse cache, the walk only lists: unchanged files are not read.
+        let read = self.reuse.as_ref().map_or(true, |c| c.is_empty());
         for (ri, root) in roots.iter().enumerate() {
-            let (items, report) = discover::index_read_map(&root.path, "SKILL.md", &|f| self.parse_for_catalog(f));
+            let map = |f| self.parse_for_catalog(f);
+            let (items, report) = if read {
+                discover::index_read_map(&root.path, "SKILL.md", &map)
+            } else {
+                discover::index_map(&root.path, "SKILL.md", &map)
+            };
             for dir in report.unreadable {
                 problems.push(format!("{}: cannot be read; its skills are skipped", dir.display()));
             }

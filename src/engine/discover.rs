@@ -146,6 +146,16 @@ pub fn index_read_map<T: Send>(
     (found.into_iter().map(|(_, t)| t).collect(), report)
 }
 
+/// [`index_read_map`] without reading: `map` reads what it needs.
+pub fn index_map<T: Send>(
+    root: &Path,
+    filename: &str,
+    map: &(dyn Fn(IndexedFile) -> T + Sync),
+) -> (Vec<T>, WalkReport) {
+    let (found, report) = walk_root(root, filename, false, &|f| (f.path.clone(), map(f)));
+    (found.into_iter().map(|(_, t)| t).collect(), report)
+}
+
 /// Something the walk collects, ordered by its file's path.
 trait Found {
     fn path(&self) -> &Path;

@@ -21,6 +21,7 @@ pub mod paths;
 pub mod preprocess;
 pub mod prompt;
 pub mod readiness;
+pub mod reuse;
 pub mod sandbox;
 pub mod skill;
 pub mod snapshot;
@@ -67,6 +68,8 @@ pub struct Engine {
     pub home: Home,
     pub env: Env,
     pub options: Options,
+    /// SKILL.md files of earlier scans, for a reload to reuse (the browser).
+    pub reuse: Option<std::sync::Arc<reuse::ParseCache>>,
 }
 
 impl Engine {
@@ -82,7 +85,7 @@ impl Engine {
 
     pub fn new(home_root: PathBuf, env: Env, options: Options) -> Engine {
         let home = Home::load(home_root, &env);
-        Engine { home, env, options }
+        Engine { home, env, options, reuse: None }
     }
 
     /// `_get_category_from_path`: the first folder under the first root the

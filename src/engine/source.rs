@@ -42,6 +42,15 @@ pub fn os_error_message(err: &io::Error, path: &Path) -> String {
     }
 }
 
+/// How many times a SKILL.md was read by this process (reload tests and
+/// benchmarks check that a reload reads only what changed).
+static SKILL_MD_READS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The number of SKILL.md reads so far in this process.
+pub fn skill_md_reads() -> usize {
+    SKILL_MD_READS.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// The 1-based line holding byte `byte` of `text`.
 pub fn line_at(text: &str, byte: usize) -> usize {
     text[..byte.min(text.len())].matches('\n').count() + 1
@@ -84,6 +93,9 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, ReadError> {
 /// The bytes of a file opened non-blocking. `listed_regular` says a
 /// directory listing already showed a regular file, which saves the `fstat`.
 fn read_open_bytes(file: fs::File, listed_regular: bool, path: &Path) -> Result<Vec<u8>, ReadError> {
+    if path.file_name().is_some_and(|n| n == "SKILL.md") {
+        SKILL_MD_READS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
     let io_err = |e: io::Error| ReadError::Io(os_error_message(&e, path));
     if listed_regular {
         return read_to_eof(&file, 8 * 1024).map_err(io_err);

@@ -246,7 +246,9 @@ impl App {
     }
 
     /// The browser over per-user layers (`--user`, `--db`, `--org-id`).
-    pub fn with_layers(engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
+    pub fn with_layers(mut engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
+        // Reloads reuse the files this scan reads, unless the caller chose.
+        engine.reuse.get_or_insert_with(Default::default);
         let catalog = load_catalog(&engine, layers.as_ref());
         let tree = Tree::build(&catalog);
         let mut app = App {
@@ -977,10 +979,19 @@ impl App {
     }
 
     /// Replaces the catalog after a rescan, keeping selection and scroll.
-    pub fn rescan(&mut self, engine: Engine) {
+    pub fn rescan(&mut self, mut engine: Engine) {
         let key = self.selected_key();
         let scroll = self.view_scroll;
+        if engine.reuse.is_none() {
+            engine.reuse.clone_from(&self.engine.reuse);
+        }
         let catalog = load_catalog(&engine, self.layers.as_ref());
+        if let Some(cache) = &engine.reuse {
+            // Files that are gone are forgotten: memory stays flat.
+            let present: std::collections::HashSet<&std::path::Path> =
+                catalog.skills.iter().map(|s| s.skill_md.as_path()).collect();
+            cache.retain(|p| present.contains(p));
+        }
         let mut tree = Tree::build(&catalog);
         tree.keep_expansion_of(&self.tree);
         self.engine = Arc::new(engine);

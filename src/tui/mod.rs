@@ -280,7 +280,8 @@ fn run_effects(effects: &[Effect], app: &mut App, worker: &jobs::Worker) {
 /// Re-reads the home with the app's current settings.
 fn rescan(app: &mut App) {
     let e = &app.engine;
-    let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
+    let mut fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
+    fresh.reuse = e.reuse.clone();
     app.rescan(fresh);
 }
 
