@@ -113,7 +113,7 @@ pub struct SearchState {
     /// Queries kept with Enter, oldest first.
     pub history: Vec<String>,
     /// Which history entry the prompt shows (↑ in an empty prompt).
-    history_pos: Option<usize>,
+    pub(super) history_pos: Option<usize>,
 }
 
 impl SearchState {
@@ -225,7 +225,7 @@ pub struct App {
     /// The pager command from the config file, over $PAGER.
     pub pager: Option<String>,
     /// Built on the first search: the first frame does not wait for it.
-    search_index: Option<Search>,
+    pub(super) search_index: Option<Search>,
     pub file_cursor: usize,
     pub diag: DiagnosticsView,
     pub notice: Option<String>,
@@ -304,7 +304,7 @@ impl App {
 
     /// The tree's rows, or while a query is active the ranked matches as a
     /// flat list (no folder rows).
-    fn refresh_rows(&mut self) {
+    pub(super) fn refresh_rows(&mut self) {
         self.rows = match &self.search.matches {
             Some(ranked) => ranked
                 .iter()
@@ -316,7 +316,7 @@ impl App {
         self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
     }
 
-    fn select_first_skill(&mut self) {
+    pub(super) fn select_first_skill(&mut self) {
         if let Some(i) = self.rows.iter().position(|r| self.tree.nodes[r.node].skill.is_some()) {
             self.cursor = i;
         }
@@ -362,50 +362,6 @@ impl App {
                 Vec::new()
             }
             _ => Vec::new(),
-        }
-    }
-
-    /// A paste is text for the prompt it lands in, never keystrokes.
-    fn paste(&mut self, text: &str) -> Vec<Effect> {
-        match self.active_prompt() {
-            Some(prompt) => {
-                prompt.insert(text);
-                self.prompt_changed();
-                self.wanted_jobs()
-            }
-            None => {
-                self.notice = Some("Paste ignored: press / to search first".into());
-                Vec::new()
-            }
-        }
-    }
-
-    /// The prompt that has the keyboard, if any.
-    fn active_prompt(&mut self) -> Option<&mut LineEdit> {
-        if self.copy_menu.is_some() {
-            None
-        } else if self.help.open {
-            self.help.typing.then_some(&mut self.help.filter)
-        } else if self.view_search.typing {
-            Some(&mut self.view_search.input)
-        } else if self.search.typing {
-            Some(&mut self.search.input)
-        } else {
-            None
-        }
-    }
-
-    /// Applies the text of the active prompt.
-    fn prompt_changed(&mut self) {
-        if self.help.open {
-            self.help.scroll = 0;
-        } else if self.view_search.typing {
-            self.view_search.computed_for = None;
-            self.view_search.current = 0;
-            self.view_search.reveal = true;
-        } else if self.search.typing {
-            self.search.history_pos = None;
-            self.apply_search();
         }
     }
 
@@ -458,7 +414,7 @@ impl App {
         self.wanted_jobs()
     }
 
-    fn select(&mut self, row: usize) {
+    pub(super) fn select(&mut self, row: usize) {
         let before = self.selected_key();
         self.cursor = row.min(self.rows.len().saturating_sub(1));
         if self.selected_key() != before {
@@ -472,7 +428,7 @@ impl App {
         }
     }
 
-    fn move_cursor(&mut self, delta: isize) {
+    pub(super) fn move_cursor(&mut self, delta: isize) {
         if self.rows.is_empty() {
             return;
         }
@@ -484,12 +440,12 @@ impl App {
         self.layout.view_height.max(2) as isize - 1
     }
 
-    fn scroll_view(&mut self, delta: isize) {
+    pub(super) fn scroll_view(&mut self, delta: isize) {
         self.view_scroll = (self.view_scroll as isize + delta).max(0) as usize;
         self.clamp_view_scroll();
     }
 
-    fn scroll_sideways(&mut self, delta: isize) {
+    pub(super) fn scroll_sideways(&mut self, delta: isize) {
         let room = self.layout.view_max_width.saturating_sub(usize::from(self.layout.view_width));
         self.h_scroll = (self.h_scroll as isize + delta).clamp(0, room as isize) as usize;
     }
@@ -658,166 +614,7 @@ impl App {
         effects
     }
 
-    /// Keys while the help is open (its filter prompt aside).
-    fn help_action(&mut self, action: Action) {
-        let help = &mut self.help;
-        match action {
-            Action::Back if help.typing => {
-                help.typing = false;
-                help.filter.clear();
-            }
-            Action::Activate if help.typing => help.typing = false,
-            Action::Back => self.help = HelpState::default(),
-            Action::StartSearch => help.typing = true,
-            Action::Down | Action::ScrollViewDown => help.scroll += 1,
-            Action::Up | Action::ScrollViewUp => help.scroll = help.scroll.saturating_sub(1),
-            Action::PageDown | Action::HalfPageDown => help.scroll += 10,
-            Action::PageUp | Action::HalfPageUp => help.scroll = help.scroll.saturating_sub(10),
-            Action::Top => help.scroll = 0,
-            Action::Bottom => help.scroll = usize::MAX / 2,
-            _ => {}
-        }
-    }
-
-    /// Esc outside prompts: one level back.
-    fn back(&mut self) {
-        if !self.view_search.input.is_empty() {
-            self.view_search = ViewSearch::default();
-        } else if self.focus == Focus::View {
-            self.focus = Focus::Tree;
-        } else if self.search.matches.is_some() {
-            self.clear_search();
-        }
-    }
-
-    /// Esc in a prompt: leave it and drop its query.
-    fn close_prompt(&mut self) {
-        if self.view_search.typing {
-            self.view_search = ViewSearch::default();
-        } else {
-            self.search.typing = false;
-            self.clear_search();
-        }
-    }
-
-    /// Enter in a prompt: keep the query, leave the prompt.
-    fn keep_prompt(&mut self) {
-        if self.view_search.typing {
-            self.view_search.typing = false;
-            self.focus = Focus::View;
-            return;
-        }
-        self.search.typing = false;
-        self.search.history_pos = None;
-        let query = self.search.query().trim().to_owned();
-        if !query.is_empty() && self.search.history.last() != Some(&query) {
-            self.search.history.push(query);
-        }
-        self.focus = Focus::Tree;
-        if self.selected_skill().is_none() {
-            self.select_first_skill();
-        }
-    }
-
-    /// Drops the search, keeping the selected skill selected in the tree.
-    fn clear_search(&mut self) {
-        let key = self.selected_key();
-        self.search.input.clear();
-        self.search.matches = None;
-        self.refresh_rows();
-        if let Some(node) = key.as_ref().and_then(|k| self.tree.find(k)) {
-            self.tree.reveal(node);
-            self.refresh_rows();
-        }
-        if !self.restore_selection(key.as_ref()) {
-            self.select_first_skill();
-        }
-    }
-
-    /// ↑/↓ in the search prompt when it shows history.
-    fn history_step(&mut self, delta: isize) {
-        let len = self.search.history.len();
-        if len == 0 {
-            return;
-        }
-        let at = match self.search.history_pos {
-            None => len as isize - 1,
-            Some(p) => p as isize + delta,
-        };
-        if at >= len as isize {
-            self.search.history_pos = None;
-            self.search.input.clear();
-        } else {
-            let at = at.max(0) as usize;
-            self.search.history_pos = Some(at);
-            let text = self.search.history[at].clone();
-            self.search.input.set(&text);
-        }
-        self.apply_search();
-    }
-
-    fn start_view_search(&mut self) {
-        self.focus = Focus::View;
-        self.view_search.typing = true;
-        self.view_search.computed_for = None;
-    }
-
-    /// Moves to the next (or previous) hit of the view search, wrapping.
-    fn step_hit(&mut self, delta: isize) {
-        let n = self.view_search.hits.len();
-        if n == 0 {
-            if !self.view_search.input.is_empty() {
-                self.notice = Some(format!("No match for {:?} in this view", self.view_search.input.text()));
-            }
-            return;
-        }
-        let n = n as isize;
-        self.view_search.current = ((self.view_search.current as isize + delta) % n + n) as usize % n as usize;
-        self.reveal_hit();
-    }
-
-    /// Scrolls so the current hit is on screen, a third from the top.
-    pub fn reveal_hit(&mut self) {
-        let Some(hit) = self.view_search.hits.get(self.view_search.current).copied() else { return };
-        let height = usize::from(self.layout.view_height.max(1));
-        if hit.line < self.view_scroll || hit.line >= self.view_scroll + height {
-            self.view_scroll = hit.line.saturating_sub(height / 3);
-        }
-        let width = usize::from(self.layout.view_width.max(1));
-        if hit.end > self.h_scroll + width || hit.start < self.h_scroll {
-            self.h_scroll = hit.start.saturating_sub(width / 3);
-        }
-    }
-
-    fn copy_menu_key(&mut self, key: &KeyEvent) -> Vec<Effect> {
-        let Some(menu) = &mut self.copy_menu else { return Vec::new() };
-        let pick = match key.code {
-            KeyCode::Esc | KeyCode::Char('q') => {
-                self.copy_menu = None;
-                return Vec::new();
-            }
-            KeyCode::Down | KeyCode::Char('j') => {
-                menu.cursor = (menu.cursor + 1).min(menu.items.len().saturating_sub(1));
-                return Vec::new();
-            }
-            KeyCode::Up | KeyCode::Char('k') => {
-                menu.cursor = menu.cursor.saturating_sub(1);
-                return Vec::new();
-            }
-            KeyCode::Enter => menu.items.get(menu.cursor).cloned(),
-            KeyCode::Char(c) => menu.items.iter().find(|i| i.key == c).cloned(),
-            _ => None,
-        };
-        match pick {
-            Some(item) => {
-                self.copy_menu = None;
-                vec![Effect::Copy { text: item.text, what: item.label.to_owned() }]
-            }
-            None => Vec::new(),
-        }
-    }
-
-    fn show(&mut self, tab: ViewTab) {
+    pub(super) fn show(&mut self, tab: ViewTab) {
         if self.view != tab {
             self.view = tab;
             self.view_scroll = 0;
@@ -870,46 +667,8 @@ impl App {
         }
     }
 
-    /// Ranks the skills for the query and selects the best match.
-    fn apply_search(&mut self) {
-        let query = self.search.query().trim().to_owned();
-        self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };
-        self.refresh_rows();
-        self.cursor = 0;
-        self.tree_offset = 0;
-        if self.search.matches.is_none() {
-            self.select_first_skill();
-        }
-        self.view_scroll = 0;
-        self.h_scroll = 0;
-    }
-
-    fn rank(&mut self, query: &str) -> Vec<usize> {
-        let catalog = &self.catalog;
-        self.search_index.get_or_insert_with(|| Search::new(catalog)).rank(query)
-    }
-
-    /// Selects a skill's row, opening its folders (and leaving a search
-    /// that hides it); false when the skill has no row.
-    pub fn reveal_skill(&mut self, skill: usize) -> bool {
-        let Some(node) = self.tree.skill_node(skill) else { return false };
-        if !self.rows.iter().any(|r| r.node == node) {
-            self.search.input.clear();
-            self.search.matches = None;
-            self.tree.reveal(node);
-            self.refresh_rows();
-        }
-        match self.rows.iter().position(|r| r.node == node) {
-            Some(i) => {
-                self.select(i);
-                true
-            }
-            None => false,
-        }
-    }
-
     /// Selects the row with this key, if it is visible; true when found.
-    fn restore_selection(&mut self, key: Option<&NodeKey>) -> bool {
+    pub(super) fn restore_selection(&mut self, key: Option<&NodeKey>) -> bool {
         let Some(key) = key else { return false };
         match self.rows.iter().position(|r| &self.tree.nodes[r.node].key == key) {
             Some(i) => {

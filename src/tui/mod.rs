@@ -16,6 +16,7 @@ pub mod input;
 pub mod jobs;
 pub mod keymap;
 pub mod line_edit;
+mod prompts;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
