@@ -57,6 +57,15 @@ fn write(path: &Path, text: &str) {
     std::fs::write(path, text).expect("write");
 }
 
+/// Lets a stand-in editor or pager script run.
+fn make_executable(path: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+}
+
 fn skill_md(description: &str) -> String {
     format!(
         "---\nname: deploy\ndescription: {description}\n---\n# Deploy\n\nRun `bash ${{HERMES_SKILL_DIR}}/scripts/run.sh` now.\n"
@@ -77,11 +86,7 @@ fn browse_search_switch_backend_edit_reload_help_quit() {
     let args_file = root.join("editor-args");
     let editor = root.join("bin/vim");
     write(&editor, &format!("#!/bin/sh\necho \"$@\" > {}\n", args_file.display()));
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
+    make_executable(&editor);
     let command = format!(
         "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} {} --home {} --backend local; echo SKILLSCOPE-EXITED $?; sleep 60",
         editor.display(),
@@ -153,11 +158,7 @@ fn demo_layers_edit_a_database_skill() {
             root.join("edited").display()
         ),
     );
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
+    make_executable(&editor);
     let command = format!(
         "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} HERMES_HOME={} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
         editor.display(),
@@ -210,11 +211,7 @@ fn a_skills_folder_pastes_copies_searches_and_ctrl_c() {
     let paged = root.join("paged");
     let pager = root.join("bin/keep");
     write(&pager, &format!("#!/bin/sh\ncat > {}\n", paged.display()));
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&pager, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    }
+    make_executable(&pager);
     let command = format!(
         "env -u COLORTERM -u NO_COLOR TERM=xterm PAGER={} HOME={} {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
         pager.display(),

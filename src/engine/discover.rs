@@ -142,8 +142,7 @@ pub fn index_read_map<T: Send>(
     filename: &str,
     map: &(dyn Fn(IndexedFile) -> T + Sync),
 ) -> (Vec<T>, WalkReport) {
-    let (found, report) = walk_root(root, filename, true, &|f| (f.path.clone(), map(f)));
-    (found.into_iter().map(|(_, t)| t).collect(), report)
+    walk_map(root, filename, true, map)
 }
 
 /// [`index_read_map`] without reading: `map` reads what it needs.
@@ -152,7 +151,16 @@ pub fn index_map<T: Send>(
     filename: &str,
     map: &(dyn Fn(IndexedFile) -> T + Sync),
 ) -> (Vec<T>, WalkReport) {
-    let (found, report) = walk_root(root, filename, false, &|f| (f.path.clone(), map(f)));
+    walk_map(root, filename, false, map)
+}
+
+fn walk_map<T: Send>(
+    root: &Path,
+    filename: &str,
+    read: bool,
+    map: &(dyn Fn(IndexedFile) -> T + Sync),
+) -> (Vec<T>, WalkReport) {
+    let (found, report) = walk_root(root, filename, read, &|f| (f.path.clone(), map(f)));
     (found.into_iter().map(|(_, t)| t).collect(), report)
 }
 
