@@ -208,7 +208,7 @@ fn match_class(c: char, pat: &[char]) -> Option<(bool, usize)> {
     Some((matched != negate, i + 1))
 }
 
-fn has_magic(s: &str) -> bool {
+pub(crate) fn has_magic(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 

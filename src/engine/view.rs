@@ -12,7 +12,7 @@ use super::source::{self, ReadError};
 use super::value::{py_str_repr, Value};
 use super::Engine;
 use serde_json::{json, Map as JsonMap, Value as Json};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 pub const LOOKUP_HINT: &str = "Use a skill name or relative path within the skills directory.";
@@ -77,7 +77,48 @@ struct DirLookup {
     root: PathBuf,
     /// Each indexed SKILL.md and its frontmatter `name` when a string.
     skills: Vec<(PathBuf, Option<String>)>,
+    /// The skills a name finds (folder name or frontmatter name), in
+    /// index order: a lookup is one map access, not a pass over them all.
+    by_name: HashMap<String, Vec<usize>>,
     tree: paths::TreeEntries,
+    /// The entries of `tree` by file name, in `rglob` order.
+    by_file_name: HashMap<std::ffi::OsString, Vec<PathBuf>>,
+}
+
+impl DirLookup {
+    fn new(root: PathBuf, skills: Vec<(PathBuf, Option<String>)>, tree: paths::TreeEntries) -> DirLookup {
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, (path, fm_name)) in skills.iter().enumerate() {
+            let dir_name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            if let Some(d) = &dir_name {
+                by_name.entry(d.clone()).or_default().push(i);
+            }
+            if let Some(n) = fm_name.as_ref().filter(|n| Some(*n) != dir_name.as_ref()) {
+                by_name.entry(n.clone()).or_default().push(i);
+            }
+        }
+        let order: HashMap<&Path, usize> = tree.dirs.iter().enumerate().map(|(i, d)| (d.as_path(), i)).collect();
+        let mut by_file_name: HashMap<std::ffi::OsString, Vec<PathBuf>> = HashMap::new();
+        for entry in &tree.entries {
+            if let Some(name) = entry.file_name() {
+                by_file_name.entry(name.to_os_string()).or_default().push(entry.clone());
+            }
+        }
+        let rank = |p: &PathBuf| p.parent().and_then(|d| order.get(d)).copied().unwrap_or(usize::MAX);
+        for found in by_file_name.values_mut() {
+            found.sort_by_key(rank);
+        }
+        DirLookup { root, skills, by_name, tree, by_file_name }
+    }
+
+    /// `root.rglob(file_name)` for a name without wildcards.
+    fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
+        if paths::has_magic(file_name) || file_name.contains('/') {
+            return paths::rglob_in(&self.tree, &self.root, file_name);
+        }
+        let found = self.by_file_name.get(std::ffi::OsStr::new(file_name));
+        found.into_iter().flatten().filter(|p| paths::exists(p)).cloned().collect()
+    }
 }
 
 /// A skill a lookup found: its folder (`None` for a legacy flat file) and file.
@@ -105,7 +146,7 @@ impl Engine {
                     (f.path, name)
                 });
                 let tree = paths::walk_entries_no_follow(&root);
-                DirLookup { root, skills, tree }
+                DirLookup::new(root, skills, tree)
             })
             .collect();
         LookupIndex { dirs, available: std::sync::OnceLock::new() }
@@ -144,13 +185,12 @@ impl Engine {
                     record(None, flat);
                 }
             }
-            for (path, fm_name) in &dir.skills {
+            for &i in dir.by_name.get(name).into_iter().flatten() {
+                let path = &dir.skills[i].0;
                 let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
-                if parent.file_name().is_some_and(|n| n.to_string_lossy() == name) || fm_name.as_deref() == Some(name) {
-                    record(Some(parent), path.clone());
-                }
+                record(Some(parent), path.clone());
             }
-            for found in paths::rglob_in(&dir.tree, search_dir, &format!("{name}.md")) {
+            for found in dir.rglob_name(&format!("{name}.md")) {
                 if found.file_name().is_some_and(|n| n != "SKILL.md") && !discover::is_support_path(&found) {
                     record(None, found);
                 }
