@@ -339,6 +339,46 @@ pub fn rglob_in(tree: &TreeEntries, root: &Path, pattern: &str) -> Vec<PathBuf> 
     out
 }
 
+/// One entry below a folder, with what `is_file` and `is_symlink` say of it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeFile {
+    pub path: PathBuf,
+    pub is_file: bool,
+    pub is_symlink: bool,
+}
+
+/// `dir.rglob("*")` from a single pass (each folder listed once), with each
+/// entry's kind: folders top-down, each folder's entries sorted, symlinked
+/// folders not entered. Rules that each filtered their own walk of a skill
+/// folder share this one.
+pub fn rglob_all(dir: &Path) -> Vec<TreeFile> {
+    let mut out = Vec::new();
+    if !is_dir(dir) {
+        return out;
+    }
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let mut entries = list_dir(&d);
+        entries.sort_by_key(fs::DirEntry::path);
+        let mut children = Vec::new();
+        for e in entries {
+            let path = e.path();
+            let kind = e.file_type().ok();
+            let is_symlink = kind.is_some_and(|t| t.is_symlink());
+            if kind.is_some_and(|t| t.is_dir()) {
+                children.push(path.clone());
+            }
+            if !fnmatch(&e.file_name().to_string_lossy(), "*") {
+                continue;
+            }
+            let is_file = if is_symlink { is_file(&path) } else { kind.is_some_and(|t| t.is_file()) };
+            out.push(TreeFile { path, is_file, is_symlink });
+        }
+        stack.extend(children.into_iter().rev());
+    }
+    out
+}
+
 /// Every regular file under `dir` (recursively, symlinked dirs not entered),
 /// as `rglob("*")` filtered by `is_file()` would give them.
 pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
@@ -373,6 +413,29 @@ mod tests {
     fn normalize_drops_dots_and_slashes() {
         assert_eq!(normalize(Path::new("a//./b/")), PathBuf::from("a/b"));
         assert_eq!(join(Path::new("/r"), "x/./y"), PathBuf::from("/r/x/y"));
+    }
+
+    #[test]
+    fn one_pass_rglob_agrees_with_rglob() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path();
+        for p in ["b/x.md", "a/y.sh", "a/z/w.txt", ".hidden/k", "top.md"] {
+            std::fs::create_dir_all(root.join(p).parent().unwrap()).unwrap();
+            std::fs::write(root.join(p), "x").unwrap();
+        }
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(root.join("a"), root.join("link-dir")).unwrap();
+            std::os::unix::fs::symlink(root.join("top.md"), root.join("link-file")).unwrap();
+            std::os::unix::fs::symlink(root.join("gone"), root.join("dangling")).unwrap();
+        }
+        let one: Vec<PathBuf> = rglob_all(root).into_iter().map(|f| f.path).collect();
+        assert_eq!(one, rglob(root, "*"));
+        let files: Vec<PathBuf> = rglob_all(root).into_iter().filter(|f| f.is_file).map(|f| f.path).collect();
+        assert_eq!(files, rglob_files(root));
+        let links: Vec<PathBuf> = rglob_all(root).into_iter().filter(|f| f.is_symlink).map(|f| f.path).collect();
+        let expected: Vec<PathBuf> = rglob(root, "*").into_iter().filter(|p| is_symlink(p)).collect();
+        assert_eq!(links, expected);
     }
 
     #[test]

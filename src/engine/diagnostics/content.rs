@@ -167,7 +167,14 @@ fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, sink: 
 }
 
 /// Rules on the files of a skill folder.
-pub(super) fn check_files(skill: &CatalogSkill, roots: &[PathBuf], findings: &mut Vec<Finding>, index: usize) {
+/// `files` is the skill folder's `rglob("*")` ([`paths::rglob_all`]).
+pub(super) fn check_files(
+    skill: &CatalogSkill,
+    files: &[paths::TreeFile],
+    roots: &[PathBuf],
+    findings: &mut Vec<Finding>,
+    index: usize,
+) {
     let dir = &skill.skill_dir;
     let mut found: Vec<(PathBuf, &str, String)> = Vec::new();
     let linked = linked_files(dir).all();
@@ -176,15 +183,15 @@ pub(super) fn check_files(skill: &CatalogSkill, roots: &[PathBuf], findings: &mu
         if !paths::is_dir(&root) {
             continue;
         }
-        for file in paths::rglob_files(&root) {
-            let rel = file.strip_prefix(dir).map(paths::rel_string).unwrap_or_default();
+        for file in files.iter().filter(|f| f.is_file && f.path.starts_with(&root)) {
+            let rel = file.path.strip_prefix(dir).map(paths::rel_string).unwrap_or_default();
             if !linked.contains(&rel) {
                 let msg = format!("`{rel}` is not in linked_files; the agent is not told about it");
-                found.push((file, "hermes-unlinked-file", msg));
+                found.push((file.path.clone(), "hermes-unlinked-file", msg));
             }
         }
     }
-    for link in crate::engine::sandbox::symlinks_under(dir) {
+    for link in files.iter().filter(|f| f.is_symlink).map(|f| f.path.clone()) {
         if !paths::exists(&link) {
             let target = std::fs::read_link(&link).map(|t| t.display().to_string()).unwrap_or_default();
             found.push((link, "hermes-dangling-symlink", format!("points to `{target}`, which does not exist")));

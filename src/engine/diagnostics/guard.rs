@@ -242,11 +242,18 @@ fn scanned(path: &Path) -> bool {
     name == "SKILL.md" || SCANNED.contains(&crate::engine::paths::suffix(&name.to_lowercase()))
 }
 
-/// Guard findings for every text file of a skill folder.
-pub fn check_skill_dir(skill: &CatalogSkill, index: usize, roots: &[PathBuf], findings: &mut Vec<Finding>) {
+/// Guard findings for every text file of a skill folder (`tree` is its
+/// `rglob("*")`, [`crate::engine::paths::rglob_all`]).
+pub fn check_skill_dir(
+    skill: &CatalogSkill,
+    tree: &[crate::engine::paths::TreeFile],
+    index: usize,
+    roots: &[PathBuf],
+    findings: &mut Vec<Finding>,
+) {
     let mut files = vec![skill.skill_md.clone()];
     files.extend(
-        crate::engine::paths::rglob_files(&skill.skill_dir).into_iter().filter(|p| p != &skill.skill_md && scanned(p)),
+        tree.iter().filter(|f| f.is_file && f.path != skill.skill_md && scanned(&f.path)).map(|f| f.path.clone()),
     );
     for file in files {
         if std::fs::metadata(&file).map(|m| m.len() > MAX_BYTES).unwrap_or(true) {

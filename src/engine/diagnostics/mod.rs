@@ -162,8 +162,10 @@ impl Engine {
                 format!("Hermes cannot read this SKILL.md and skips the skill: {e}"),
             ),
         }
-        content::check_files(skill, &roots, &mut findings, index);
-        guard::check_skill_dir(skill, index, &roots, &mut findings);
+        // One walk of the skill folder serves every rule on its files.
+        let files = if skill.db_row.is_some() { Vec::new() } else { super::paths::rglob_all(&skill.skill_dir) };
+        content::check_files(skill, &files, &roots, &mut findings, index);
+        guard::check_skill_dir(skill, &files, index, &roots, &mut findings);
         findings
     }
 
