@@ -170,7 +170,10 @@ fn reload_after_one_save(home: &Path) {
     let status = Command::new("cp").arg("-a").arg(home).arg(copy.path().join("home")).status().expect("cp");
     assert!(status.success());
     let home = copy.path().join("home");
+    let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
     let mut a = app(&home);
+    // The browser's first background scan fills the reuse cache; so does this.
+    a.rescan(Engine::new(home.clone(), env.clone(), Options::default()));
     let target = a.catalog.skills[a.catalog.skills.len() / 2].skill_md.clone();
     let mut times = Vec::new();
     for round in 0..5 {
@@ -180,14 +183,13 @@ fn reload_after_one_save(home: &Path) {
         std::fs::rename(&temp, &target).expect("rename");
         let reads = skillscope::engine::source::skill_md_reads();
         let start = Instant::now();
-        let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
-        a.rescan(Engine::new(home.clone(), env, Options::default()));
+        a.rescan(Engine::new(home.clone(), env.clone(), Options::default()));
         times.push(start.elapsed());
         assert_eq!(skillscope::engine::source::skill_md_reads() - reads, 1, "one file read");
     }
     let t = median(times);
     println!(
-        "reload after one save (rescan, one file read): median {:.1} ms (budget 300 ms with the debounce: {})",
+        "reload after one save (rescan, one file read): median {:.1} ms (budget 50 ms, the 300 ms goal less the 250 ms debounce: {})",
         ms(t),
         verdict(t, 50.0)
     );

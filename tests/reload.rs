@@ -24,6 +24,10 @@ fn a_reload_reads_only_what_changed() {
     let mut app = app_for(&home);
     assert_eq!(app.catalog.skills.len(), 40);
     assert_eq!(skill_md_reads() - before, 40, "the first scan reads every skill once");
+    // The jobs the browser starts with (the findings) fill the reuse cache.
+    let jobs = app.wanted_jobs();
+    app.run_jobs_inline(&jobs);
+    assert_eq!(app.engine.reuse.as_ref().map(|c| c.len()), Some(40));
 
     // An editor's atomic save of one skill.
     let target = home.join("skills/cat-1/skill-5/SKILL.md");

@@ -247,9 +247,12 @@ impl App {
 
     /// The browser over per-user layers (`--user`, `--db`, `--org-id`).
     pub fn with_layers(mut engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
-        // Reloads reuse the files this scan reads, unless the caller chose.
-        engine.reuse.get_or_insert_with(Default::default);
+        // Reloads reuse the files earlier scans read. The first scan does not
+        // fill the cache (the first frame should not wait for it): the first
+        // background scan does (the findings job), else the first reload.
+        let reuse = engine.reuse.take().unwrap_or_default();
         let catalog = load_catalog(&engine, layers.as_ref());
+        engine.reuse = Some(reuse);
         let tree = Tree::build(&catalog);
         let mut app = App {
             engine: Arc::new(engine),
