@@ -276,10 +276,15 @@ pub static BINDINGS: &[Binding] = &[
     bind!("Ctrl-a/e", Prompt, Action::Top, "", "start / end of the line (also Home, End, ←, →)", |_k| false),
     bind!("Alt-b/f", Prompt, Action::Top, "", "word left / right", |_k| false),
     bind!("Ctrl-w Ctrl-u", Prompt, Action::Top, "", "delete the word before / everything before", |_k| false),
-    bind!("j k ↑ ↓", HelpMode, Action::Down, "", "scroll (PgUp, PgDn, g, G too)", |k| k.code == KeyCode::Down
+    bind!("j k ↑ ↓", HelpMode, Action::Down, "", "scroll", |k| k.code == KeyCode::Down
         || k.code == KeyCode::Up
         || plain(k, 'j')
         || plain(k, 'k')),
+    bind!("PgUp PgDn g G", HelpMode, Action::PageDown, "", "a page up / down, top, bottom", |k| k.code
+        == KeyCode::PageUp
+        || k.code == KeyCode::PageDown
+        || plain(k, 'g')
+        || k.code == KeyCode::Char('G')),
     bind!("/", HelpMode, Action::StartSearch, "", "filter the help", |k| plain(k, '/')),
     bind!("Esc ? q", HelpMode, Action::Back, "", "close the help", |k| k.code == KeyCode::Esc
         || plain(k, '?')
@@ -329,6 +334,9 @@ impl Keymap {
             (Action::NextMatch, KeyCode::Char('N')) => Action::PrevMatch,
             (Action::ScrollRight, KeyCode::Char('H')) => Action::ScrollLeft,
             (Action::Down, KeyCode::Up) | (Action::Down, KeyCode::Char('k')) => Action::Up,
+            (Action::PageDown, KeyCode::PageUp) => Action::PageUp,
+            (Action::PageDown, KeyCode::Char('g')) if mode == Mode::Help => Action::Top,
+            (Action::PageDown, KeyCode::Char('G')) if mode == Mode::Help => Action::Bottom,
             (a, _) => a,
         })
     }
@@ -391,6 +399,8 @@ mod tests {
         assert_eq!(map.lookup(Mode::Prompt, &key(KeyCode::Char('j'))), None, "letters go to the prompt");
         assert_eq!(map.lookup(Mode::Prompt, &key(KeyCode::Up)), Some(Action::Up));
         assert_eq!(map.lookup(Mode::Help, &key(KeyCode::Char('k'))), Some(Action::Up));
+        assert_eq!(map.lookup(Mode::Help, &key(KeyCode::Char('G'))), Some(Action::Bottom));
+        assert_eq!(map.lookup(Mode::Help, &key(KeyCode::PageUp)), Some(Action::PageUp));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(map.lookup(Mode::Normal, &ctrl_c), Some(Action::Quit));
     }
