@@ -27,6 +27,9 @@ const DESCRIPTION: usize = 3;
 
 pub struct Search {
     entries: Vec<Entry>,
+    /// Each skill's place in (name length, name) order, for ties: sorting
+    /// results compares integers, not strings.
+    tie_order: Vec<u32>,
     /// The last query and the skills it kept, for incremental narrowing.
     last: Option<(String, Vec<usize>)>,
 }
@@ -69,8 +72,17 @@ impl Search {
                 let lower = fields.clone().map(|f| f.to_lowercase());
                 Entry { fields, lower }
             })
-            .collect();
-        Search { entries, last: None }
+            .collect::<Vec<_>>();
+        let mut by_name: Vec<usize> = (0..entries.len()).collect();
+        by_name.sort_by(|&a, &b| {
+            let (na, nb) = (&entries[a].fields[NAME], &entries[b].fields[NAME]);
+            na.len().cmp(&nb.len()).then(na.cmp(nb)).then(a.cmp(&b))
+        });
+        let mut tie_order = vec![0u32; entries.len()];
+        for (place, &i) in by_name.iter().enumerate() {
+            tie_order[i] = place as u32;
+        }
+        Search { entries, tie_order, last: None }
     }
 
     fn score(e: &Entry, q: &Query) -> Option<Score> {
@@ -123,11 +135,8 @@ impl Search {
         if let Some((_, kept)) = &mut self.last {
             kept.sort_unstable();
         }
-        let entries = &self.entries;
-        scored.sort_by(|(sa, a), (sb, b)| {
-            let (na, nb) = (&entries[*a].fields[NAME], &entries[*b].fields[NAME]);
-            sb.cmp(sa).then(na.len().cmp(&nb.len())).then(na.cmp(nb)).then(a.cmp(b))
-        });
+        let ties = &self.tie_order;
+        scored.sort_unstable_by_key(|(score, i)| (std::cmp::Reverse(*score), ties[*i]));
         scored.into_iter().map(|(_, i)| i).collect()
     }
 }
