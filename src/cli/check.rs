@@ -9,7 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::Value as Json;
 use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The findings for the named skills (name, folder or categorized path) and
 /// bundles (`/slug`), or for the whole home.
@@ -68,13 +68,10 @@ fn with_progress<T>(work: impl FnOnce(&Progress) -> T) -> T {
     }
     let finished = AtomicBool::new(false);
     std::thread::scope(|scope| {
-        scope.spawn(|| {
-            let started = Instant::now();
-            while started.elapsed() < PROGRESS_AFTER {
-                if finished.load(Ordering::Relaxed) {
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(20));
+        let drawer = scope.spawn(|| {
+            std::thread::park_timeout(PROGRESS_AFTER);
+            if finished.load(Ordering::Relaxed) {
+                return;
             }
             let bar = ProgressBar::with_draw_target(Some(progress.total() as u64), ProgressDrawTarget::stderr());
             let style = ProgressStyle::with_template("checking {bar:40} {pos}/{len} skills, {elapsed}")
@@ -83,12 +80,14 @@ fn with_progress<T>(work: impl FnOnce(&Progress) -> T) -> T {
             while !finished.load(Ordering::Relaxed) {
                 bar.set_length(progress.total() as u64);
                 bar.set_position(progress.done() as u64);
-                std::thread::sleep(Duration::from_millis(100));
+                std::thread::park_timeout(Duration::from_millis(100));
             }
             bar.finish_and_clear();
         });
         let out = work(&progress);
         finished.store(true, Ordering::Relaxed);
+        // Wake the drawer: the check does not wait out its sleep.
+        drawer.thread().unpark();
         out
     })
 }

@@ -430,9 +430,59 @@ impl<'de> Visitor<'de> for ValueVisitor {
     }
 }
 
+impl Value {
+    /// A frontmatter value as YAML flow text: `[macos, linux]`, `{a: 1}`.
+    pub fn yaml_flow(&self) -> String {
+        match self {
+            Value::Null => "null".into(),
+            Value::Bool(b) => b.to_string(),
+            Value::Int(i) => i.to_string(),
+            Value::Float(_) => self.py_str(),
+            Value::Str(s) => yaml_scalar(s),
+            Value::Seq(items) => format!("[{}]", items.iter().map(Value::yaml_flow).collect::<Vec<_>>().join(", ")),
+            Value::Map(m) => {
+                let entries: Vec<String> =
+                    m.iter().map(|(k, v)| format!("{}: {}", yaml_scalar(k), v.yaml_flow())).collect();
+                format!("{{{}}}", entries.join(", "))
+            }
+        }
+    }
+}
+
+/// A string as a YAML scalar: plain when it reads back as the same
+/// string, else double-quoted.
+fn yaml_scalar(s: &str) -> String {
+    let reserved =
+        matches!(s.to_ascii_lowercase().as_str(), "" | "null" | "~" | "true" | "false" | "yes" | "no" | "on" | "off");
+    let numeric = s.parse::<f64>().is_ok() || s.starts_with("0x") || s.starts_with("0o");
+    let special = s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
+        || s.ends_with(' ')
+        || s.contains(": ")
+        || s.contains(" #")
+        || s.contains(|c: char| c.is_control() || "[]{},".contains(c));
+    if reserved || numeric || special {
+        serde_json::to_string(s).unwrap_or_default()
+    } else {
+        s.to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn yaml_flow_reads_as_yaml() {
+        let v = |y: &str| Value::from_yaml(y).unwrap().yaml_flow();
+        assert_eq!(v("[macos]"), "[macos]");
+        assert_eq!(v("[macos, linux]"), "[macos, linux]");
+        assert_eq!(
+            v("{hermes: {tags: [a, b]}, n: 3, ok: true, none: null}"),
+            "{hermes: {tags: [a, b]}, n: 3, ok: true, none: null}"
+        );
+        assert_eq!(v("['yes', '1.5', 'a: b', '']"), r#"["yes", "1.5", "a: b", ""]"#);
+        assert_eq!(v("x"), "x");
+    }
 
     #[test]
     fn float_repr_matches_python() {

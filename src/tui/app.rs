@@ -74,6 +74,21 @@ pub enum Focus {
 /// raw, file cursor, diagnostics state): scrolling and redraws reuse them.
 pub type CacheKey = (u64, Option<NodeKey>, ViewTab, u16, bool, usize, (bool, Severity, usize));
 
+/// A view's lines as rendered for a width, and the widest of them (lines
+/// wider than the view, code, scroll sideways).
+#[derive(Debug, Default)]
+pub struct Rendered {
+    pub lines: Vec<Line<'static>>,
+    pub max_width: usize,
+}
+
+impl Rendered {
+    pub fn new(lines: Vec<Line<'static>>) -> Rendered {
+        let max_width = super::view_text::max_width(&lines);
+        Rendered { lines, max_width }
+    }
+}
+
 /// What the event loop must do after an update.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
@@ -159,7 +174,8 @@ pub struct LayoutState {
     pub view_height: u16,
     /// Columns of the view's text area.
     pub view_width: u16,
-    /// Where each tab's title was drawn: (first column, past the last, tab).
+    /// Where each tab's title was drawn: (first column, past the last), in
+    /// [`ViewTab::ALL`] order.
     pub tabs: [(u16, u16); 7],
     /// Lines of the view's content, and the widest, last frame.
     pub view_lines: usize,
@@ -236,8 +252,8 @@ pub struct App {
     pub theme: Theme,
     pub layout: LayoutState,
     pub jobs: JobState,
-    /// Rendered view lines by (generation, skill, tab, width, raw, file).
-    pub cache: HashMap<CacheKey, Arc<Vec<Line<'static>>>>,
+    /// Rendered views by [`CacheKey`].
+    pub cache: HashMap<CacheKey, Arc<Rendered>>,
 }
 
 impl App {
@@ -424,7 +440,6 @@ impl App {
             self.view_scroll = 0;
             self.h_scroll = 0;
             self.file_cursor = 0;
-            self.view_search.computed_for = None;
             if !self.diag.all {
                 self.diag.cursor = 0;
             }
@@ -457,8 +472,8 @@ impl App {
     pub fn clamp_view_scroll(&mut self) {
         let width = self.layout.view.width.saturating_sub(2);
         let key = self.cache_key(width);
-        if let Some(lines) = self.cache.get(&key) {
-            let max = lines.len().saturating_sub(usize::from(self.layout.view_height.max(1)));
+        if let Some(view) = self.cache.get(&key) {
+            let max = view.lines.len().saturating_sub(usize::from(self.layout.view_height.max(1)));
             self.view_scroll = self.view_scroll.min(max);
         }
     }
@@ -622,7 +637,6 @@ impl App {
             self.view = tab;
             self.view_scroll = 0;
             self.h_scroll = 0;
-            self.view_search.computed_for = None;
         }
     }
 

@@ -39,9 +39,14 @@ pub fn osc52(text: &str, in_tmux: bool) -> String {
     format!("{plain}{wrapped}")
 }
 
-/// Writes a copy to the terminal on stdout.
+/// Writes a copy to the terminal on stdout; text over [`MAX_COPY_BYTES`]
+/// is refused (`InvalidInput`) before anything is written.
 pub fn copy(text: &str) -> std::io::Result<()> {
     use std::io::Write;
+    if text.len() > MAX_COPY_BYTES {
+        let why = format!("is {} bytes, more than terminals accept", text.len());
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, why));
+    }
     let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
     let mut out = std::io::stdout().lock();
     out.write_all(osc52(text, in_tmux).as_bytes())?;
@@ -60,6 +65,12 @@ mod tests {
             assert_eq!(base64(plain.as_bytes()), encoded);
         }
         assert_eq!(base64("/ß\u{1b}".as_bytes()), "L8OfGw==");
+    }
+
+    #[test]
+    fn oversized_copies_are_refused_before_writing() {
+        let err = copy(&"x".repeat(MAX_COPY_BYTES + 1)).unwrap_err();
+        assert_eq!(err.kind(), std::io::ErrorKind::InvalidInput);
     }
 
     #[test]

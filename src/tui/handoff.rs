@@ -90,11 +90,14 @@ impl App {
         }
     }
 
-    /// The current view as plain text (for the pager).
-    pub fn view_text(&mut self) -> String {
-        let width = self.layout.view_width.max(40);
-        let lines = super::views::build(self, width);
-        crate::markdown::plain(&lines)
+    /// The current view as plain text (for the pager): the lines on screen,
+    /// rendered again only when they were never drawn.
+    pub fn view_text(&self) -> String {
+        let width = self.layout.view_width.max(1);
+        match self.cache.get(&self.cache_key(width)) {
+            Some(view) => crate::markdown::plain(&view.lines),
+            None => crate::markdown::plain(&super::views::build(self, width.max(40))),
+        }
     }
 
     /// Enter on a finding: select its skill and show the line it names,

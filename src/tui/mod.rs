@@ -281,8 +281,7 @@ fn run_effects(effects: &[Effect], app: &mut App, worker: &jobs::Worker) {
 /// Re-reads the home with the app's current settings.
 fn rescan(app: &mut App) {
     let e = &app.engine;
-    let mut fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
-    fresh.reuse = e.reuse.clone();
+    let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
     app.rescan(fresh);
 }
 
@@ -309,15 +308,13 @@ fn start_watcher(targets: &[Target], request: u64, tx: &mpsc::Sender<Message>) {
 
 /// The notice after a copy: what was copied, or why it was not.
 fn copy_notice(text: &str, what: &str, written: io::Result<()>) -> String {
-    if text.len() > clipboard::MAX_COPY_BYTES {
-        return format!("Not copied: the {what} is {} bytes, more than terminals accept", text.len());
-    }
     match written {
         Ok(()) => {
             let shown: String = text.lines().next().unwrap_or_default().chars().take(60).collect();
             let more = if shown.len() < text.len() { "…" } else { "" };
             format!("Copied {what}: {shown}{more}")
         }
+        Err(e) if e.kind() == io::ErrorKind::InvalidInput => format!("Not copied: the {what} {e}"),
         Err(e) => format!("Could not copy the {what}: {e}"),
     }
 }

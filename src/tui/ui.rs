@@ -1,8 +1,10 @@
 //! Drawing: banner, tree, views with their tabs, search prompt, status bar
 //! and help overlay. Reads the app state; only caches and layout change.
 
-use super::app::{App, Focus, ViewTab};
+use super::app::{App, Focus, Rendered, ViewTab};
 use super::keymap::{self, Mode};
+use super::line_edit::LineEdit;
+use super::theme::Theme;
 use super::view_text;
 use super::views;
 use crate::markdown::fit;
@@ -194,17 +196,18 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     let width = inner.width.saturating_sub(1).max(1);
     app.layout.view_width = width;
     let key = app.cache_key(width);
-    let lines = match app.cache.get(&key) {
-        Some(l) => l.clone(),
+    let rendered = match app.cache.get(&key) {
+        Some(r) => r.clone(),
         None => {
-            let l = Arc::new(views::build(app, width));
-            app.cache.insert(key.clone(), l.clone());
-            l
+            let r = Arc::new(Rendered::new(views::build(app, width)));
+            app.cache.insert(key.clone(), r.clone());
+            r
         }
     };
+    let lines = &rendered.lines;
     app.layout.view_lines = lines.len();
-    app.layout.view_max_width = view_text::max_width(&lines);
-    update_view_hits(app, &lines, key);
+    app.layout.view_max_width = rendered.max_width;
+    update_view_hits(app, lines, key);
     let height = usize::from(inner.height);
     let max_scroll = lines.len().saturating_sub(height);
     app.view_scroll = app.view_scroll.min(max_scroll);
@@ -220,13 +223,17 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
         .skip(app.view_scroll)
         .take(height)
         .map(|(i, line)| {
-            let ranges: Vec<(usize, usize, ratatui::style::Style)> = app
-                .view_search
-                .hits
+            // Hits are in line order: this line's are one contiguous run.
+            let hits = &app.view_search.hits;
+            let first = hits.partition_point(|h| h.line < i);
+            let ranges: Vec<(usize, usize, ratatui::style::Style)> = hits[first..]
                 .iter()
+                .take_while(|h| h.line == i)
                 .enumerate()
-                .filter(|(_, h)| h.line == i)
-                .map(|(n, h)| (h.start, h.end, if n == app.view_search.current { current_style } else { hit_style }))
+                .map(|(n, h)| {
+                    let style = if first + n == app.view_search.current { current_style } else { hit_style };
+                    (h.start, h.end, style)
+                })
                 .collect();
             let line = view_text::highlight(line, &ranges);
             view_text::window(&line, keep, app.h_scroll, usize::from(width), theme.dim)
@@ -280,21 +287,27 @@ fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
         (&app.search.input, app.search.typing, summary)
     };
     let label = if view_prompt { "view /" } else { "/" };
-    let mut spans = vec![Span::styled(label, app.theme.accent)];
+    let mut spans = prompt_spans(label, input, typing, &app.theme);
+    spans.push(Span::styled(summary, app.theme.dim));
+    frame.render_widget(Paragraph::new(clip(Line::from(spans), usize::from(area.width))), area);
+}
+
+/// A prompt's label and text, with the cursor shown while it is typed in.
+fn prompt_spans(label: &'static str, input: &LineEdit, typing: bool, theme: &Theme) -> Vec<Span<'static>> {
+    let mut spans = vec![Span::styled(label, theme.accent)];
     let text = input.text();
     if typing {
         let at = input.cursor_chars();
         let before: String = text.chars().take(at).collect();
         let under: String = text.chars().nth(at).map_or(" ".to_owned(), |c| c.to_string());
         let after: String = text.chars().skip(at + 1).collect();
-        spans.push(Span::styled(clean_line(&before), app.theme.text));
-        spans.push(Span::styled(clean_line(&under), app.theme.selected));
-        spans.push(Span::styled(clean_line(&after), app.theme.text));
+        spans.push(Span::styled(clean_line(&before), theme.text));
+        spans.push(Span::styled(clean_line(&under), theme.selected));
+        spans.push(Span::styled(clean_line(&after), theme.text));
     } else {
-        spans.push(Span::styled(clean_line(text), app.theme.text));
+        spans.push(Span::styled(clean_line(text), theme.text));
     }
-    spans.push(Span::styled(summary, app.theme.dim));
-    frame.render_widget(Paragraph::new(clip(Line::from(spans), usize::from(area.width))), area);
+    spans
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
@@ -356,14 +369,8 @@ fn draw_help(frame: &mut Frame, app: &mut App, area: Rect) {
     let inner_w = usize::from(w.saturating_sub(2));
     let mut shown: Vec<Line> =
         lines.into_iter().skip(app.help.scroll).take(inner_h).map(|l| clip(l, inner_w)).collect();
-    let filter = app.help.filter.text();
-    let prompt = if app.help.typing || !filter.is_empty() {
-        let cursor = if app.help.typing { "█" } else { "" };
-        Line::from(vec![
-            Span::styled("/", theme.accent),
-            Span::raw(clean_line(filter)),
-            Span::styled(cursor, theme.accent),
-        ])
+    let prompt = if app.help.typing || !app.help.filter.is_empty() {
+        Line::from(prompt_spans("/", &app.help.filter, app.help.typing, &theme))
     } else {
         Line::from(Span::styled("/ filter  j/k scroll  Esc close", theme.dim))
     };

@@ -119,40 +119,6 @@ pub fn numbered(text: &str, theme: &Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// A frontmatter value as YAML flow text: `[macos, linux]`, `{a: 1}`.
-pub fn yaml_flow(value: &Value) -> String {
-    match value {
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(_) => value.py_str(),
-        Value::Str(s) => yaml_scalar(s),
-        Value::Seq(items) => format!("[{}]", items.iter().map(yaml_flow).collect::<Vec<_>>().join(", ")),
-        Value::Map(m) => {
-            let entries: Vec<String> = m.iter().map(|(k, v)| format!("{}: {}", yaml_scalar(k), yaml_flow(v))).collect();
-            format!("{{{}}}", entries.join(", "))
-        }
-    }
-}
-
-/// A string as a YAML scalar: plain when it reads back as the same
-/// string, else double-quoted.
-fn yaml_scalar(s: &str) -> String {
-    let reserved =
-        matches!(s.to_ascii_lowercase().as_str(), "" | "null" | "~" | "true" | "false" | "yes" | "no" | "on" | "off");
-    let numeric = s.parse::<f64>().is_ok() || s.starts_with("0x") || s.starts_with("0o");
-    let special = s.starts_with(|c: char| "-?:,[]{}#&*!|>'\"%@` ".contains(c))
-        || s.ends_with(' ')
-        || s.contains(": ")
-        || s.contains(" #")
-        || s.contains(|c: char| c.is_control() || "[]{},".contains(c));
-    if reserved || numeric || special {
-        serde_json::to_string(s).unwrap_or_default()
-    } else {
-        s.to_owned()
-    }
-}
-
 /// The content for the app's current view.
 pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
@@ -315,7 +281,7 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         if k == "name" || k == "description" {
             continue;
         }
-        row(k, yaml_flow(v));
+        row(k, v.yaml_flow());
     }
     out.push(Line::from(Span::styled(
         "└".to_owned() + &"─".repeat(usize::from(width).saturating_sub(1)),
@@ -799,19 +765,6 @@ mod tests {
     use super::*;
     use crate::tui::theme::ColorMode;
     use crate::tui::view_text::line_text;
-
-    #[test]
-    fn yaml_values_read_as_yaml() {
-        let v = |y: &str| Value::from_yaml(y).unwrap();
-        assert_eq!(yaml_flow(&v("[macos]")), "[macos]");
-        assert_eq!(yaml_flow(&v("[macos, linux]")), "[macos, linux]");
-        assert_eq!(
-            yaml_flow(&v("{hermes: {tags: [a, b]}, n: 3, ok: true, none: null}")),
-            "{hermes: {tags: [a, b]}, n: 3, ok: true, none: null}"
-        );
-        assert_eq!(yaml_flow(&v("['yes', '1.5', 'a: b', '']")), r#"["yes", "1.5", "a: b", ""]"#);
-        assert_eq!(yaml_flow(&v("x")), "x");
-    }
 
     #[test]
     fn raw_files_are_numbered_one_row_per_line() {
