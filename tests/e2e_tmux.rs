@@ -199,13 +199,19 @@ fn demo_layers_edit_a_database_skill() {
 }
 
 #[test]
-fn a_skills_folder_pastes_copies_searches_and_ctrl_c() {
+fn a_skills_folder_pastes_copies_searches_scrolls_and_ctrl_c() {
     let tmux = Tmux::new("first");
     let tmp = tempfile::tempdir().expect("tmp");
     let root: PathBuf = tmp.path().canonicalize().expect("canon");
     let repo = root.join("my-skills");
     write(&repo.join("ops/deploy/SKILL.md"), &skill_md("ship the service"));
-    write(&repo.join("ops/redeploy/SKILL.md"), "---\nname: redeploy\ndescription: again\n---\nFind the needle.\n");
+    let long_command = format!("deploy-tool --region eu-west-1 {} --then UNIQUE-END", "--flag value ".repeat(8));
+    write(
+        &repo.join("ops/redeploy/SKILL.md"),
+        &format!("---\nname: redeploy\ndescription: again\n---\nFind the needle.\n\n```sh\n{long_command}\n```\n"),
+    );
+    // A config file that rebinds the copy menu.
+    write(&root.join("config/skillscope/config.toml"), "[keys]\ncopy-menu = \"C\"\n");
     write(&repo.join("writing/notes/SKILL.md"), "---\nname: notes\ndescription: how to deploy notes\n---\nbody\n");
     // A pager that keeps what it is given.
     let paged = root.join("paged");
@@ -213,8 +219,9 @@ fn a_skills_folder_pastes_copies_searches_and_ctrl_c() {
     write(&pager, &format!("#!/bin/sh\ncat > {}\n", paged.display()));
     make_executable(&pager);
     let command = format!(
-        "env -u COLORTERM -u NO_COLOR TERM=xterm PAGER={} HOME={} {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env -u COLORTERM -u NO_COLOR TERM=xterm PAGER={} HOME={} XDG_CONFIG_HOME={}/config {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
         pager.display(),
+        root.display(),
         root.display(),
         env!("CARGO_BIN_EXE_skillscope"),
         repo.display()
@@ -265,6 +272,24 @@ fn a_skills_folder_pastes_copies_searches_and_ctrl_c() {
         std::thread::sleep(Duration::from_millis(50));
     }
     tmux.wait_for("the browser after the pager", |s| s.contains("match 1/1"));
+
+    // Code is not wrapped: its end comes into view by scrolling sideways.
+    tmux.keys(&["Escape"]);
+    let s = tmux.wait_for("the view search closed", |s| !s.contains("match 1/1"));
+    assert!(s.contains("deploy-tool --region") && !s.contains("UNIQUE-END"), "{s}");
+    for _ in 0..12 {
+        tmux.keys(&["L"]);
+    }
+    tmux.wait_for("the end of the command", |s| s.contains("UNIQUE-END"));
+    // The raw file, numbered.
+    tmux.keys(&["R"]);
+    tmux.wait_for("the raw file", |s| s.contains("1 │ ---") && s.contains("2 │ name: redeploy"));
+    // The copy menu, on the key the config file gave it.
+    tmux.keys(&["C"]);
+    tmux.wait_for("the copy menu", |s| s.contains("Copy (Esc closes)"));
+    tmux.keys(&["n"]);
+    tmux.wait_for("the name copied", |s| s.contains("Copied name"));
+    assert_eq!(tmux.cmd(&["show-buffer"]), "redeploy");
 
     // Ctrl-c quits from the search prompt, terminal restored.
     tmux.keys(&["/"]);
