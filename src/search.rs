@@ -195,6 +195,8 @@ mod tests {
                 read_error: None,
                 readiness: Default::default(),
                 status: Default::default(),
+                listing_kept: false,
+                command_candidate: None,
                 db_row: None,
             });
         }

@@ -71,6 +71,10 @@ pub struct CatalogSkill {
     pub status: SkillStatus,
     /// The database row of a skill that has no folder (source `db`).
     pub db_row: Option<super::layers::DbSkill>,
+    /// The listing keeps it (before the first-name-wins pass).
+    pub listing_kept: bool,
+    /// The slash command it asks for: name and description.
+    pub command_candidate: Option<(String, Value)>,
 }
 
 impl CatalogSkill {
@@ -171,11 +175,16 @@ impl Engine {
     /// Scans the home once and evaluates every skill and bundle.
     pub fn catalog(&self) -> Catalog {
         let mut catalog = self.skills_catalog();
-        catalog.bundles = self.bundles();
-        for p in &catalog.bundles.problems {
-            catalog.problems.push(format!("{}: {}; Hermes skips this bundle", p.path.display(), p.reason));
-        }
+        self.refresh_bundles(&mut catalog);
         catalog
+    }
+
+    /// Reads the bundles again; their problems replace the old ones.
+    pub fn refresh_bundles(&self, catalog: &mut Catalog) {
+        let old: HashSet<String> = catalog.bundles.problems.iter().map(bundle_problem).collect();
+        catalog.problems.retain(|p| !old.contains(p));
+        catalog.bundles = self.bundles();
+        catalog.problems.extend(catalog.bundles.problems.iter().map(bundle_problem));
     }
 
     /// [`Engine::catalog`] without the bundles, for a skill folder that
@@ -192,11 +201,11 @@ impl Engine {
         if let Some(p) = &self.home.config_problem {
             problems.push(p.clone());
         }
-        let mut parsed: Vec<(usize, Parsed)> = Vec::new();
+        let mut skills: Vec<CatalogSkill> = Vec::new();
         // With a reuse cache, the walk only lists: unchanged files are not read.
         let read = self.reuse.as_ref().map_or(true, |c| c.is_empty());
         for (ri, root) in roots.iter().enumerate() {
-            let map = |f| self.parse_for_catalog(f);
+            let map = |f| self.catalog_skill(ri, &root.path, self.parse_for_catalog(f));
             let (items, report) = if read {
                 discover::index_read_map(&root.path, "SKILL.md", &map)
             } else {
@@ -205,112 +214,193 @@ impl Engine {
             for dir in report.unreadable {
                 problems.push(format!("{}: cannot be read; its skills are skipped", dir.display()));
             }
-            parsed.extend(items.into_iter().map(|p| (ri, p)));
+            skills.extend(items);
         }
-        let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
-        let backend = self.options.backend.name();
+        let commands = self.link_catalog(&mut skills);
+        Catalog { roots, skills, bundles: Default::default(), commands, problems }
+    }
 
+    /// Re-reads the skills at `changed` (indexes into the catalog's skills)
+    /// without walking the roots: for a reload after files changed inside
+    /// existing skill folders. The statuses that depend on other skills are
+    /// linked again only when what they depend on changed (a name).
+    pub fn refresh_skills(&self, catalog: &mut Catalog, changed: &[usize]) {
+        let mut relink = false;
+        for &i in changed {
+            let Some(old) = catalog.skills.get(i) else { continue };
+            let Some(root) = catalog.roots.get(old.root).map(|r| r.path.clone()) else { continue };
+            if old.db_row.is_some() {
+                continue;
+            }
+            if let Some(cache) = &self.reuse {
+                cache.forget(&old.skill_md);
+            }
+            let file = IndexedFile { path: old.skill_md.clone(), regular: false, text: None };
+            let fresh = self.catalog_skill(old.root, &root, self.parse_for_catalog(file));
+            let old = std::mem::replace(&mut catalog.skills[i], fresh);
+            if link_inputs(&old) != link_inputs(&catalog.skills[i]) {
+                relink = true;
+                continue;
+            }
+            let skill = &mut catalog.skills[i];
+            let kept = &mut skill.status;
+            kept.listed = old.status.listed;
+            kept.shadowed_by = old.status.shadowed_by;
+            kept.shadows = old.status.shadows;
+            kept.disabled = old.status.disabled;
+            kept.ambiguous_with = old.status.ambiguous_with;
+            kept.command = old.status.command;
+            if let (Some(key), Some((name, description))) = (&kept.command, &skill.command_candidate) {
+                if let Some(command) = catalog.commands.get_mut(key) {
+                    command.description = messages::command_description(name, description.clone());
+                }
+            }
+        }
+        if relink {
+            catalog.commands = self.link_catalog(&mut catalog.skills);
+        }
+    }
+
+    /// What one file says on its own: everything but the statuses that
+    /// depend on the other skills (see [`Engine::link_catalog`]).
+    fn catalog_skill(&self, root_index: usize, root: &Path, p: Parsed) -> CatalogSkill {
+        let skill_dir = p.file.path.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir_name = skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let mut categories = skill_dir.strip_prefix(root).map(super::paths::parts).unwrap_or_default();
+        categories.pop();
+        let mut status = SkillStatus {
+            platform_ok: gates::frontmatter_platform_matches(&p.fields, &self.env),
+            environment_ok: gates::environment_matches(&p.fields, &self.home, &self.env),
+            ..SkillStatus::default()
+        };
+        let (name, description, listing_kept) = match &p.listing {
+            Candidate::Keep { name, description } => (name.clone(), description.py_str(), true),
+            Candidate::Skip => {
+                status.unlistable = p.error.is_none() && status.platform_ok && status.environment_ok;
+                let name = p.fields.get("name").map_or_else(|| dir_name.clone(), Value::py_str);
+                let desc = p.fields.get("description").map(Value::py_str).unwrap_or_default();
+                (name, desc, false)
+            }
+        };
+        let excluded = p
+            .file
+            .path
+            .components()
+            .any(|c| matches!(c.as_os_str().to_str(), Some(".git" | ".github" | ".hub" | ".archive")));
+        CatalogSkill {
+            root: root_index,
+            categories,
+            skill_md: p.file.path,
+            skill_dir,
+            name,
+            description,
+            tags: skill::tag_list(&p.fields, "tags"),
+            readiness: readiness::evaluate(&p.fields, &self.home, &self.env, self.options.backend.name()),
+            frontmatter: p.fields,
+            frontmatter_kind: p.kind,
+            body_line: p.body_line,
+            read_error: p.error,
+            status,
+            db_row: None,
+            listing_kept,
+            command_candidate: if excluded { None } else { p.command },
+        }
+    }
+
+    /// The statuses that depend on every skill (names taken first, disabled
+    /// lists, ambiguous lookups, slash commands), in scan order.
+    fn link_catalog(&self, skills: &mut [CatalogSkill]) -> IndexMap<String, SkillCommand> {
+        let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
         // Listing order is scan order: first name wins, then the disabled filter.
-        let mut first_by_name: HashMap<String, usize> = HashMap::new();
-        let mut skills: Vec<CatalogSkill> = Vec::with_capacity(parsed.len());
-        let mut command_candidates: Vec<Option<(String, Value)>> = Vec::with_capacity(parsed.len());
-        for (i, (ri, p)) in parsed.into_iter().enumerate() {
-            let ri = &ri;
-            let skill_dir = p.file.path.parent().map(Path::to_path_buf).unwrap_or_default();
-            let dir_name = skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let categories = skill_dir
-                .strip_prefix(&roots[*ri].path)
-                .map(super::paths::parts)
-                .unwrap_or_default()
-                .into_iter()
-                .rev()
-                .skip(1)
-                .rev()
-                .collect();
-            let mut status = SkillStatus {
-                platform_ok: gates::frontmatter_platform_matches(&p.fields, &self.env),
-                environment_ok: gates::environment_matches(&p.fields, &self.home, &self.env),
-                ..SkillStatus::default()
-            };
-            let (name, description) = match &p.listing {
-                Candidate::Keep { name, description } => {
-                    match first_by_name.get(name) {
-                        Some(&first) => status.shadowed_by = Some(first),
-                        None => {
-                            first_by_name.insert(name.clone(), i);
-                            status.disabled = disabled.contains(name);
-                            status.listed = !status.disabled;
-                        }
+        let mut first_by_name: HashMap<&str, usize> = HashMap::with_capacity(skills.len());
+        let mut linked: Vec<(bool, Option<usize>, bool)> = Vec::with_capacity(skills.len());
+        for (i, skill) in skills.iter().enumerate() {
+            linked.push(if skill.listing_kept {
+                match first_by_name.get(skill.name.as_str()) {
+                    Some(&first) => (false, Some(first), false),
+                    None => {
+                        first_by_name.insert(&skill.name, i);
+                        let disabled = disabled.contains(&skill.name);
+                        (!disabled, None, disabled)
                     }
-                    (name.clone(), description.py_str())
                 }
-                Candidate::Skip => {
-                    status.unlistable = p.error.is_none() && status.platform_ok && status.environment_ok;
-                    let name = p.fields.get("name").map_or_else(|| dir_name.clone(), Value::py_str);
-                    status.disabled = disabled.contains(&name) || disabled.contains(&dir_name);
-                    let desc = p.fields.get("description").map(Value::py_str).unwrap_or_default();
-                    (name, desc)
-                }
-            };
-            let excluded = p
-                .file
-                .path
-                .components()
-                .any(|c| matches!(c.as_os_str().to_str(), Some(".git" | ".github" | ".hub" | ".archive")));
-            command_candidates.push(if excluded { None } else { p.command });
-            skills.push(CatalogSkill {
-                root: *ri,
-                categories,
-                skill_md: p.file.path,
-                skill_dir,
-                name,
-                description,
-                tags: skill::tag_list(&p.fields, "tags"),
-                readiness: readiness::evaluate(&p.fields, &self.home, &self.env, backend),
-                frontmatter: p.fields,
-                frontmatter_kind: p.kind,
-                body_line: p.body_line,
-                read_error: p.error,
-                status,
-                db_row: None,
+            } else {
+                let dir_name = skill.skill_dir.file_name().map(|n| n.to_string_lossy());
+                let disabled =
+                    disabled.contains(&skill.name) || dir_name.is_some_and(|d| disabled.contains(d.as_ref()));
+                (false, None, disabled)
             });
         }
 
         // skill_view(name) gathers every file whose folder or frontmatter
         // name equals the name, across all roots, and refuses several.
-        let mut by_lookup: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, skill) in skills.iter().enumerate() {
-            let dir_name = skill.skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-            let mut keys: HashSet<String> = HashSet::from([dir_name]);
-            if let Some(Value::Str(n)) = skill.frontmatter.get("name") {
-                keys.insert(n.clone());
-            }
-            for k in keys {
-                by_lookup.entry(k).or_default().push(i);
-            }
+        let mut by_lookup: HashMap<&str, Vec<usize>> = HashMap::with_capacity(skills.len());
+        let mut dir_names: Vec<std::borrow::Cow<str>> = Vec::with_capacity(skills.len());
+        for skill in skills.iter() {
+            dir_names.push(skill.skill_dir.file_name().map(|n| n.to_string_lossy()).unwrap_or_default());
         }
-        for (i, skill) in skills.iter_mut().enumerate() {
-            if let Some(all) = by_lookup.get(&skill.name) {
-                if all.len() > 1 {
-                    skill.status.ambiguous_with = all.iter().copied().filter(|&j| j != i).collect();
+        for (i, skill) in skills.iter().enumerate() {
+            let dir_name: &str = &dir_names[i];
+            if let Some(Value::Str(n)) = skill.frontmatter.get("name") {
+                if n != dir_name {
+                    by_lookup.entry(n).or_default().push(i);
                 }
             }
+            by_lookup.entry(dir_name).or_default().push(i);
         }
-
-        let commands =
-            messages::register_commands(skills.iter().map(|s| s.skill_md.as_path()).zip(command_candidates), &disabled);
-        let by_path: HashMap<&Path, usize> =
-            skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
-        let registered: Vec<(usize, String)> = commands
+        let ambiguous: Vec<Vec<usize>> = skills
             .iter()
-            .filter_map(|(key, cmd)| by_path.get(cmd.skill_md_path.as_path()).map(|&i| (i, key.clone())))
+            .enumerate()
+            .map(|(i, skill)| match by_lookup.get(skill.name.as_str()) {
+                Some(all) if all.len() > 1 => all.iter().copied().filter(|&j| j != i).collect(),
+                _ => Vec::new(),
+            })
             .collect();
-        for (i, key) in registered {
-            skills[i].status.command = Some(key);
+        drop(by_lookup);
+        drop(dir_names);
+
+        let commands = messages::register_commands(
+            skills.iter().map(|s| (s.skill_md.as_path(), s.command_candidate.clone())),
+            &disabled,
+        );
+        // Commands are registered in scan order: walk both lists together.
+        let mut command_of: Vec<Option<String>> = vec![None; skills.len()];
+        let mut next = 0;
+        for (key, cmd) in &commands {
+            while next < skills.len() && skills[next].skill_md != cmd.skill_md_path {
+                next += 1;
+            }
+            if let Some(slot) = command_of.get_mut(next) {
+                *slot = Some(key.clone());
+            }
         }
-        link_shadows(&mut skills);
-        Catalog { roots, skills, bundles: Default::default(), commands, problems }
+        for (i, ((skill, ambiguous_with), command)) in skills.iter_mut().zip(ambiguous).zip(command_of).enumerate() {
+            let (listed, shadowed_by, disabled) = linked[i];
+            let status = &mut skill.status;
+            status.listed = listed;
+            status.shadowed_by = shadowed_by;
+            status.disabled = disabled;
+            status.ambiguous_with = ambiguous_with;
+            status.command = command;
+        }
+        link_shadows(skills);
+        commands
     }
+}
+
+/// What the statuses linking skills to each other read of one skill.
+fn link_inputs(skill: &CatalogSkill) -> (bool, &str, Option<&Value>, Option<&str>, &Path) {
+    (
+        skill.listing_kept,
+        &skill.name,
+        skill.frontmatter.get("name"),
+        skill.command_candidate.as_ref().map(|(name, _)| name.as_str()),
+        &skill.skill_md,
+    )
+}
+
+fn bundle_problem(p: &super::bundles::BundleProblem) -> String {
+    format!("{}: {}; Hermes skips this bundle", p.path.display(), p.reason)
 }
 
 /// Fills `shadows` from `shadowed_by`.

@@ -119,6 +119,13 @@ impl IndexedFile {
     }
 }
 
+static FOLDERS_LISTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+/// The number of folders the skill walks listed so far in this process.
+pub fn folders_listed() -> usize {
+    FOLDERS_LISTED.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 pub fn index_files_with_report(root: &Path, filename: &str) -> (Vec<PathBuf>, WalkReport) {
     let (files, report) = index_entries(root, filename);
     (files.into_iter().map(|f| f.path).collect(), report)
@@ -245,6 +252,7 @@ impl<'a, T> Walker<'a, T> {
     /// Lists a directory, recording (and maybe reading) a match; `None` when
     /// it cannot be listed.
     fn list(&mut self, reader: &mut DirReader, dir: &Path, key: DirKey) -> Option<Listing> {
+        FOLDERS_LISTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let Ok(entries) = reader.entries(key) else {
             self.report.unreadable.push(dir.to_path_buf());
             return None;

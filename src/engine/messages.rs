@@ -221,13 +221,21 @@ pub fn register_commands<'a>(
             if commands.contains_key(&key) {
                 continue;
             }
-            let description =
-                if description.truthy() { description } else { Value::Str(format!("Invoke the {name} skill")) };
+            let description = command_description(&name, description);
             let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
             commands.insert(key, SkillCommand { name, description, skill_md_path: path.to_path_buf(), skill_dir });
         }
     }
     commands
+}
+
+/// A command's description: the skill's, else one made from its name.
+pub fn command_description(name: &str, description: Value) -> Value {
+    if description.truthy() {
+        description
+    } else {
+        Value::Str(format!("Invoke the {name} skill"))
+    }
 }
 
 impl Engine {

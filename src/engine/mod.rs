@@ -21,6 +21,7 @@ pub mod paths;
 pub mod preprocess;
 pub mod prompt;
 pub mod readiness;
+pub mod reload;
 pub mod reuse;
 pub mod sandbox;
 pub mod skill;

@@ -63,6 +63,13 @@ impl ParseCache {
         parsed
     }
 
+    /// Forgets one file: the next scan reads it again.
+    pub fn forget(&self, path: &Path) {
+        if let Ok(mut entries) = self.entries.lock() {
+            entries.remove(path);
+        }
+    }
+
     /// Forgets files that are gone (keeps memory flat across reloads).
     pub fn retain(&self, keep: impl Fn(&Path) -> bool) {
         if let Ok(mut entries) = self.entries.lock() {

@@ -14,6 +14,7 @@ use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
 use crate::engine::layers::{can_edit, read_db, DbSkill, Layers, Source};
+use crate::engine::reload::{self, Pending, ReloadPlan};
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
 use crate::search::Search;
@@ -104,6 +105,8 @@ pub enum Effect {
         line: usize,
     },
     Rescan,
+    /// The catalog followed files that changed: jobs and watches follow it.
+    Reloaded,
     Job(JobRequest),
     /// Put text on the clipboard (OSC 52); `what` names it for the notice.
     Copy {
@@ -768,23 +771,70 @@ impl App {
                 catalog.skills.iter().map(|s| s.skill_md.as_path()).collect();
             cache.retain(|p| present.contains(p));
         }
-        let mut tree = Tree::build(&catalog);
-        tree.keep_expansion_of(&self.tree);
         self.engine = Arc::new(engine);
-        self.search_index = None;
         self.catalog = catalog;
-        self.tree = tree;
-        self.generation += 1;
-        self.cache.clear();
-        self.jobs = JobState { next_id: self.jobs.next_id, ..JobState::default() };
+        self.catalog_changed(key.as_ref(), scroll, true);
+    }
+
+    /// Applies the changes the watcher reported with the least work that
+    /// gives the answer of a full rescan ([`reload::plan`]). False when
+    /// nothing shown depends on them.
+    pub fn reload(&mut self, pending: &Pending) -> bool {
+        let plan = if self.layers.is_some() {
+            ReloadPlan::Full
+        } else {
+            reload::plan(pending, &self.catalog, &self.engine.home, &self.engine.env)
+        };
+        match plan {
+            ReloadPlan::Nothing => return false,
+            ReloadPlan::Full => {
+                let e = &self.engine;
+                let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
+                self.rescan(fresh);
+            }
+            ReloadPlan::Answers => self.answers_changed(),
+            ReloadPlan::Part { skills, bundles } => {
+                let key = self.selected_key();
+                let scroll = self.view_scroll;
+                let skills: Vec<usize> = skills.into_iter().collect();
+                let names = |c: &Catalog| -> Vec<String> { skills.iter().map(|&i| c.skills[i].name.clone()).collect() };
+                let before = names(&self.catalog);
+                self.engine.refresh_skills(&mut self.catalog, &skills);
+                if bundles {
+                    self.engine.refresh_bundles(&mut self.catalog);
+                }
+                // The tree shows names, sorted: it stays unless one changed.
+                let rebuild = names(&self.catalog) != before;
+                self.catalog_changed(key.as_ref(), scroll, rebuild);
+            }
+        }
+        true
+    }
+
+    /// After a new catalog: the tree, the search and the selection follow it.
+    fn catalog_changed(&mut self, key: Option<&NodeKey>, scroll: usize, rebuild_tree: bool) {
+        if rebuild_tree {
+            let mut tree = Tree::build(&self.catalog);
+            tree.keep_expansion_of(&self.tree);
+            self.tree = tree;
+        }
+        self.search_index = None;
+        self.answers_changed();
         let query = self.search.query().trim().to_owned();
         self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };
         self.refresh_rows();
-        if !self.restore_selection(key.as_ref()) {
+        if !self.restore_selection(key) {
             self.select_first_skill();
         } else {
             self.view_scroll = scroll;
         }
+    }
+
+    /// Every rendered view and job answer is stale.
+    fn answers_changed(&mut self) {
+        self.generation += 1;
+        self.cache.clear();
+        self.jobs = JobState { next_id: self.jobs.next_id, ..JobState::default() };
     }
 
     /// The jobs the screen needs that were not requested yet: the findings

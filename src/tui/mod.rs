@@ -25,7 +25,8 @@ pub mod view_text;
 pub mod views;
 
 use crate::engine::layers::Layers;
-use crate::engine::watch::{self, Target, Watcher};
+use crate::engine::reload::Pending;
+use crate::engine::watch::{self, Target, WatchEvent, Watcher};
 use crate::engine::Engine;
 use app::{App, Effect};
 use crossterm::event::Event;
@@ -33,8 +34,9 @@ use std::io;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-/// How long the watcher must be quiet before a rescan.
-const RELOAD_DEBOUNCE: Duration = Duration::from_millis(250);
+/// How long the watcher must be quiet before a reload: an editor's save
+/// (temporary file, write, rename) is one burst well within it.
+pub const RELOAD_DEBOUNCE: Duration = Duration::from_millis(60);
 /// How often a running check's gauge is redrawn.
 const GAUGE_REFRESH: Duration = Duration::from_millis(150);
 /// A transient notice stays this long.
@@ -43,7 +45,7 @@ const NOTICE_TTL: Duration = Duration::from_secs(4);
 enum Message {
     Input(Event),
     /// The watcher saw changes (or lost some: an overflow).
-    FilesChanged,
+    FilesChanged(WatchEvent),
     /// The watches are set up (off the UI thread, after the first frame).
     WatcherReady(u64, Result<Watcher, String>),
     Job(jobs::JobResult),
@@ -56,20 +58,25 @@ enum Message {
 #[derive(Debug, Default)]
 pub struct Reload {
     pub due: Option<Instant>,
+    pending: Pending,
 }
 
 impl Reload {
-    pub fn changed(&mut self, now: Instant) {
+    pub fn changed(&mut self, event: WatchEvent, now: Instant) {
+        match event {
+            WatchEvent::Changed(paths) => self.pending.paths.extend(paths),
+            WatchEvent::Overflow => self.pending.overflow = true,
+        }
         self.due = Some(now + RELOAD_DEBOUNCE);
     }
 
-    /// True once per burst, when its quiet time has passed.
-    pub fn take_due(&mut self, now: Instant) -> bool {
+    /// The burst's changes, once, when its quiet time has passed.
+    pub fn take_due(&mut self, now: Instant) -> Option<Pending> {
         if self.due.is_some_and(|at| now >= at) {
             self.due = None;
-            return true;
+            return Some(std::mem::take(&mut self.pending));
         }
-        false
+        None
     }
 }
 
@@ -151,7 +158,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     effects.extend(app.handle_event(&ev));
                     dirty = true;
                 }
-                Message::FilesChanged => reload.changed(Instant::now()),
+                Message::FilesChanged(event) => reload.changed(event, Instant::now()),
                 Message::WatcherReady(request, result) if request == watch_request => {
                     match result {
                         Ok(w) => {
@@ -173,14 +180,18 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 }
             }
         }
-        if reload.take_due(Instant::now()) {
-            effects.push(Effect::Rescan);
+        if let Some(pending) = reload.take_due(Instant::now()) {
+            if app.reload(&pending) {
+                effects.push(Effect::Reloaded);
+            }
         }
         for effect in effects {
             match effect {
                 Effect::Quit => return Ok(()),
-                Effect::Rescan => {
-                    rescan(&mut app);
+                Effect::Rescan | Effect::Reloaded => {
+                    if effect == Effect::Rescan {
+                        rescan(&mut app);
+                    }
                     let targets = watch_targets(&app);
                     if targets != watched {
                         // The old watches go before the new ones are set up.
@@ -299,8 +310,8 @@ fn start_watcher(targets: &[Target], request: u64, tx: &mpsc::Sender<Message>) {
     let tx = tx.clone();
     std::thread::spawn(move || {
         let events = tx.clone();
-        let result = watch::watch(&targets, move |_| {
-            let _ = events.send(Message::FilesChanged);
+        let result = watch::watch(&targets, move |event| {
+            let _ = events.send(Message::FilesChanged(event));
         });
         let _ = tx.send(Message::WatcherReady(request, result));
     });
@@ -362,13 +373,21 @@ mod tests {
     fn a_burst_of_changes_is_one_reload() {
         let mut reload = Reload::default();
         let t0 = Instant::now();
-        assert!(!reload.take_due(t0));
-        for ms in [0, 50, 100, 200] {
-            reload.changed(t0 + Duration::from_millis(ms));
-            assert!(!reload.take_due(t0 + Duration::from_millis(ms + 10)), "not while changes keep coming");
+        assert!(reload.take_due(t0).is_none());
+        let events = [
+            WatchEvent::Changed(vec!["/h/skills/a/SKILL.md".into()]),
+            WatchEvent::Overflow,
+            WatchEvent::Overflow,
+            WatchEvent::Changed(vec!["/h/skills/b/SKILL.md".into()]),
+        ];
+        for (ms, event) in [0, 20, 30, 50].into_iter().zip(events) {
+            reload.changed(event, t0 + Duration::from_millis(ms));
+            assert!(reload.take_due(t0 + Duration::from_millis(ms + 10)).is_none(), "not while changes keep coming");
         }
-        let quiet = t0 + Duration::from_millis(200) + RELOAD_DEBOUNCE;
-        assert!(reload.take_due(quiet));
-        assert!(!reload.take_due(quiet + Duration::from_secs(10)), "exactly one reload");
+        let quiet = t0 + Duration::from_millis(50) + RELOAD_DEBOUNCE;
+        let pending = reload.take_due(quiet).expect("one reload");
+        assert!(pending.overflow, "an overflow in the burst makes it a full rescan");
+        assert_eq!(pending.paths.len(), 2);
+        assert!(reload.take_due(quiet + Duration::from_secs(10)).is_none(), "exactly one reload");
     }
 }

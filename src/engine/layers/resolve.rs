@@ -299,6 +299,8 @@ impl Engine {
             body_line,
             read_error: None,
             status,
+            listing_kept: false,
+            command_candidate: None,
             db_row: Some(row.clone()),
         }
     }
