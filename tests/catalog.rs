@@ -65,3 +65,56 @@ fn readiness_and_categories() {
     assert!(creds.readiness.setup_needed);
     assert!(creds.readiness.missing_files.contains(&"missing.json".to_owned()));
 }
+
+/// `find_all_skills` from a catalog (the lookups of `check` use it) is the
+/// scan's own, in order, on every fixture and on a disabled name used twice
+/// (both are disabled: the first does not shadow the second).
+#[test]
+fn the_listing_from_a_catalog_is_the_scans() {
+    let summary = |skills: Vec<skillscope::engine::list::ListedSkill>| -> Vec<String> {
+        skills.into_iter().map(|s| format!("{} {:?} {}", s.name, s.category, s.skill_md.display())).collect()
+    };
+    let t = tempfile::tempdir().unwrap();
+    let home = t.path().join("home");
+    for (rel, text) in [
+        ("skills/a/first/SKILL.md", "---\nname: twin\ndescription: disabled\n---\n"),
+        ("skills/b/second/SKILL.md", "---\nname: twin\ndescription: disabled too\n---\n"),
+        ("skills/b/third/SKILL.md", "---\nname: single\ndescription: listed\n---\n"),
+        ("skills/.hub/hidden/SKILL.md", "---\nname: hidden\ndescription: excluded\n---\n"),
+        ("config.yaml", "skills:\n  disabled: [twin]\n"),
+    ] {
+        let path = home.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let mut engines: Vec<skillscope::engine::Engine> = [
+        "basic",
+        "gates",
+        "collisions",
+        "frontmatter",
+        "bundles",
+        "commands",
+        "disabled_string",
+        "external_dirs",
+        "excluded_ancestor",
+        "root_skill",
+        "bad_files",
+    ]
+    .iter()
+    .map(|f| Scenario::fixture(f).engine())
+    .collect();
+    let twins = common::tui::engine_for(&home);
+    let catalog = twins.catalog();
+    let second = catalog.skills.iter().find(|s| s.description == "disabled too").unwrap();
+    assert!(second.status.disabled && second.status.shadowed_by.is_none(), "{:?}", second.status);
+    engines.push(twins);
+    for engine in engines {
+        let catalog = engine.catalog();
+        let from_catalog = engine.listed_in_catalog(&catalog).expect("every root scanned").expect("config readable");
+        let scanned = engine.find_all_skills(false).expect("config readable");
+        let flagged: Vec<String> = catalog.skills.iter().filter(|s| s.status.listed).map(|s| s.name.clone()).collect();
+        let listed: Vec<String> = scanned.iter().map(|s| s.name.clone()).collect();
+        assert_eq!(flagged, listed, "the catalog's listed flags: {}", engine.home.root.display());
+        assert_eq!(summary(from_catalog), summary(scanned), "{}", engine.home.root.display());
+    }
+}

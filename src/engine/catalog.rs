@@ -311,17 +311,18 @@ impl Engine {
     /// lists, ambiguous lookups, slash commands), in scan order.
     fn link_catalog(&self, skills: &mut [CatalogSkill]) -> IndexMap<String, SkillCommand> {
         let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
-        // Listing order is scan order: first name wins, then the disabled filter.
+        // Listing order is scan order: first name wins; a disabled skill
+        // is passed over before it takes its name.
         let mut first_by_name: HashMap<&str, usize> = HashMap::with_capacity(skills.len());
         let mut linked: Vec<(bool, Option<usize>, bool)> = Vec::with_capacity(skills.len());
         for (i, skill) in skills.iter().enumerate() {
             linked.push(if skill.listing_kept {
                 match first_by_name.get(skill.name.as_str()) {
                     Some(&first) => (false, Some(first), false),
+                    None if disabled.contains(&skill.name) => (false, None, true),
                     None => {
                         first_by_name.insert(&skill.name, i);
-                        let disabled = disabled.contains(&skill.name);
-                        (!disabled, None, disabled)
+                        (true, None, false)
                     }
                 }
             } else {

@@ -77,18 +77,32 @@ pub fn parse_selected<'a>(content: &'a str, keys: &[&str]) -> (Frontmatter, &'a 
     (fm, body)
 }
 
-fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, String>) -> (Frontmatter, &str) {
+/// The fences alone, without reading the YAML: the YAML block and the
+/// body of the (BOM-stripped) text, or `None` when it has no frontmatter.
+pub fn split(content: &str) -> Option<(&str, &str)> {
     let content = content.strip_prefix('\u{feff}').unwrap_or(content);
-    let none = |body_start| Frontmatter { fields: Map::new(), body_start, kind: FrontmatterKind::None, yaml_len: 0 };
     if !content.starts_with("---") {
-        return (none(0), content);
+        return None;
     }
-    let Some((fence_start, fence_end)) = find_closing_fence(&content[3..]) else {
-        return (none(0), content);
+    let (fence_start, fence_end) = find_closing_fence(&content[3..])?;
+    Some((&content[3..3 + fence_start], &content[3 + fence_end..]))
+}
+
+/// The body [`parse`] would return, without reading the YAML.
+pub fn body(content: &str) -> &str {
+    match split(content) {
+        Some((_, body)) => body,
+        None => content.strip_prefix('\u{feff}').unwrap_or(content),
+    }
+}
+
+fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, String>) -> (Frontmatter, &str) {
+    let none = |body_start| Frontmatter { fields: Map::new(), body_start, kind: FrontmatterKind::None, yaml_len: 0 };
+    let Some((yaml, body)) = split(content) else {
+        return (none(0), content.strip_prefix('\u{feff}').unwrap_or(content));
     };
-    let yaml = &content[3..3 + fence_start];
-    let body_start = 3 + fence_end;
-    let body = &content[body_start..];
+    let stripped = content.strip_prefix('\u{feff}').unwrap_or(content);
+    let body_start = stripped.len() - body.len();
     let (fields, kind) = match load(yaml) {
         Ok(Value::Map(m)) => (m, FrontmatterKind::Yaml),
         Ok(_) => (Map::new(), FrontmatterKind::NotAMapping),

@@ -103,6 +103,37 @@ impl Engine {
         Candidate::Keep { name, description }
     }
 
+    /// [`Engine::find_all_skills`] (the names, paths and categories) from a
+    /// catalog of this home, without reading a file: its skills of the
+    /// listing's roots in scan order, through the same first-name-wins and
+    /// disabled filters. `None` when the catalog lacks one of the roots.
+    pub fn listed_in_catalog(&self, catalog: &super::catalog::Catalog) -> Option<Result<Vec<ListedSkill>, PyError>> {
+        let roots = self.home.scan_dirs();
+        let indexes: Vec<usize> =
+            roots.iter().map(|root| catalog.roots.iter().position(|r| r.path == *root)).collect::<Option<_>>()?;
+        let disabled = match gates::disabled_names(&self.home, &self.env, None) {
+            Ok(d) => d,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut seen = HashSet::new();
+        let mut skills = Vec::new();
+        for ri in indexes {
+            for s in catalog.skills.iter().filter(|s| s.root == ri && s.db_row.is_none() && s.listing_kept) {
+                if seen.contains(&s.name) || disabled.contains(&s.name) {
+                    continue;
+                }
+                seen.insert(s.name.clone());
+                skills.push(ListedSkill {
+                    name: s.name.clone(),
+                    description: Value::Str(s.description.clone()),
+                    category: self.listing_category(&s.skill_md),
+                    skill_md: s.skill_md.clone(),
+                });
+            }
+        }
+        Some(Ok(skills))
+    }
+
     /// The listing in `skills_list` order: by (category or "", name).
     pub fn sorted_skills(&self) -> Result<Vec<ListedSkill>, PyError> {
         let mut skills = self.find_all_skills(false)?;

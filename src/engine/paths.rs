@@ -1,6 +1,8 @@
 //! Path operations with `pathlib` semantics: lexical joins, non-strict
 //! `resolve()`, and `glob`/`rglob` (which do not descend into symlinked dirs).
 
+use std::collections::HashMap;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Component, Path, PathBuf};
 
@@ -296,45 +298,26 @@ pub fn walk_dirs_no_follow(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
-/// The folders `rglob` visits under `dir` (in its order) and every entry
-/// in them, from one walk.
-#[derive(Debug, Clone, Default)]
-pub struct TreeEntries {
-    pub dirs: Vec<PathBuf>,
-    pub entries: std::collections::HashSet<PathBuf>,
-}
-
-pub fn walk_entries_no_follow(dir: &Path) -> TreeEntries {
-    let mut out = TreeEntries::default();
+/// The entries below `dir` whose names `keep` accepts, by name, from one
+/// walk: each list in the order `rglob` visits folders (parents first,
+/// sorted, symlinked folders not entered), so `dir.rglob(name)` for a kept
+/// name without wildcards is that list (less what no longer exists).
+pub fn entries_by_name(dir: &Path, keep: impl Fn(&OsStr) -> bool) -> HashMap<OsString, Vec<PathBuf>> {
+    let mut out: HashMap<OsString, Vec<PathBuf>> = HashMap::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
         let mut children = Vec::new();
         for e in list_dir(&d) {
-            let path = e.path();
             if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
-                children.push(path.clone());
+                children.push(e.path());
             }
-            out.entries.insert(path);
+            let name = e.file_name();
+            if keep(&name) {
+                out.entry(name).or_default().push(e.path());
+            }
         }
         children.sort();
-        out.dirs.push(d);
         stack.extend(children.into_iter().rev());
-    }
-    out
-}
-
-/// `dir.rglob(pattern)` answered from a walk made once (`walk_entries_no_follow`).
-pub fn rglob_in(tree: &TreeEntries, root: &Path, pattern: &str) -> Vec<PathBuf> {
-    let comps = components(pattern);
-    if comps.len() != 1 || has_magic(&comps[0]) {
-        return rglob(root, pattern);
-    }
-    let mut out = Vec::new();
-    for d in &tree.dirs {
-        let p = d.join(&comps[0]);
-        if tree.entries.contains(&p) && exists(&p) {
-            out.push(p);
-        }
     }
     out
 }
@@ -344,7 +327,44 @@ pub fn rglob_in(tree: &TreeEntries, root: &Path, pattern: &str) -> Vec<PathBuf> 
 pub struct TreeFile {
     pub path: PathBuf,
     pub is_file: bool,
+    pub is_dir: bool,
     pub is_symlink: bool,
+}
+
+/// The entry for `path` in a folder's listing, if it has one.
+pub fn tree_entry<'a>(tree: &'a [TreeFile], path: &Path) -> Option<&'a TreeFile> {
+    tree.iter().find(|f| f.path == path)
+}
+
+/// What the listing of `root` ([`rglob_all`]) knows of `path`: its entry,
+/// `Some(None)` when the folder holding it was listed without it, `None`
+/// when that folder was not listed (outside, or behind a symlink).
+fn listed<'a>(tree: &'a [TreeFile], root: &Path, path: &Path) -> Option<Option<&'a TreeFile>> {
+    if let Some(entry) = tree_entry(tree, path) {
+        return Some(Some(entry));
+    }
+    let parent = path.parent()?;
+    let parent_listed =
+        (parent == root && !tree.is_empty()) || tree.iter().any(|f| f.path == parent && f.is_dir && !f.is_symlink);
+    parent_listed.then_some(None)
+}
+
+/// `path.exists()`, answered from the listing of `root` where it can be.
+pub fn exists_in(tree: &[TreeFile], root: &Path, path: &Path) -> bool {
+    match listed(tree, root, path) {
+        Some(Some(f)) if !f.is_symlink => true,
+        Some(None) => false,
+        _ => exists(path),
+    }
+}
+
+/// `path.is_dir()`, answered from the listing of `root` where it can be.
+pub fn is_dir_in(tree: &[TreeFile], root: &Path, path: &Path) -> bool {
+    match listed(tree, root, path) {
+        Some(Some(f)) => f.is_dir,
+        Some(None) => false,
+        None => is_dir(path),
+    }
 }
 
 /// `dir.rglob("*")` from a single pass (each folder listed once), with each
@@ -371,8 +391,12 @@ pub fn rglob_all(dir: &Path) -> Vec<TreeFile> {
             if !fnmatch(&e.file_name().to_string_lossy(), "*") {
                 continue;
             }
-            let is_file = if is_symlink { is_file(&path) } else { kind.is_some_and(|t| t.is_file()) };
-            out.push(TreeFile { path, is_file, is_symlink });
+            let (is_file, is_dir) = if is_symlink {
+                fs::metadata(&path).map_or((false, false), |m| (m.is_file(), m.is_dir()))
+            } else {
+                (kind.is_some_and(|t| t.is_file()), kind.is_some_and(|t| t.is_dir()))
+            };
+            out.push(TreeFile { path, is_file, is_dir, is_symlink });
         }
         stack.extend(children.into_iter().rev());
     }
@@ -447,9 +471,10 @@ mod tests {
             fs::create_dir_all(path.parent().unwrap()).unwrap();
             fs::write(path, "").unwrap();
         }
-        let tree = walk_entries_no_follow(root);
-        for pat in ["x.md", "y.md", "z.md", "*.md", "a/x.md"] {
-            assert_eq!(rglob_in(&tree, root, pat), rglob(root, pat), "{pat}");
+        let by_name = entries_by_name(root, |n| n.to_string_lossy().ends_with(".md"));
+        for name in ["x.md", "y.md", "z.md"] {
+            let found = by_name.get(OsStr::new(name)).cloned().unwrap_or_default();
+            assert_eq!(found, rglob(root, name), "{name}");
         }
     }
 

@@ -62,6 +62,18 @@ pub fn read_text(path: &Path) -> Result<String, ReadError> {
     decode(read_bytes(path)?).map(universal_newlines)
 }
 
+/// [`read_text`] for a file of at most `max` bytes: `Ok(None)`, with nothing
+/// read, when it is longer.
+pub fn read_text_at_most(path: &Path, max: u64) -> Result<Option<String>, ReadError> {
+    let file = open_nonblocking(path).map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
+    let meta = file.metadata().map_err(|e| ReadError::Io(os_error_message(&e, path)))?;
+    if meta.is_file() && meta.len() > max {
+        return Ok(None);
+    }
+    let bytes = read_open_bytes(file, meta.is_file(), path)?;
+    decode(bytes).map(universal_newlines).map(Some)
+}
+
 /// Python's universal-newlines translation.
 pub fn universal_newlines(text: String) -> String {
     if !text.contains('\r') {

@@ -66,6 +66,9 @@ fn py_exception(msg: impl Into<String>) -> Json {
     json!({"error": msg.into(), "success": false})
 }
 
+/// How many names the not-found answer's `available_skills` shows.
+const AVAILABLE_SHOWN: usize = 20;
+
 /// The files name lookups consult, read once for many lookups.
 pub struct LookupIndex {
     dirs: Vec<DirLookup>,
@@ -80,13 +83,13 @@ struct DirLookup {
     /// The skills a name finds (folder name or frontmatter name), in
     /// index order: a lookup is one map access, not a pass over them all.
     by_name: HashMap<String, Vec<usize>>,
-    tree: paths::TreeEntries,
-    /// The entries of `tree` by file name, in `rglob` order.
-    by_file_name: HashMap<std::ffi::OsString, Vec<PathBuf>>,
+    /// Every `*.md` below the root by file name, in `rglob` order: the
+    /// legacy `{name}.md` lookups.
+    md_files: HashMap<std::ffi::OsString, Vec<PathBuf>>,
 }
 
 impl DirLookup {
-    fn new(root: PathBuf, skills: Vec<(PathBuf, Option<String>)>, tree: paths::TreeEntries) -> DirLookup {
+    fn new(root: PathBuf, skills: Vec<(PathBuf, Option<String>)>) -> DirLookup {
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, (path, fm_name)) in skills.iter().enumerate() {
             let dir_name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
@@ -97,26 +100,16 @@ impl DirLookup {
                 by_name.entry(n.clone()).or_default().push(i);
             }
         }
-        let order: HashMap<&Path, usize> = tree.dirs.iter().enumerate().map(|(i, d)| (d.as_path(), i)).collect();
-        let mut by_file_name: HashMap<std::ffi::OsString, Vec<PathBuf>> = HashMap::new();
-        for entry in &tree.entries {
-            if let Some(name) = entry.file_name() {
-                by_file_name.entry(name.to_os_string()).or_default().push(entry.clone());
-            }
-        }
-        let rank = |p: &PathBuf| p.parent().and_then(|d| order.get(d)).copied().unwrap_or(usize::MAX);
-        for found in by_file_name.values_mut() {
-            found.sort_by_key(rank);
-        }
-        DirLookup { root, skills, by_name, tree, by_file_name }
+        let md_files = paths::entries_by_name(&root, |n| n.as_encoded_bytes().ends_with(b".md"));
+        DirLookup { root, skills, by_name, md_files }
     }
 
-    /// `root.rglob(file_name)` for a name without wildcards.
+    /// `root.rglob(file_name)`.
     fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
-        if paths::has_magic(file_name) || file_name.contains('/') {
-            return paths::rglob_in(&self.tree, &self.root, file_name);
+        if paths::has_magic(file_name) || file_name.contains('/') || !file_name.ends_with(".md") {
+            return paths::rglob(&self.root, file_name);
         }
-        let found = self.by_file_name.get(std::ffi::OsStr::new(file_name));
+        let found = self.md_files.get(std::ffi::OsStr::new(file_name));
         found.into_iter().flatten().filter(|p| paths::exists(p)).cloned().collect()
     }
 }
@@ -133,23 +126,50 @@ impl Engine {
     /// SKILL.md with its frontmatter name, and the tree `rglob` walks, per
     /// search dir. Build one to answer many lookups (a bundle, a check).
     pub fn lookup_index(&self) -> LookupIndex {
+        self.lookup_index_for(None)
+    }
+
+    /// [`Engine::lookup_index`] taking the skills and their names from a
+    /// catalog of this home already made, where it has the root: no file
+    /// is read again.
+    pub fn lookup_index_for(&self, catalog: Option<&super::catalog::Catalog>) -> LookupIndex {
         let dirs = self
             .home
             .scan_dirs()
             .into_iter()
             .map(|root| {
-                let (skills, _) = discover::index_read_map(&root, "SKILL.md", &|f| {
-                    let name = f
-                        .with_text(|t| frontmatter::parse_selected(t, &["name"]).0.fields.get("name").cloned())
-                        .flatten()
-                        .and_then(|v| v.as_str().map(str::to_owned));
-                    (f.path, name)
-                });
-                let tree = paths::walk_entries_no_follow(&root);
-                DirLookup::new(root, skills, tree)
+                let scanned = catalog.and_then(|c| c.roots.iter().position(|r| r.path == root).map(|i| (c, i)));
+                let skills = match scanned {
+                    Some((catalog, ri)) => catalog
+                        .skills
+                        .iter()
+                        .filter(|s| s.root == ri && s.db_row.is_none())
+                        .map(|s| {
+                            (s.skill_md.clone(), s.frontmatter.get("name").and_then(|v| v.as_str()).map(str::to_owned))
+                        })
+                        .collect(),
+                    None => {
+                        discover::index_read_map(&root, "SKILL.md", &|f| {
+                            let name = f
+                                .with_text(|t| frontmatter::parse_selected(t, &["name"]).0.fields.get("name").cloned())
+                                .flatten()
+                                .and_then(|v| v.as_str().map(str::to_owned));
+                            (f.path, name)
+                        })
+                        .0
+                    }
+                };
+                DirLookup::new(root, skills)
             })
             .collect();
-        LookupIndex { dirs, available: std::sync::OnceLock::new() }
+        let available = std::sync::OnceLock::new();
+        if let Some(listed) = catalog.and_then(|c| self.listed_in_catalog(c)) {
+            let _ = available.set(listed.map(|mut skills| {
+                super::list::sort_listing(&mut skills);
+                skills.into_iter().take(AVAILABLE_SHOWN).map(|s| s.name).collect()
+            }));
+        }
+        LookupIndex { dirs, available }
     }
 
     /// The first `n` names in skills_list order (the not-found answer).
@@ -252,8 +272,8 @@ impl Engine {
         }
         let Some(found) = candidates.into_iter().next().filter(|c| paths::exists(&c.skill_md)) else {
             let available = match index {
-                Some(index) => index.available.get_or_init(|| self.first_listed(20)).clone(),
-                None => self.first_listed(20),
+                Some(index) => index.available.get_or_init(|| self.first_listed(AVAILABLE_SHOWN)).clone(),
+                None => self.first_listed(AVAILABLE_SHOWN),
             };
             return match available {
                 Ok(names) => json!({
@@ -526,6 +546,48 @@ pub fn linked_files(skill_dir: &Path) -> LinkedFiles {
     linked
 }
 
+/// [`linked_files`] answered from the folder's `rglob("*")` listing
+/// ([`paths::rglob_all`]) without reading the disk again. A support folder
+/// that is a symlink (which that listing does not enter) is read from disk.
+pub fn linked_files_in(skill_dir: &Path, tree: &[paths::TreeFile]) -> LinkedFiles {
+    let sub = |name: &str| skill_dir.join(name);
+    let support = [sub("references"), sub("templates"), sub("assets"), sub("scripts")];
+    if support.iter().any(|d| paths::tree_entry(tree, d).is_some_and(|f| f.is_symlink)) {
+        return linked_files(skill_dir);
+    }
+    let [refs, templates, assets, scripts] = &support;
+    let name = |f: &paths::TreeFile| f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    fn in_dir<'a>(tree: &'a [paths::TreeFile], dir: &'a Path) -> impl Iterator<Item = &'a paths::TreeFile> {
+        tree.iter().filter(move |f| f.path.parent() == Some(dir))
+    }
+    fn below<'a>(tree: &'a [paths::TreeFile], dir: &'a Path) -> impl Iterator<Item = &'a paths::TreeFile> {
+        tree.iter().filter(move |f| f.path != dir && f.path.starts_with(dir))
+    }
+    let mut linked = LinkedFiles {
+        references: in_dir(tree, refs)
+            .filter(|f| paths::fnmatch(&name(f), "*.md"))
+            .map(|f| rel_to(skill_dir, &f.path))
+            .collect(),
+        ..LinkedFiles::default()
+    };
+    for pat in TEMPLATE_PATTERNS {
+        let mut found: Vec<String> = below(tree, templates)
+            .filter(|f| paths::fnmatch(&name(f), pat))
+            .map(|f| rel_to(skill_dir, &f.path))
+            .collect();
+        found.sort();
+        linked.templates.extend(found);
+    }
+    linked.assets = below(tree, assets).filter(|f| f.is_file).map(|f| rel_to(skill_dir, &f.path)).collect();
+    linked.assets.sort();
+    for pat in SCRIPT_PATTERNS {
+        linked.scripts.extend(
+            in_dir(tree, scripts).filter(|f| paths::fnmatch(&name(f), pat)).map(|f| rel_to(skill_dir, &f.path)),
+        );
+    }
+    linked
+}
+
 /// `available_files` of the not-found answer: every file, grouped by prefix.
 pub fn available_files(skill_dir: &Path) -> Json {
     let mut groups: [(&str, Vec<String>); 5] =
@@ -560,6 +622,65 @@ pub fn available_files(skill_dir: &Path) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every folder holding a SKILL.md below `dir`.
+    fn skill_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
+        if dir.join("SKILL.md").is_file() {
+            out.push(dir.to_path_buf());
+        }
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                skill_dirs(&e.path(), out);
+            }
+        }
+    }
+
+    #[test]
+    fn linked_files_from_a_listing_match_the_disk() {
+        let t = tempfile::tempdir().expect("tempdir");
+        let odd = t.path().join("odd");
+        for rel in [
+            "SKILL.md",
+            "references/a.md",
+            "references/b.txt",
+            "references/deep/c.md",
+            "references/dir.md/x.md",
+            "templates/z.yaml",
+            "templates/a/b/c.py",
+            "templates/a/skip.txt",
+            "assets/img/logo.png",
+            "assets/.hidden",
+            "scripts/run.sh",
+            "scripts/tool.py",
+            "scripts/nested/x.sh",
+        ] {
+            let path = odd.join(rel);
+            std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+            std::fs::write(path, "x").expect("write");
+        }
+        std::fs::create_dir_all(odd.join("assets/empty.md")).expect("mkdir");
+        let linked_out = t.path().join("linked");
+        std::fs::create_dir_all(linked_out.join("scripts")).expect("mkdir");
+        std::fs::write(linked_out.join("SKILL.md"), "x").expect("write");
+        std::fs::write(linked_out.join("scripts/far.sh"), "x").expect("write");
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(linked_out.join("scripts"), odd.join("templates/link")).expect("symlink");
+            std::os::unix::fs::symlink(odd.join("nowhere"), odd.join("assets/dangling")).expect("symlink");
+            let via_link = t.path().join("via-link");
+            std::fs::create_dir_all(&via_link).expect("mkdir");
+            std::fs::write(via_link.join("SKILL.md"), "x").expect("write");
+            std::os::unix::fs::symlink(linked_out.join("scripts"), via_link.join("scripts")).expect("symlink");
+        }
+        let mut dirs = vec![odd, t.path().join("via-link")];
+        skill_dirs(&PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus"), &mut dirs);
+        assert!(dirs.len() > 200);
+        for dir in dirs {
+            let tree = paths::rglob_all(&dir);
+            let (from_listing, from_disk) = (linked_files_in(&dir, &tree), linked_files(&dir));
+            assert_eq!(from_listing.groups(), from_disk.groups(), "{}", dir.display());
+        }
+    }
 
     #[test]
     fn lookup_errors() {

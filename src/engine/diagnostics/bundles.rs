@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
     let set = &catalog.bundles;
-    let index = (!set.bundles.is_empty()).then(|| engine.lookup_index());
+    let index = (!set.bundles.is_empty()).then(|| engine.lookup_index_for(Some(catalog)));
     for problem in &set.problems {
         let mut sink = Sink {
             findings,

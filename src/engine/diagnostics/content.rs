@@ -7,7 +7,7 @@ use crate::engine::frontmatter;
 use crate::engine::paths;
 use crate::engine::preprocess::inline_shell_snippets;
 use crate::engine::source::line_at;
-use crate::engine::view::linked_files;
+use crate::engine::view::linked_files_in;
 use std::path::PathBuf;
 
 /// Phrases whose presence makes skill_view log an injection warning.
@@ -27,8 +27,9 @@ const INJECTION_PATTERNS: [&str; 9] = [
 const FOREIGN_TEMPLATES: [&str; 5] =
     ["SKILL_DIR", "SKILL_ROOT", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "SKILL_PATH"];
 
-pub(super) fn check(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
-    let body_offset = text.len() - frontmatter::parse(text).1.len();
+/// Rules on the text of a SKILL.md; `files` is its folder's `rglob("*")`.
+pub(super) fn check(skill: &CatalogSkill, text: &str, files: &[paths::TreeFile], sink: &mut Sink) {
+    let body_offset = text.len() - frontmatter::body(text).len();
     for (range, cmd) in inline_shell_snippets(text) {
         sink.add(
             "hermes-inline-shell",
@@ -37,13 +38,16 @@ pub(super) fn check(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
         );
     }
     check_templates(text, sink);
-    for (i, line) in text.lines().enumerate() {
-        let lower = line.to_lowercase();
-        if let Some(p) = INJECTION_PATTERNS.iter().find(|p| lower.contains(*p)) {
-            sink.add("hermes-injection-phrase", Some(i + 1), format!("contains `{p}`"));
+    // Lowercasing never adds or removes a line: the lines stay numbered.
+    let lower = text.to_lowercase();
+    if INJECTION_PATTERNS.iter().any(|p| lower.contains(*p)) {
+        for (i, line) in lower.lines().enumerate() {
+            if let Some(p) = INJECTION_PATTERNS.iter().find(|p| line.contains(*p)) {
+                sink.add("hermes-injection-phrase", Some(i + 1), format!("contains `{p}`"));
+            }
         }
     }
-    check_references(skill, text, body_offset, sink);
+    check_references(skill, text, body_offset, files, sink);
 }
 
 fn check_templates(text: &str, sink: &mut Sink) {
@@ -146,16 +150,16 @@ fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
     out
 }
 
-fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, sink: &mut Sink) {
+fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, files: &[paths::TreeFile], sink: &mut Sink) {
     let body = &text[body_offset..];
     let present: Vec<&str> = crate::engine::discover::SUPPORT_DIRS
         .iter()
         .copied()
-        .filter(|d| paths::is_dir(&skill.skill_dir.join(d)))
+        .filter(|d| paths::is_dir_in(files, &skill.skill_dir, &skill.skill_dir.join(d)))
         .collect();
     for (at, rel) in referenced_paths(body, &present) {
         let path = paths::join(&skill.skill_dir, &rel);
-        if !path.starts_with(&skill.skill_dir) || paths::exists(&path) {
+        if !path.starts_with(&skill.skill_dir) || paths::exists_in(files, &skill.skill_dir, &path) {
             continue;
         }
         sink.add(
@@ -177,10 +181,10 @@ pub(super) fn check_files(
 ) {
     let dir = &skill.skill_dir;
     let mut found: Vec<(PathBuf, &str, String)> = Vec::new();
-    let linked = linked_files(dir).all();
+    let linked = linked_files_in(dir, files).all();
     for sub in crate::engine::discover::SUPPORT_DIRS {
         let root = dir.join(sub);
-        if !paths::is_dir(&root) {
+        if !paths::is_dir_in(files, dir, &root) {
             continue;
         }
         for file in files.iter().filter(|f| f.is_file && f.path.starts_with(&root)) {

@@ -107,8 +107,9 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, index: usize, text: &str
         }
         FrontmatterKind::Yaml => {}
     }
+    // Whether there is frontmatter depends on the fences alone.
     if skill.frontmatter_kind != FrontmatterKind::None
-        && frontmatter::parse(take_chars(text, LISTING_READ_CHARS)).0.kind == FrontmatterKind::None
+        && frontmatter::split(take_chars(text, LISTING_READ_CHARS)).is_none()
     {
         sink.add(
             "hermes-frontmatter-too-long",
@@ -213,7 +214,7 @@ fn check_description(text: &str, fm: &Map, sink: &mut Sink) {
             "no description; the listing shows the first body line instead and the prompt index none",
         );
     }
-    let body = frontmatter::parse(take_chars(text, LISTING_READ_CHARS)).1;
+    let body = frontmatter::body(take_chars(text, LISTING_READ_CHARS));
     if skill::listing_description(fm, body).is_none() && !matches!(fm.get("name"), Some(v) if v.as_str().is_none()) {
         let kind = desc.map_or("missing".to_owned(), |d| crate::engine::gates::type_name(d).to_owned());
         sink.add(

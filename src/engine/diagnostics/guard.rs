@@ -23,17 +23,47 @@ pub struct Pattern {
     pub id: String,
     pub severity: Severity,
     pub category: String,
-    pub regex: Regex,
-    /// The same pattern on the linear-time engine, when it needs no
-    /// look-around (all but a few): confirms a candidate line.
-    pub linear: Option<regex::Regex>,
+    /// The regex, case-insensitive, as Python's `re` reads it.
+    pub source: String,
     pub description: String,
+    /// Compiled on first need: most patterns never see a candidate line.
+    matcher: OnceLock<Option<Matcher>>,
 }
 
-/// The pattern table, compiled once, with a one-pass prefilter: a looser
-/// form of every pattern (no word boundaries, no look-around) forms a set
-/// matched once per line by a DFA; only the lines it flags are confirmed
-/// with the exact patterns.
+/// A pattern compiled: on the linear-time engine when it needs no
+/// look-around (all but a few), else on the backtracking one.
+#[derive(Clone)]
+enum Matcher {
+    Linear(regex::Regex),
+    Backtracking(Regex),
+}
+
+impl Matcher {
+    fn compile(source: &str) -> Option<Matcher> {
+        match regex::Regex::new(source) {
+            Ok(linear) => Some(Matcher::Linear(linear)),
+            Err(_) => Regex::new(source).ok().map(Matcher::Backtracking),
+        }
+    }
+
+    fn is_match(&self, line: &str) -> bool {
+        match self {
+            Matcher::Linear(r) => r.is_match(line),
+            Matcher::Backtracking(r) => r.is_match(line).unwrap_or(false),
+        }
+    }
+}
+
+impl Pattern {
+    fn matcher(&self) -> Option<&Matcher> {
+        self.matcher.get_or_init(|| Matcher::compile(&self.source)).as_ref()
+    }
+}
+
+/// The pattern table with a one-pass prefilter: a looser form of every
+/// pattern (no word boundaries, no look-around) forms a set matched once
+/// per file, then per line, by a DFA; only the lines it flags are
+/// confirmed with the exact patterns, compiled when first needed.
 pub struct Table {
     pub patterns: Vec<Pattern>,
     set: regex::RegexSet,
@@ -43,28 +73,27 @@ pub struct Table {
     alone: Vec<usize>,
 }
 
-impl Clone for Table {
-    /// A copy with caches of its own (regexes keep per-clone caches), so
-    /// threads scanning at once do not contend for one.
-    fn clone(&self) -> Table {
-        let patterns = self
-            .patterns
-            .iter()
-            .map(|p| Pattern {
-                id: p.id.clone(),
-                severity: p.severity,
-                category: p.category.clone(),
-                regex: p.regex.clone(),
-                linear: p.linear.clone(),
-                description: p.description.clone(),
-            })
-            .collect();
-        Table { patterns, set: self.set.clone(), in_set: self.in_set.clone(), alone: self.alone.clone() }
+/// One thread's matchers: clones of the shared ones, with caches of their
+/// own (a regex clone gets its own cache pool), so threads scanning at
+/// once do not contend for one.
+struct Local {
+    set: regex::RegexSet,
+    matchers: Vec<Option<Option<Matcher>>>,
+}
+
+impl Local {
+    fn new(table: &Table) -> Local {
+        Local { set: table.set.clone(), matchers: vec![None; table.patterns.len()] }
+    }
+
+    fn is_match(&mut self, table: &Table, k: usize, line: &str) -> bool {
+        let matcher = self.matchers[k].get_or_insert_with(|| table.patterns[k].matcher().cloned());
+        matcher.as_ref().is_some_and(|m| m.is_match(line))
     }
 }
 
-/// The pattern table. A pattern the engine cannot compile at all is left
-/// out rather than failing every check.
+/// The pattern table. A pattern the engine cannot compile at all matches
+/// nothing rather than failing every check.
 pub fn table() -> &'static Table {
     static CELL: OnceLock<Table> = OnceLock::new();
     CELL.get_or_init(|| {
@@ -79,17 +108,15 @@ pub fn table() -> &'static Table {
                     _ => Severity::Info,
                 };
                 let source = format!("(?i){regex}");
-                let linear = regex::Regex::new(&source).ok();
-                let regex = Regex::new(&source).ok()?;
-                Some(Pattern { id, severity, category, regex, linear, description })
+                Some(Pattern { id, severity, category, source, description, matcher: OnceLock::new() })
             })
             .collect();
         let mut in_set = Vec::new();
         let mut alone = Vec::new();
         let mut sources = Vec::new();
         for (i, p) in patterns.iter().enumerate() {
-            let loose = without_look_around(&without_word_boundaries(p.regex.as_str()));
-            if regex::Regex::new(&loose).is_ok() {
+            let loose = without_look_around(&without_word_boundaries(&p.source));
+            if regex_syntax::Parser::new().parse(&loose).is_ok() {
                 in_set.push(i);
                 sources.push(loose);
             } else {
@@ -190,8 +217,8 @@ pub fn patterns() -> &'static [Pattern] {
 }
 
 thread_local! {
-    /// This thread's copy of the table (see [`Table::clone`]).
-    static LOCAL: Table = table().clone();
+    /// This thread's matchers (see [`Local`]).
+    static LOCAL: std::cell::RefCell<Local> = std::cell::RefCell::new(Local::new(table()));
 }
 
 fn is_invisible(c: char) -> bool {
@@ -200,29 +227,29 @@ fn is_invisible(c: char) -> bool {
 
 /// Scans one text and reports (pattern or invisible, line, excerpt).
 pub fn scan_text(text: &str) -> Vec<(String, Severity, usize, String, String)> {
-    LOCAL.with(|t| scan_with(t, text))
+    LOCAL.with(|local| scan_with(table(), &mut local.borrow_mut(), text))
 }
 
-fn scan_with(t: &Table, text: &str) -> Vec<(String, Severity, usize, String, String)> {
+fn scan_with(t: &Table, local: &mut Local, text: &str) -> Vec<(String, Severity, usize, String, String)> {
     let mut out = Vec::new();
+    // Most files match nothing: one pass of the set over the whole text
+    // (and one look for invisible characters) before any line is looked at.
+    if t.alone.is_empty() && !local.set.is_match(text) && !text.chars().any(is_invisible) {
+        return out;
+    }
     for (i, line) in text.lines().enumerate() {
         // Most lines match nothing: a cheap yes/no first, which patterns after.
-        let candidates: Vec<usize> =
-            if t.set.is_match(line) { t.set.matches(line).iter().map(|k| t.in_set[k]).collect() } else { Vec::new() };
-        let mut hits: Vec<usize> = candidates
-            .into_iter()
-            .chain(t.alone.iter().copied())
-            .filter(|&k| match &t.patterns[k].linear {
-                Some(linear) => linear.is_match(line),
-                None => t.patterns[k].regex.is_match(line).unwrap_or(false),
-            })
-            .collect();
+        let candidates: Vec<usize> = if local.set.is_match(line) {
+            local.set.matches(line).iter().map(|k| t.in_set[k]).collect()
+        } else {
+            Vec::new()
+        };
+        let mut hits: Vec<usize> =
+            candidates.into_iter().chain(t.alone.iter().copied()).filter(|&k| local.is_match(t, k, line)).collect();
         hits.sort_unstable();
         for p in hits.iter().map(|&k| &t.patterns[k]) {
-            {
-                let excerpt: String = line.trim().chars().take(117).collect();
-                out.push((p.id.clone(), p.severity, i + 1, format!("{} ({})", p.description, p.category), excerpt));
-            }
+            let excerpt: String = line.trim().chars().take(117).collect();
+            out.push((p.id.clone(), p.severity, i + 1, format!("{} ({})", p.description, p.category), excerpt));
         }
         if let Some(c) = line.chars().find(|c| is_invisible(*c)) {
             out.push((
@@ -242,24 +269,31 @@ fn scanned(path: &Path) -> bool {
     name == "SKILL.md" || SCANNED.contains(&crate::engine::paths::suffix(&name.to_lowercase()))
 }
 
-/// Guard findings for every text file of a skill folder (`tree` is its
-/// `rglob("*")`, [`crate::engine::paths::rglob_all`]).
+/// Guard findings for every text file of a skill folder: `skill_md_text`
+/// is its SKILL.md, already read, and `tree` the folder's `rglob("*")`
+/// ([`crate::engine::paths::rglob_all`]).
 pub fn check_skill_dir(
     skill: &CatalogSkill,
+    skill_md_text: Option<&str>,
     tree: &[crate::engine::paths::TreeFile],
     index: usize,
     roots: &[PathBuf],
     findings: &mut Vec<Finding>,
 ) {
-    let mut files = vec![skill.skill_md.clone()];
-    files.extend(
-        tree.iter().filter(|f| f.is_file && f.path != skill.skill_md && scanned(&f.path)).map(|f| f.path.clone()),
-    );
+    let others = tree.iter().filter(|f| f.is_file && f.path != skill.skill_md && scanned(&f.path));
+    let files = std::iter::once(&skill.skill_md).chain(others.map(|f| &f.path));
     for file in files {
-        if std::fs::metadata(&file).map(|m| m.len() > MAX_BYTES).unwrap_or(true) {
-            continue;
-        }
-        let Ok(text) = crate::engine::source::read_text(&file) else { continue };
+        let text = match skill_md_text {
+            // The size limit is on the file: its text, with `\r\n` read as
+            // `\n`, is at least half as long.
+            Some(text) if *file == skill.skill_md && text.len() as u64 * 2 <= MAX_BYTES => {
+                std::borrow::Cow::Borrowed(text)
+            }
+            _ => match crate::engine::source::read_text_at_most(file, MAX_BYTES) {
+                Ok(Some(text)) => std::borrow::Cow::Owned(text),
+                _ => continue,
+            },
+        };
         for (id, severity, line, message, excerpt) in scan_text(&text) {
             let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
             findings.push(Finding {
@@ -269,7 +303,7 @@ pub fn check_skill_dir(
                 skill_name: Some(skill.name.clone()),
                 skill_md: Some(skill.skill_md.clone()),
                 path: file.clone(),
-                rel_path: relative(&file, roots),
+                rel_path: relative(file, roots),
                 line: Some(line),
                 message,
                 hint: "Hermes' skills guard flags this when the skill is installed from a hub; rephrase it, or make sure it is what you mean.".into(),
@@ -290,6 +324,7 @@ mod tests {
     #[test]
     fn every_pattern_compiles_and_has_a_prefilter() {
         assert_eq!(patterns().len(), 121);
+        assert!(patterns().iter().all(|p| p.matcher().is_some()), "every pattern compiles");
         assert!(table().alone.is_empty(), "every pattern is in the one-pass set");
     }
 

@@ -151,10 +151,13 @@ impl Engine {
             path: skill.skill_md.clone(),
             rel_path: relative(&skill.skill_md, &roots),
         };
-        match super::source::read_text(&skill.skill_md) {
+        // One walk of the skill folder serves every rule on its files.
+        let files = if skill.db_row.is_some() { Vec::new() } else { super::paths::rglob_all(&skill.skill_dir) };
+        let text = super::source::read_text(&skill.skill_md);
+        match &text {
             Ok(text) => {
-                frontmatter_rules::check(self, catalog, index, &text, &mut sink);
-                content::check(skill, &text, &mut sink);
+                frontmatter_rules::check(self, catalog, index, text, &mut sink);
+                content::check(skill, text, &files, &mut sink);
             }
             Err(e) => sink.add(
                 "hermes-unreadable",
@@ -162,10 +165,8 @@ impl Engine {
                 format!("Hermes cannot read this SKILL.md and skips the skill: {e}"),
             ),
         }
-        // One walk of the skill folder serves every rule on its files.
-        let files = if skill.db_row.is_some() { Vec::new() } else { super::paths::rglob_all(&skill.skill_dir) };
         content::check_files(skill, &files, &roots, &mut findings, index);
-        guard::check_skill_dir(skill, &files, index, &roots, &mut findings);
+        guard::check_skill_dir(skill, text.as_deref().ok(), &files, index, &roots, &mut findings);
         findings
     }
 
