@@ -1,34 +1,38 @@
-//! `skillscope list --json` on a 10,000-skill home, the whole process, warm
-//! page cache. Budget: under 100 ms wall (median).
+//! `skillscope list --json` and `skillscope check --json`, the whole
+//! process, warm page cache, on generated homes of 1,000, 10,000 and
+//! 100,000 skills (`SKILLSCOPE_BENCH_TIERS=1000,10000` picks tiers).
+//! Budgets: `list` under 100 ms (median) at 10,000 skills; `check` within
+//! 3× the time of `list` and 2× its peak memory on the same home.
 //!
-//! Run with `cargo bench --bench list`. The home comes from
-//! `benches/gen_skills.py` and is kept in `target/bench-homes/`.
+//! Run with `cargo bench --bench list`. The homes come from
+//! `benches/gen_skills.py` and are kept in `target/bench-homes/`.
 //! With a Hermes 0.19.0 venv (`$HERMES_VENV`, else `target/hermes-venv`, as
 //! `tests/golden/regen.py` creates it), Hermes' in-process `skills_list()` is
-//! timed on the same home for comparison.
+//! timed on the 10,000-skill home for comparison.
 
 mod common;
 
-use common::{bench_home, ms, repo};
+use common::{bench_home, ms, repo, run_measured, tiers};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const SKILLS: usize = 10_000;
-const RUNS: usize = 15;
-const BUDGET: Duration = Duration::from_millis(100);
+const LIST_BUDGET: Duration = Duration::from_millis(100);
 
-fn time_once(home: &Path) -> Duration {
-    let start = Instant::now();
-    let status = Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .args(["list", "--json", "--home"])
-        .arg(home)
-        .stdout(Stdio::null())
-        .status()
-        .expect("skillscope runs");
-    let elapsed = start.elapsed();
-    assert!(status.success());
-    elapsed
+/// Median time and the largest peak memory (KiB) of `runs` runs of a command.
+fn measure(home: &Path, command: &str, runs: usize) -> (Duration, u64) {
+    let once = || {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        cmd.args([command, "--json", "--home"]).arg(home);
+        let (t, rss, ok) = run_measured(&mut cmd);
+        assert!(ok, "skillscope {command} failed");
+        (t, rss)
+    };
+    once(); // warm the page cache
+    let mut results: Vec<(Duration, u64)> = (0..runs).map(|_| once()).collect();
+    let peak = results.iter().map(|r| r.1).max().unwrap_or(0);
+    results.sort();
+    (results[runs / 2].0, peak)
 }
 
 /// Hermes' `skills_list()` timed inside one Python process (the import is
@@ -56,27 +60,34 @@ fn hermes_in_process(home: &Path) -> Option<Duration> {
 }
 
 fn main() {
-    let home = bench_home(SKILLS);
-    for _ in 0..3 {
-        time_once(&home); // warm the page cache
-    }
-    let mut times: Vec<Duration> = (0..RUNS).map(|_| time_once(&home)).collect();
-    times.sort();
-    let median = times[RUNS / 2];
-    println!(
-        "skillscope list --json, {SKILLS} skills, {RUNS} runs: min {:.1} ms, median {:.1} ms, max {:.1} ms",
-        ms(times[0]),
-        ms(median),
-        ms(times[RUNS - 1])
-    );
-    let verdict = if median < BUDGET { "within" } else { "OVER" };
-    println!("budget {} ms (median, whole process): {verdict}", BUDGET.as_millis());
-    match hermes_in_process(&home) {
-        Some(h) => println!(
-            "Hermes 0.19.0 skills_list() in-process, same home: {:.1} ms, {:.1}x skillscope's whole process",
-            ms(h),
-            h.as_secs_f64() / median.as_secs_f64()
-        ),
-        None => println!("Hermes not timed: no venv at $HERMES_VENV or target/hermes-venv"),
+    for skills in tiers() {
+        let home = bench_home(skills);
+        let runs = if skills >= 100_000 { 3 } else { 11 };
+        let (list, list_mem) = measure(&home, "list", runs);
+        let (check, check_mem) = measure(&home, "check", runs.min(5));
+        let budget = if skills == 10_000 {
+            format!(" (budget {} ms: {})", LIST_BUDGET.as_millis(), if list < LIST_BUDGET { "within" } else { "OVER" })
+        } else {
+            String::new()
+        };
+        println!("{skills} skills: list --json median {:.0} ms, peak {} MiB{budget}", ms(list), list_mem / 1024);
+        let (time_ratio, mem_ratio) = (check.as_secs_f64() / list.as_secs_f64(), check_mem as f64 / list_mem as f64);
+        println!(
+            "{skills} skills: check --json median {:.0} ms ({time_ratio:.1}x list, budget 3x: {}), peak {} MiB ({mem_ratio:.1}x list, budget 2x: {})",
+            ms(check),
+            if time_ratio <= 3.0 { "within" } else { "OVER" },
+            check_mem / 1024,
+            if mem_ratio <= 2.0 { "within" } else { "OVER" },
+        );
+        if skills == 10_000 {
+            match hermes_in_process(&home) {
+                Some(h) => println!(
+                    "{skills} skills: Hermes 0.19.0 skills_list() in-process: {:.1} ms, {:.1}x skillscope's whole process",
+                    ms(h),
+                    h.as_secs_f64() / list.as_secs_f64()
+                ),
+                None => println!("Hermes not timed: no venv at $HERMES_VENV or target/hermes-venv"),
+            }
+        }
     }
 }

@@ -19,7 +19,7 @@
 
 mod common;
 
-use common::{bench_home, corpus, ms};
+use common::{bench_home, corpus, ms, tiers};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -291,15 +291,6 @@ fn in_a_terminal(home: &Path, skills: usize) {
         ms(t),
         verdict(t, budget)
     );
-}
-
-/// The tiers to measure: `SKILLSCOPE_BENCH_TIERS` (comma-separated), else
-/// 1,000, 10,000 and 100,000 skills.
-fn tiers() -> Vec<usize> {
-    std::env::var("SKILLSCOPE_BENCH_TIERS")
-        .ok()
-        .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
-        .unwrap_or_else(|| vec![1_000, 10_000, 100_000])
 }
 
 fn main() {

@@ -38,3 +38,32 @@ pub fn bench_home(n: usize) -> PathBuf {
 pub fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
+
+/// The tiers to measure: `SKILLSCOPE_BENCH_TIERS` (comma-separated skill
+/// counts), else 1,000, 10,000 and 100,000 skills.
+pub fn tiers() -> Vec<usize> {
+    std::env::var("SKILLSCOPE_BENCH_TIERS")
+        .ok()
+        .map(|v| v.split(',').filter_map(|t| t.trim().parse().ok()).collect())
+        .unwrap_or_else(|| vec![1_000, 10_000, 100_000])
+}
+
+/// Runs a command to its end with its output discarded: its wall time,
+/// its peak resident memory in KiB, and whether it exited with 0 or 1.
+pub fn run_measured(cmd: &mut Command) -> (Duration, u64, bool) {
+    use std::process::Stdio;
+    let start = std::time::Instant::now();
+    // Reaped by wait4 below, which also gives its resource usage.
+    #[allow(clippy::zombie_processes)]
+    let child = cmd.stdout(Stdio::null()).stderr(Stdio::null()).spawn().expect("spawn");
+    let mut status = 0;
+    // SAFETY: rusage is plain data, zeroed, then filled by wait4 for our child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: waits for the child just spawned; both pointers are valid.
+    let waited = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let elapsed = start.elapsed();
+    assert_eq!(waited, pid, "wait4");
+    let code = libc::WEXITSTATUS(status);
+    (elapsed, usage.ru_maxrss as u64, libc::WIFEXITED(status) && code <= 1)
+}

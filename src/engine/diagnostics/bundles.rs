@@ -2,9 +2,24 @@
 
 use super::{relative, Finding, Sink};
 use crate::engine::bundles::MemberStatus;
-use crate::engine::catalog::Catalog;
+use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::Engine;
+use std::collections::HashMap;
 use std::path::PathBuf;
+
+/// The skills each name or folder name stands for, in catalog order.
+fn names_and_folders(catalog: &Catalog) -> HashMap<String, Vec<usize>> {
+    let mut out: HashMap<String, Vec<usize>> = HashMap::new();
+    for (i, s) in catalog.skills.iter().enumerate() {
+        out.entry(s.name.clone()).or_default().push(i);
+        if let Some(folder) = s.skill_dir.file_name().map(|n| n.to_string_lossy()) {
+            if folder != s.name.as_str() {
+                out.entry(folder.into_owned()).or_default().push(i);
+            }
+        }
+    }
+    out
+}
 
 pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
     let set = &catalog.bundles;
@@ -19,6 +34,8 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         };
         sink.add("bundle-unparseable", Some(1), format!("Hermes skips this bundle: {}", problem.reason));
     }
+    // Built on the first missing member: skills by name and by folder name.
+    let mut by_name: Option<HashMap<String, Vec<usize>>> = None;
     for (key, bundle) in &set.bundles {
         let text = crate::engine::source::read_text(&bundle.path).unwrap_or_default();
         let line_of = |id: &str| text.lines().position(|l| l.contains(id)).map(|i| i + 1);
@@ -45,11 +62,9 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
                     format!("`{id}` ({name}) is disabled: {key} skips it"),
                 ),
                 MemberStatus::Missing => {
-                    let matching: Vec<_> = catalog
-                        .skills
-                        .iter()
-                        .filter(|s| s.name == id || s.skill_dir.file_name().is_some_and(|n| n.to_string_lossy() == id))
-                        .collect();
+                    let by_name = by_name.get_or_insert_with(|| names_and_folders(catalog));
+                    let matching: Vec<&CatalogSkill> =
+                        by_name.get(id.as_str()).into_iter().flatten().map(|&i| &catalog.skills[i]).collect();
                     if matching.len() > 1 {
                         let msg =
                             format!("`{id}` matches {} skills: skill_view refuses it, {key} skips it", matching.len());

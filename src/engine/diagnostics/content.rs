@@ -40,7 +40,10 @@ pub(super) fn check(skill: &CatalogSkill, text: &str, files: &[paths::TreeFile],
     check_templates(text, sink);
     // Lowercasing never adds or removes a line: the lines stay numbered.
     let lower = text.to_lowercase();
-    if INJECTION_PATTERNS.iter().any(|p| lower.contains(*p)) {
+    static ANY_INJECTION: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
+    let any = ANY_INJECTION.get_or_init(|| aho_corasick::AhoCorasick::new(INJECTION_PATTERNS).ok());
+    // One pass over the text says whether any line needs a look.
+    if any.as_ref().map_or(true, |ac| ac.is_match(&lower)) {
         for (i, line) in lower.lines().enumerate() {
             if let Some(p) = INJECTION_PATTERNS.iter().find(|p| line.contains(*p)) {
                 sink.add("hermes-injection-phrase", Some(i + 1), format!("contains `{p}`"));

@@ -212,6 +212,14 @@ fn without_look_around(src: &str) -> String {
     out
 }
 
+/// Compiles the pattern set on a thread of its own, so that the walk and
+/// parse before a check overlap it.
+pub fn prepare_in_background() {
+    std::thread::spawn(|| {
+        table();
+    });
+}
+
 pub fn patterns() -> &'static [Pattern] {
     &table().patterns
 }
