@@ -15,7 +15,8 @@
 //! - the largest corpus SKILL.md (pytorch-fsdp, 160 KB, one 130,000-character
 //!   line): first render under 30 ms, and scrolling without re-rendering.
 //!
-//! Run with `cargo bench --bench tui`.
+//! Run with `cargo bench --bench tui` (`-- reload`, `-- terminal` or
+//! `-- filtering` for one part).
 
 mod common;
 
@@ -236,8 +237,31 @@ fn in_a_terminal(home: &Path, skills: usize) {
         env!("CARGO_BIN_EXE_skillscope"),
         home.display()
     );
+    let start = Instant::now();
     tmux(&["new-session", "-d", "-s", "b", "-x", "120", "-y", "40", &command]);
     let pid = tmux(&["display", "-p", "-t", "b", "#{pane_pid}"]).trim().to_owned();
+    // The first frame (the tree, or the first scan's progress on a big
+    // home), then the tree with its counts.
+    let mut first_frame = None;
+    while start.elapsed() < Duration::from_secs(120) {
+        let screen = tmux(&["capture-pane", "-p", "-t", "b"]);
+        if first_frame.is_none() && screen.contains(" Skills ") {
+            first_frame = Some(start.elapsed());
+        }
+        if screen.contains("offered") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let tree = start.elapsed();
+    let first_frame = first_frame.unwrap_or(tree);
+    let budget = if skills >= 100_000 { 1000.0 } else { 150.0 };
+    println!(
+        "{skills} skills: in a terminal, first frame after {:.0} ms (budget {budget:.0} ms: {}), the tree after {:.0} ms",
+        ms(first_frame),
+        verdict(first_frame, budget),
+        ms(tree)
+    );
     let ticks = || -> u64 {
         let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
         // utime and stime: fields 14 and 15, counted after the `(comm)` field.
@@ -298,6 +322,10 @@ fn main() {
     let (reload_only, terminal_only) = (only("reload"), only("terminal"));
     for skills in tiers() {
         let home = bench_home(skills);
+        if only("filtering") {
+            filtering(&home, skills);
+            continue;
+        }
         if !terminal_only {
             reload_after_one_save(&home, skills);
         }

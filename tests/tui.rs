@@ -389,3 +389,26 @@ fn problems_are_counted_in_the_status_and_listed_in_the_folder_view() {
     assert!(shown.contains("Problems reading the home"), "{shown}");
     assert!(shown.contains("broken.yaml") && shown.contains("missing.db: no such"), "{shown}");
 }
+
+/// A big home's first scan runs while the screen says how far it got; keys
+/// still work, and the tree comes with the catalog, search included.
+#[test]
+fn the_first_scan_of_a_big_home_shows_its_progress() {
+    use skillscope::tui::app::{first_catalog, ScanProgress};
+    use skillscope::tui::theme::{ColorMode, Theme};
+    let engine = common::tui::engine_for(&common::repo().join("tests/fixtures/basic/home"));
+    let mut app = App::scanning(engine.clone(), Theme::new(ColorMode::NoColor), None, ScanProgress::start());
+    let waiting = screen(&mut app, 100, 12);
+    assert!(waiting.contains("Reading skills…") && waiting.contains("reading…"), "{waiting}");
+    assert!(app.wanted_jobs().is_empty(), "no job competes with the first scan");
+    assert!(!app.reload(&Default::default()));
+    keys(&mut app, "/");
+    keys(&mut app, "deploy");
+    let catalog = first_catalog(&engine, None);
+    assert!(catalog.skills.len() > 1);
+    app.scanned(catalog);
+    assert!(!app.wanted_jobs().is_empty(), "the jobs follow the scan");
+    let shown = screen(&mut app, 100, 12);
+    assert!(!shown.contains("Reading skills…"), "{shown}");
+    assert!(app.search.matches.as_ref().is_some_and(|m| !m.is_empty()), "the query typed meanwhile applies");
+}

@@ -257,6 +257,25 @@ pub struct App {
     pub jobs: JobState,
     /// Rendered views by [`CacheKey`].
     pub cache: HashMap<CacheKey, Arc<Rendered>>,
+    /// Set while the first scan of a big home runs.
+    pub scan: Option<ScanProgress>,
+}
+
+/// How far the first scan has got: SKILL.md files read since it began.
+#[derive(Debug, Clone)]
+pub struct ScanProgress {
+    started_at: usize,
+}
+
+impl ScanProgress {
+    /// Counts from now.
+    pub fn start() -> ScanProgress {
+        ScanProgress { started_at: crate::engine::source::skill_md_reads() }
+    }
+
+    pub fn read(&self) -> usize {
+        crate::engine::source::skill_md_reads().saturating_sub(self.started_at)
+    }
 }
 
 impl App {
@@ -265,13 +284,30 @@ impl App {
     }
 
     /// The browser over per-user layers (`--user`, `--db`, `--org-id`).
-    pub fn with_layers(mut engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
-        // Reloads reuse the files earlier scans read. The first scan does not
-        // fill the cache (the first frame should not wait for it): the first
-        // background scan does (the findings job), else the first reload.
-        let reuse = engine.reuse.take().unwrap_or_default();
-        let catalog = load_catalog(&engine, layers.as_ref());
-        engine.reuse = Some(reuse);
+    pub fn with_layers(engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
+        let catalog = first_catalog(&engine, layers.as_ref());
+        App::with_catalog(engine, theme, layers, catalog)
+    }
+
+    /// The browser before its skills are read (a big home): an empty tree
+    /// until [`App::scanned`] brings the catalog; `progress` counts the
+    /// skills read so far, for the screen.
+    pub fn scanning(engine: Engine, theme: Theme, layers: Option<Layers>, progress: ScanProgress) -> App {
+        let mut app = App::with_catalog(engine, theme, layers, Catalog::default());
+        app.scan = Some(progress);
+        app
+    }
+
+    /// The first scan is done: its catalog replaces the empty one.
+    pub fn scanned(&mut self, catalog: Catalog) {
+        self.scan = None;
+        self.catalog = catalog;
+        self.catalog_changed(None, 0, true);
+    }
+
+    /// The browser on a catalog already read.
+    pub fn with_catalog(mut engine: Engine, theme: Theme, layers: Option<Layers>, catalog: Catalog) -> App {
+        engine.reuse.get_or_insert_with(Default::default);
         let tree = Tree::build(&catalog);
         let mut app = App {
             engine: Arc::new(engine),
@@ -306,6 +342,7 @@ impl App {
             layout: LayoutState::default(),
             jobs: JobState::default(),
             cache: HashMap::new(),
+            scan: None,
         };
         app.refresh_rows();
         app.select_first_skill();
@@ -759,6 +796,10 @@ impl App {
 
     /// Replaces the catalog after a rescan, keeping selection and scroll.
     pub fn rescan(&mut self, mut engine: Engine) {
+        if self.scan.is_some() {
+            // The first scan's answer is on its way.
+            return;
+        }
         let key = self.selected_key();
         let scroll = self.view_scroll;
         if engine.reuse.is_none() {
@@ -780,6 +821,9 @@ impl App {
     /// gives the answer of a full rescan ([`reload::plan`]). False when
     /// nothing shown depends on them.
     pub fn reload(&mut self, pending: &Pending) -> bool {
+        if self.scan.is_some() {
+            return false;
+        }
         let plan = if self.layers.is_some() {
             ReloadPlan::Full
         } else {
@@ -841,6 +885,10 @@ impl App {
     /// (for the tree markers) and whatever the visible view needs.
     pub fn wanted_jobs(&mut self) -> Vec<Effect> {
         let mut effects = Vec::new();
+        if self.scan.is_some() {
+            // Nothing competes with the first scan; the jobs follow it.
+            return effects;
+        }
         if self.jobs.diagnostics.is_none() {
             effects.extend(self.request(JobKind::Diagnostics(self.layers.clone())));
         }
@@ -955,6 +1003,14 @@ impl App {
 }
 
 /// The catalog the browser shows: the home, or its layers for one user.
+/// The catalog the browser opens with. The first scan does not fill the
+/// reuse cache (the first frame should not wait for it): the first
+/// background scan does (the findings job), else the first reload.
+pub fn first_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
+    let uncached = Engine { reuse: None, ..engine.clone() };
+    load_catalog(&uncached, layers)
+}
+
 pub fn load_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
     match layers {
         Some(l) => {

@@ -39,6 +39,9 @@ use std::time::{Duration, Instant};
 pub const RELOAD_DEBOUNCE: Duration = Duration::from_millis(60);
 /// How often a running check's gauge is redrawn.
 const GAUGE_REFRESH: Duration = Duration::from_millis(150);
+/// How long the first frame waits for the first scan before it shows the
+/// scan's progress instead of the tree.
+const FIRST_SCAN_WAIT: Duration = Duration::from_millis(120);
 /// A transient notice stays this long.
 const NOTICE_TTL: Duration = Duration::from_secs(4);
 
@@ -51,6 +54,8 @@ enum Message {
     Job(jobs::JobResult),
     /// Code highlighting is loaded: views rendered plain can be redone.
     HighlighterReady,
+    /// The first scan of a big home is done.
+    Scanned(Box<crate::engine::catalog::Catalog>),
 }
 
 /// When to reload: changes are gathered until the watcher has been quiet
@@ -100,7 +105,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     });
     let config = config::load_user_config();
     let theme = config.theme(theme::ColorMode::from_env());
-    let mut app = App::with_layers(engine, theme, setup.layers);
+    let mut app = open(engine, theme, setup.layers, &tx);
     app.banner = setup.banner;
     app.folder = setup.folder;
     config.apply(&mut app);
@@ -112,12 +117,14 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let worker = jobs::Worker::spawn(move |r| {
         let _ = job_tx.send(Message::Job(r));
     });
-    // Watches are set up after the first frame, off the UI thread, and
-    // kept across reloads unless the folders to watch change.
+    // Watches are set up after the first frame and the first scan, off the
+    // UI thread, and kept across reloads unless the folders to watch change.
     let mut watcher: Option<Watcher> = None;
     let mut watched = watch_targets(&app);
     let mut watch_request = 0;
-    start_watcher(&watched, watch_request, &tx);
+    if app.scan.is_none() {
+        start_watcher(&watched, watch_request, &tx);
+    }
 
     let mut dirty = true;
     let mut reload = Reload::default();
@@ -135,6 +142,10 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
             (None, Some(since)) => (since + NOTICE_TTL).saturating_duration_since(Instant::now()),
             (None, None) => Duration::from_secs(3600),
         };
+        if app.scan.is_some() {
+            timeout = timeout.min(GAUGE_REFRESH);
+            dirty = true;
+        }
         if app.checking() {
             timeout = timeout.min(GAUGE_REFRESH);
             app.cache.retain(|key, _| key.2 != app::ViewTab::Diagnostics);
@@ -176,6 +187,13 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 }
                 Message::HighlighterReady => {
                     app.cache.clear();
+                    dirty = true;
+                }
+                Message::Scanned(catalog) => {
+                    app.scanned(*catalog);
+                    // Watches are set up now whatever the folders are.
+                    watched.clear();
+                    effects.push(Effect::Reloaded);
                     dirty = true;
                 }
             }
@@ -285,6 +303,30 @@ fn run_effects(effects: &[Effect], app: &mut App, worker: &jobs::Worker) {
     for e in effects {
         if let Effect::Job(req) = e {
             worker.submit(app.engine.clone(), req.clone());
+        }
+    }
+}
+
+/// The app on the home's first scan. A scan done within
+/// [`FIRST_SCAN_WAIT`] is drawn at once; a longer one runs on while the
+/// screen shows how far it got, and arrives as [`Message::Scanned`].
+fn open(engine: Engine, theme: theme::Theme, layers: Option<Layers>, tx: &mpsc::Sender<Message>) -> App {
+    let progress = app::ScanProgress::start();
+    let (done_tx, done_rx) = mpsc::channel();
+    let (scan_engine, scan_layers) = (engine.clone(), layers.clone());
+    std::thread::spawn(move || {
+        let _ = done_tx.send(app::first_catalog(&scan_engine, scan_layers.as_ref()));
+    });
+    match done_rx.recv_timeout(FIRST_SCAN_WAIT) {
+        Ok(catalog) => App::with_catalog(engine, theme, layers, catalog),
+        Err(_) => {
+            let tx = tx.clone();
+            std::thread::spawn(move || {
+                if let Ok(catalog) = done_rx.recv() {
+                    let _ = tx.send(Message::Scanned(Box::new(catalog)));
+                }
+            });
+            App::scanning(engine, theme, layers, progress)
         }
     }
 }

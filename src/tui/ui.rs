@@ -65,6 +65,19 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     }
 }
 
+/// `12,345`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 fn block<'a>(title: Line<'a>, focused: bool, app: &App) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
@@ -85,6 +98,11 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
     let b = block(Line::from(title), app.focus == Focus::Tree, app);
     let inner = b.inner(area);
     frame.render_widget(b, area);
+    if let Some(scan) = &app.scan {
+        let text = format!("Reading skills… {}", thousands(scan.read()));
+        frame.render_widget(Paragraph::new(fit(&text, usize::from(inner.width))).style(theme.dim), inner);
+        return;
+    }
     let height = usize::from(inner.height);
     if app.cursor < app.tree_offset {
         app.tree_offset = app.cursor;
@@ -195,6 +213,15 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     app.layout.view_height = inner.height;
     let width = inner.width.saturating_sub(1).max(1);
     app.layout.view_width = width;
+    if let Some(scan) = &app.scan {
+        let text = vec![
+            Line::from(format!("Reading the home: {} SKILL.md files so far.", thousands(scan.read()))),
+            Line::from(""),
+            Line::from("The tree appears when every skill is read; q quits, ? shows the keys."),
+        ];
+        frame.render_widget(Paragraph::new(text).style(app.theme.dim), inner);
+        return;
+    }
     let key = app.cache_key(width);
     let rendered = match app.cache.get(&key) {
         Some(r) => r.clone(),
@@ -318,7 +345,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         Some(folder) => format!("folder {}", crate::engine::paths::path_string(folder)),
         None => e.home.display(&e.env),
     };
-    let left = format!(" {place} │ {} │ {} │ {listed}/{total} offered ", e.options.backend, e.env.os.name());
+    let counts = if app.scan.is_some() { "reading…".to_owned() } else { format!("{listed}/{total} offered") };
+    let left = format!(" {place} │ {} │ {} │ {counts} ", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.
     if let Some(notice) = &app.notice {
         let text = fit(&clean_line(&format!(" {notice}")), usize::from(area.width));
