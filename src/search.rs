@@ -20,6 +20,9 @@ struct Entry {
     lower: [String; 4],
 }
 
+/// From this many skills on, scoring is spread over the cores.
+const PARALLEL_FROM: usize = 4096;
+
 const NAME: usize = 0;
 const CATEGORY: usize = 1;
 const TAGS: usize = 2;
@@ -30,8 +33,9 @@ pub struct Search {
     /// Each skill's place in (name length, name) order, for ties: sorting
     /// results compares integers, not strings.
     tie_order: Vec<u32>,
-    /// The last query and the skills it kept, for incremental narrowing.
-    last: Option<(String, Vec<usize>)>,
+    /// The last query and the skills it kept with their ranks, for
+    /// incremental narrowing.
+    last: Option<(String, Vec<(usize, u8)>)>,
 }
 
 /// A query prepared once for scoring every skill.
@@ -64,15 +68,11 @@ struct Score {
 
 impl Search {
     pub fn new(catalog: &Catalog) -> Search {
-        let entries = catalog
-            .skills
-            .iter()
-            .map(|s| {
-                let fields = [s.name.clone(), s.category_path(), s.tags.join(" "), s.description.clone()];
-                let lower = fields.clone().map(|f| f.to_lowercase());
-                Entry { fields, lower }
-            })
-            .collect::<Vec<_>>();
+        let entries = crate::engine::parallel_map_min(&catalog.skills, PARALLEL_FROM, |s| {
+            let fields = [s.name.clone(), s.category_path(), s.tags.join(" "), s.description.clone()];
+            let lower = fields.clone().map(|f| f.to_lowercase());
+            Entry { fields, lower }
+        });
         let mut by_name: Vec<usize> = (0..entries.len()).collect();
         by_name.sort_by(|&a, &b| {
             let (na, nb) = (&entries[a].fields[NAME], &entries[b].fields[NAME]);
@@ -85,26 +85,35 @@ impl Search {
         Search { entries, tie_order, last: None }
     }
 
-    fn score(e: &Entry, q: &Query) -> Option<Score> {
+    /// The skill's score for `q`, trying only the ranks up to `best`: a
+    /// query that extends another cannot rank a skill higher than the
+    /// shorter one did, except that a name prefix may become the name.
+    fn score(e: &Entry, q: &Query, best: u8) -> Option<Score> {
         let h = if q.case_sensitive { &e.fields } else { &e.lower };
         let compact = q.compact.as_str();
         let name = &h[NAME];
         let rank = |rank, quality| Some(Score { rank, quality });
-        if *name == compact {
+        if best >= 6 && *name == compact {
             return rank(6, 0);
         }
-        if name.starts_with(compact) {
+        if best >= 5 && name.starts_with(compact) {
             return rank(5, -(name.len() as i64));
         }
-        if let Some(at) = name.find(compact) {
-            return rank(4, -(at as i64));
+        if best >= 4 {
+            if let Some(at) = name.find(compact) {
+                return rank(4, -(at as i64));
+            }
         }
-        if let Some(span) = subsequence_span(name, compact) {
-            return rank(3, -(span as i64));
+        if best >= 3 {
+            if let Some(span) = subsequence_span(name, compact) {
+                return rank(3, -(span as i64));
+            }
         }
-        let in_category = [CATEGORY, TAGS].iter().filter_map(|&f| subsequence_span(&h[f], compact)).min();
-        if let Some(span) = in_category {
-            return rank(2, -(span as i64));
+        if best >= 2 {
+            let in_category = [CATEGORY, TAGS].iter().filter_map(|&f| subsequence_span(&h[f], compact)).min();
+            if let Some(span) = in_category {
+                return rank(2, -(span as i64));
+            }
         }
         let description = &h[DESCRIPTION];
         if q.words.iter().all(|w| description.contains(w.as_str())) {
@@ -123,18 +132,25 @@ impl Search {
             self.last = None;
             return (0..self.entries.len()).collect();
         }
-        let candidates: Vec<usize> = match &self.last {
-            Some((prev, kept)) if query.starts_with(prev.as_str()) => kept.clone(),
-            _ => (0..self.entries.len()).collect(),
+        // Each candidate with the best rank it can still reach.
+        let candidates: Vec<(usize, u8)> = match &self.last {
+            // Case sensitivity must not change between the two queries.
+            Some((prev, kept))
+                if query.starts_with(prev.as_str())
+                    && prev.chars().any(char::is_uppercase) == query.chars().any(char::is_uppercase) =>
+            {
+                kept.iter().map(|&(i, rank)| (i, if rank >= 5 { 6 } else { rank })).collect()
+            }
+            _ => (0..self.entries.len()).map(|i| (i, 6)).collect(),
         };
         let q = Query::new(query);
+        let scores = crate::engine::parallel_map_min(&candidates, PARALLEL_FROM, |&(i, best)| {
+            Search::score(&self.entries[i], &q, best)
+        });
         let mut scored: Vec<(Score, usize)> =
-            candidates.into_iter().filter_map(|i| Search::score(&self.entries[i], &q).map(|s| (s, i))).collect();
-        self.last = Some((query.to_owned(), scored.iter().map(|(_, i)| *i).collect::<Vec<_>>()));
-        // `last` keeps catalog order, so narrowing stays cheap to merge.
-        if let Some((_, kept)) = &mut self.last {
-            kept.sort_unstable();
-        }
+            scores.into_iter().zip(candidates).filter_map(|(score, (i, _))| score.map(|s| (s, i))).collect();
+        // `last` keeps catalog order (candidates were in it).
+        self.last = Some((query.to_owned(), scored.iter().map(|(s, i)| (*i, s.rank)).collect()));
         let ties = &self.tie_order;
         scored.sort_unstable_by_key(|(score, i)| (std::cmp::Reverse(*score), ties[*i]));
         scored.into_iter().map(|(_, i)| i).collect()
@@ -260,6 +276,28 @@ mod tests {
         let ranked = names(&c, &s.rank("deploy"));
         assert_eq!(ranked, ["deploy", "deploy-service", "redeploy", "d-e-p-l-o-y", "other", "notes"]);
         assert_eq!(names(&c, &s.rank("DEPLOY")), Vec::<String>::new(), "smart case");
+    }
+
+    #[test]
+    fn narrowing_ranks_as_a_fresh_search_does() {
+        let c = catalog(&[
+            ("deploy", "devops", "ship to prod"),
+            ("deployer", "ops", "deploy helper"),
+            ("redeploy", "ops", "again"),
+            ("d-e-p-l-o-y", "misc", "scattered"),
+            ("notes", "deploy-docs", "how to deploy"),
+            ("Deploy-Big", "ops", "Deploy with capitals"),
+            ("other", "dev", "nothing here"),
+            ("dep", "devops", "the prefix itself"),
+        ]);
+        for typed in ["deploy", "Deploy", "dev ops", "de plo", "notes x"] {
+            let mut narrowing = Search::new(&c);
+            for end in 1..=typed.len() {
+                let query = &typed[..end];
+                let fresh = Search::new(&c).rank(query);
+                assert_eq!(narrowing.rank(query), fresh, "{query:?}");
+            }
+        }
     }
 
     #[test]
