@@ -41,7 +41,7 @@ pub const RELOAD_DEBOUNCE: Duration = Duration::from_millis(60);
 const GAUGE_REFRESH: Duration = Duration::from_millis(150);
 /// How long the first frame waits for the first scan before it shows the
 /// scan's progress instead of the tree.
-const FIRST_SCAN_WAIT: Duration = Duration::from_millis(120);
+const FIRST_SCAN_WAIT: Duration = Duration::from_millis(60);
 /// A transient notice stays this long.
 const NOTICE_TTL: Duration = Duration::from_secs(4);
 
