@@ -34,6 +34,13 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+/// This process's resident memory in KiB (`VmRSS`), 0 where unknown.
+fn resident_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or_default();
+    line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -200,6 +207,26 @@ fn reload_after_one_save(home: &Path, skills: usize) {
         assert_eq!(skillscope::engine::source::skill_md_reads() - reads, 1, "one file read");
         assert_eq!(skillscope::engine::discover::folders_listed() - walks, 0, "no walk");
     }
+    // Memory across reloads: after the first rounds, more of both kinds.
+    let before = resident_kib();
+    let mut at_rescans = Vec::new();
+    for round in 0..40 {
+        let text = std::fs::read_to_string(&target).expect("read");
+        std::fs::write(&target, format!("{text}\nAgain {round}.\n")).expect("write");
+        let pending = Pending { paths: [target.clone()].into_iter().collect(), overflow: false };
+        assert!(a.reload(&pending));
+        if round % 10 == 9 {
+            assert!(a.reload(&Pending { paths: Default::default(), overflow: true }), "a full rescan");
+            at_rescans.push(format!("{}", resident_kib() / 1024));
+        }
+    }
+    let after = resident_kib();
+    println!(
+        "{skills} skills: resident memory {} MiB before 40 more reloads, {} MiB after each of the 4 full rescans among them, {} MiB at the end",
+        before / 1024,
+        at_rescans.join(", "),
+        after / 1024
+    );
     let t = median(times);
     let budget = if skills >= 100_000 { 900.0 } else { 200.0 };
     println!(
@@ -282,6 +309,12 @@ fn in_a_terminal(home: &Path, skills: usize) {
     let before = ticks();
     std::thread::sleep(Duration::from_secs(30));
     let idle = (ticks() - before) as f64 / 100.0;
+    let rss = || -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or_default();
+        line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0)
+    };
+    let settled_rss = rss();
     let percent = idle / 30.0 * 100.0;
     println!(
         "{skills} skills: browser idle for 30 s: {idle:.2} s of CPU, {percent:.2} % of a core (budget 1 %: {})",
@@ -307,7 +340,13 @@ fn in_a_terminal(home: &Path, skills: usize) {
         // Let the findings that follow a reload finish before the next save.
         std::thread::sleep(Duration::from_secs(10));
     }
+    let after_saves = rss();
     tmux(&["kill-server"]);
+    println!(
+        "{skills} skills: the browser's resident memory {} MiB once settled, {} MiB after the saves and their findings",
+        settled_rss / 1024,
+        after_saves / 1024
+    );
     let t = median(times);
     let budget = if skills >= 100_000 { 1000.0 } else { 300.0 };
     println!(
