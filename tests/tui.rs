@@ -412,3 +412,17 @@ fn the_first_scan_of_a_big_home_shows_its_progress() {
     assert!(!shown.contains("Reading skills…"), "{shown}");
     assert!(app.search.matches.as_ref().is_some_and(|m| !m.is_empty()), "the query typed meanwhile applies");
 }
+
+/// When the system's watch limit is reached the status line says so (and
+/// the browser goes on: the folders left over are polled by the watcher).
+#[test]
+fn the_watch_limit_is_said_in_the_status_line() {
+    let mut app = common::tui::app_for(&common::repo().join("tests/fixtures/basic/home"));
+    app.watch_note =
+        Some("the system's file-watch limit is reached (8192 folders watched); 40 more are checked every 2 s".into());
+    let shown = screen(&mut app, 160, 12);
+    let status = shown.lines().last().unwrap_or_default();
+    assert!(status.contains("file-watch limit is reached"), "{shown}");
+    keys(&mut app, "j");
+    assert!(screen(&mut app, 160, 12).lines().last().unwrap_or_default().contains("file-watch limit"), "it stays");
+}

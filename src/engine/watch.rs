@@ -119,6 +119,15 @@ mod linux {
     /// How often folders without a watch are looked at.
     const POLL_EVERY: Duration = Duration::from_secs(2);
 
+    /// What the status line says, once, when the watch limit is reached.
+    fn limit_note(watched: usize, polled: usize) -> String {
+        format!(
+            "the system's file-watch limit is reached ({watched} folders watched); {polled} more are checked every {} s \
+             (raise fs.inotify.max_user_watches for instant reloads)",
+            POLL_EVERY.as_secs()
+        )
+    }
+
     /// Keeps the watches alive; dropping it stops the thread.
     pub struct Watcher {
         stop: Option<OwnedFd>,
@@ -249,15 +258,7 @@ mod linux {
                 }
             }
             let watched = state.paths.len();
-            let limit_note = state.limited.then(|| {
-                format!(
-                    "the system's file-watch limit is reached ({} folders watched); {} more are checked every {} s \
-                     (raise fs.inotify.max_user_watches for instant reloads)",
-                    watched,
-                    state.uncovered.len(),
-                    POLL_EVERY.as_secs()
-                )
-            });
+            let limit_note = state.limited.then(|| limit_note(watched, state.uncovered.len()));
             let mut fds = [0; 2];
             // SAFETY: pipe2 writes two descriptors into the array we own.
             if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
@@ -333,7 +334,7 @@ mod linux {
         assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
         let (r, w) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
         let watched = state.paths.len();
-        let note = state.limited.then(|| "limit".to_owned());
+        let note = state.limited.then(|| limit_note(watched, state.uncovered.len()));
         let thread = std::thread::spawn(move || run(state, r, on_event));
         Watcher { stop: Some(w), thread: Some(thread), watched, limit_note: note }
     }
@@ -438,7 +439,8 @@ mod tests {
             }),
         );
         assert_eq!(w.watched, 1);
-        assert!(w.limit_note.is_some());
+        let note = w.limit_note.clone().expect("the limit is reported");
+        assert!(note.contains("file-watch limit") && note.contains("3 more are checked every 2 s"), "{note}");
         // Which folder got the one watch depends on the walk; change all of
         // the others and expect the poll to see each.
         std::thread::sleep(Duration::from_millis(1100));
