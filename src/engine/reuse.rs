@@ -1,8 +1,9 @@
-//! Reuse of the SKILL.md files read by an earlier scan, for reloads: a file
-//! whose size, times and inode are unchanged is neither read nor parsed
-//! again, so a reload after one save reads that one file. The walk itself
-//! (the folders, and one `stat` per SKILL.md) is still done, since the set
-//! of skills may have changed.
+//! Reuse of the SKILL.md files read by an earlier scan, for full rescans: a
+//! file whose size, times and inode are unchanged is neither read nor
+//! parsed again, so a rescan after a config change reads no skill. The walk
+//! itself (the folders, and one `stat` per SKILL.md) is still done, since
+//! the set of skills may have changed. (Changes inside known skill folders
+//! need no walk at all: see [`super::reload`].)
 
 use super::frontmatter::{self, Frontmatter};
 use std::collections::HashMap;
