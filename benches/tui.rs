@@ -34,9 +34,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// This process's resident memory in KiB (`VmRSS`), 0 where unknown.
-fn resident_kib() -> u64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+/// A process's resident memory in KiB (`VmRSS`; `pid` may be `self`), 0
+/// where unknown.
+fn resident_kib(pid: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or_default();
     line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0)
 }
@@ -208,7 +209,7 @@ fn reload_after_one_save(home: &Path, skills: usize) {
         assert_eq!(skillscope::engine::discover::folders_listed() - walks, 0, "no walk");
     }
     // Memory across reloads: after the first rounds, more of both kinds.
-    let before = resident_kib();
+    let before = resident_kib("self");
     let mut at_rescans = Vec::new();
     for round in 0..40 {
         let text = std::fs::read_to_string(&target).expect("read");
@@ -217,10 +218,10 @@ fn reload_after_one_save(home: &Path, skills: usize) {
         assert!(a.reload(&pending));
         if round % 10 == 9 {
             assert!(a.reload(&Pending { paths: Default::default(), overflow: true }), "a full rescan");
-            at_rescans.push(format!("{}", resident_kib() / 1024));
+            at_rescans.push(format!("{}", resident_kib("self") / 1024));
         }
     }
-    let after = resident_kib();
+    let after = resident_kib("self");
     println!(
         "{skills} skills: resident memory {} MiB before 40 more reloads, {} MiB after each of the 4 full rescans among them, {} MiB at the end",
         before / 1024,
@@ -309,11 +310,7 @@ fn in_a_terminal(home: &Path, skills: usize) {
     let before = ticks();
     std::thread::sleep(Duration::from_secs(30));
     let idle = (ticks() - before) as f64 / 100.0;
-    let rss = || -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-        let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap_or_default();
-        line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0)
-    };
+    let rss = || resident_kib(&pid);
     let settled_rss = rss();
     let percent = idle / 30.0 * 100.0;
     println!(

@@ -82,10 +82,17 @@ fn browse_search_switch_backend_edit_reload_help_quit() {
     write(&skill, &skill_md("first description"));
     write(&home.join("skills/devops/deploy/scripts/run.sh"), "#!/bin/sh\n");
     write(&home.join("skills/writing/notes/SKILL.md"), "---\nname: notes\ndescription: write notes\n---\nbody\n");
-    // A stand-in editor named like vim, so it gets `+LINE FILE`.
+    // A stand-in editor named like vim, so it gets `+LINE FILE`; it edits
+    // the description.
     let args_file = root.join("editor-args");
     let editor = root.join("bin/vim");
-    write(&editor, &format!("#!/bin/sh\necho \"$@\" > {}\n", args_file.display()));
+    write(
+        &editor,
+        &format!(
+            "#!/bin/sh\nsed -i 's/first description/edited description/' \"$2\"\necho \"$@\" > {}\n",
+            args_file.display()
+        ),
+    );
     make_executable(&editor);
     let command = format!(
         "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} {} --home {} --backend local; echo SKILLSCOPE-EXITED $?; sleep 60",
@@ -123,7 +130,7 @@ fn browse_search_switch_backend_edit_reload_help_quit() {
     std::thread::sleep(Duration::from_millis(100));
     let args = std::fs::read_to_string(&args_file).expect("args");
     assert_eq!(args.trim(), format!("+5 {}", skill.display()));
-    tmux.wait_for("the browser after the editor", |s| s.contains("Skills 1/2") && s.contains("first description"));
+    tmux.wait_for("the edit, after the editor", |s| s.contains("Skills 1/2") && s.contains("edited description"));
 
     // Live reload of an edited description, saved by renaming a temp file.
     let temp = skill.with_file_name(".SKILL.md.swp");

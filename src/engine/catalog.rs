@@ -389,14 +389,14 @@ impl Engine {
     }
 }
 
-/// What the statuses linking skills to each other read of one skill.
-fn link_inputs(skill: &CatalogSkill) -> (bool, &str, Option<&Value>, Option<&str>, &Path) {
+/// What the statuses linking skills to each other read of one skill (its
+/// folder and file never change on a refresh).
+fn link_inputs(skill: &CatalogSkill) -> (bool, &str, Option<&Value>, Option<&str>) {
     (
         skill.listing_kept,
         &skill.name,
         skill.frontmatter.get("name"),
         skill.command_candidate.as_ref().map(|(name, _)| name.as_str()),
-        &skill.skill_md,
     )
 }
 

@@ -37,12 +37,6 @@ pub struct Pending {
     pub overflow: bool,
 }
 
-impl Pending {
-    pub fn is_empty(&self) -> bool {
-        self.paths.is_empty() && !self.overflow
-    }
-}
-
 /// The plan for `pending` against the last scan's `catalog`.
 pub fn plan(pending: &Pending, catalog: &Catalog, home: &Home, env: &Env) -> ReloadPlan {
     if pending.overflow {
@@ -105,7 +99,7 @@ fn classify(
     }
     let is_skill_md = path.file_name().is_some_and(|n| n == "SKILL.md");
     // The skill folder holding the path, nearest first.
-    if let Some((dir, i)) = path.ancestors().skip(1).find_map(|a| skill_dirs.get(a.as_os_str()).map(|&i| (a, i))) {
+    if let Some(&i) = path.ancestors().skip(1).find_map(|a| skill_dirs.get(a.as_os_str())) {
         let skill = &catalog.skills[i];
         if is_skill_md {
             // Its own SKILL.md rewritten is that skill; a new SKILL.md in a
@@ -117,7 +111,6 @@ fn classify(
         if path.is_dir() || holds_known(path, catalog) {
             return Change::Full;
         }
-        debug_assert!(path.starts_with(dir));
         return Change::Skill(i);
     }
     if skill_dirs.contains_key(path.as_os_str()) || is_skill_md || path.is_dir() || holds_known(path, catalog) {

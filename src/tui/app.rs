@@ -817,6 +817,13 @@ impl App {
         self.catalog_changed(key.as_ref(), scroll, true);
     }
 
+    /// Walks and reads the home again with the app's current settings.
+    pub fn rescan_home(&mut self) {
+        let e = &self.engine;
+        let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
+        self.rescan(fresh);
+    }
+
     /// Applies the changes the watcher reported with the least work that
     /// gives the answer of a full rescan ([`reload::plan`]). False when
     /// nothing shown depends on them.
@@ -831,11 +838,7 @@ impl App {
         };
         match plan {
             ReloadPlan::Nothing => return false,
-            ReloadPlan::Full => {
-                let e = &self.engine;
-                let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
-                self.rescan(fresh);
-            }
+            ReloadPlan::Full => self.rescan_home(),
             ReloadPlan::Answers => self.answers_changed(),
             ReloadPlan::Part { skills, bundles } => {
                 let key = self.selected_key();

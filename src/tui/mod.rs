@@ -208,7 +208,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 Effect::Quit => return Ok(()),
                 Effect::Rescan | Effect::Reloaded => {
                     if effect == Effect::Rescan {
-                        rescan(&mut app);
+                        app.rescan_home();
                     }
                     let targets = watch_targets(&app);
                     if targets != watched {
@@ -241,7 +241,9 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     guard.resume()?;
                     input.resume();
                     app.notice = outcome.err();
-                    rescan(&mut app);
+                    // The edited file's skill now; anything else the editor
+                    // touched comes from the watcher.
+                    app.reload(&Pending { paths: [path].into_iter().collect(), overflow: false });
                     run_effects(&app.wanted_jobs(), &mut app, &worker);
                     dirty = true;
                 }
@@ -253,7 +255,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     guard.resume()?;
                     input.resume();
                     app.notice = Some(notice);
-                    rescan(&mut app);
+                    app.rescan_home();
                     run_effects(&app.wanted_jobs(), &mut app, &worker);
                     dirty = true;
                 }
@@ -329,13 +331,6 @@ fn open(engine: Engine, theme: theme::Theme, layers: Option<Layers>, tx: &mpsc::
             App::scanning(engine, theme, layers, progress)
         }
     }
-}
-
-/// Re-reads the home with the app's current settings.
-fn rescan(app: &mut App) {
-    let e = &app.engine;
-    let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
-    app.rescan(fresh);
 }
 
 /// What the browser watches: the home's targets and the layers' roots.
