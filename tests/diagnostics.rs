@@ -4,7 +4,7 @@
 
 mod common;
 
-use skillscope::engine::diagnostics::{Finding, RULES};
+use skillscope::engine::diagnostics::{Finding, Progress, RULES};
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;
@@ -26,7 +26,23 @@ fn home(files: &[(&str, &str)]) -> (tempfile::TempDir, Engine) {
 
 fn findings(files: &[(&str, &str)]) -> Vec<Finding> {
     let (_t, engine) = home(files);
-    engine.check_home(&engine.catalog())
+    checked_both_ways(&engine)
+}
+
+/// The home's findings, asserting that the one-walk check
+/// (`checked_catalog_with`) finds exactly what checking a finished catalog
+/// (`check_home`) finds.
+fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
+    let sorted = |mut f: Vec<Finding>| {
+        f.sort_by(|a, b| (&a.rel_path, a.line, &a.rule, &a.message).cmp(&(&b.rel_path, b.line, &b.rule, &b.message)));
+        f
+    };
+    let (catalog, in_one_walk) = engine.checked_catalog_with(&Progress::default());
+    let on_a_catalog = engine.check_home(&engine.catalog());
+    let on_a_catalog = sorted(on_a_catalog);
+    assert_eq!(sorted(in_one_walk), on_a_catalog);
+    assert_eq!(catalog.skills.len(), engine.catalog().skills.len());
+    on_a_catalog
 }
 
 fn ok_skill(name: &str, extra: &str, body: &str) -> String {
@@ -377,7 +393,7 @@ fn corpus_totals_per_rule() {
     let engine = Engine::new(home, env, Options::default());
     let catalog = engine.catalog();
     assert!(catalog.skills.len() >= 200, "{} skills", catalog.skills.len());
-    let found = engine.check_home(&catalog);
+    let found = checked_both_ways(&engine);
     let mut totals: BTreeMap<String, usize> = BTreeMap::new();
     for f in &found {
         *totals.entry(format!("{} {}", f.severity.name(), f.rule)).or_default() += 1;
@@ -387,4 +403,43 @@ fn corpus_totals_per_rule() {
         "corpus_totals",
         format!("{} skills, {} findings\n{text}", catalog.skills.len(), found.len())
     );
+}
+
+/// Every fixture home: the one-walk check finds what a check of the
+/// finished catalog finds.
+#[test]
+fn one_walk_check_equals_catalog_check_on_fixtures() {
+    let fixtures = common::repo().join("tests/fixtures");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&fixtures).expect("fixtures") {
+        let name = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        let scenario = common::Scenario::fixture(&name);
+        checked_both_ways(&scenario.engine());
+        checked += 1;
+    }
+    assert!(checked >= 20, "{checked} fixtures");
+}
+
+/// Bundle members that only a legacy `{name}.md` file answers, wherever the
+/// skill walk does not go (a support folder, an excluded folder) or does
+/// (a category): looked up as the whole-tree walk finds them.
+#[test]
+fn bundle_lookups_see_md_files_the_skill_walk_skips() {
+    let skill = |name: &str| ok_skill(name, "", "Body.\n");
+    let (_t, engine) = home(&[
+        ("skills/cat/a/SKILL.md", &skill("a")),
+        ("skills/cat/a/references/in-support.md", "# x\n"),
+        ("skills/node_modules/in-excluded.md", "# x\n"),
+        ("skills/cat/in-category.md", "# x\n"),
+        (
+            "skill-bundles/b.yaml",
+            "name: b\ndescription: d\nskills: [a, in-support, in-excluded, in-category, nowhere]\n",
+        ),
+    ]);
+    let found = checked_both_ways(&engine);
+    let missing: Vec<&str> =
+        found.iter().filter(|f| f.rule == "bundle-member-missing").map(|f| f.message.as_str()).collect();
+    assert_eq!(missing.len(), 2, "{missing:?}");
+    assert!(missing.iter().any(|m| m.contains("`nowhere`")), "{missing:?}");
+    assert!(missing.iter().any(|m| m.contains("`in-support`")), "{missing:?}");
 }

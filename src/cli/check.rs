@@ -17,11 +17,7 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<V
     crate::engine::diagnostics::guard::prepare_in_background();
     let (catalog, mut all) = with_progress(|progress| match layered {
         Some((layers, db)) => engine.check_layered_with(layers, db, progress),
-        None => {
-            let catalog = engine.catalog();
-            let findings = engine.check_home_with(&catalog, progress);
-            (catalog, findings)
-        }
+        None => engine.checked_catalog_with(progress),
     });
     if !names.is_empty() {
         let mut keep_skills = Vec::new();

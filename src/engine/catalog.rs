@@ -119,6 +119,8 @@ struct Parsed {
     listing: Candidate,
     command: Option<(String, Value)>,
     error: Option<String>,
+    /// The text read, for work done while it is at hand (a check).
+    text: Option<std::sync::Arc<String>>,
 }
 
 impl Engine {
@@ -158,7 +160,8 @@ impl Engine {
                     self.listing_candidate_text(&file.path, take_chars(text, LISTING_READ_CHARS))
                 };
                 let command = self.command_candidate_parsed(&file.path, &fm.fields, body);
-                Parsed { file, fields: fm.fields, kind: fm.kind, body_line, listing, command, error: None }
+                let text = Some(parsed.text.clone());
+                Parsed { file, fields: fm.fields, kind: fm.kind, body_line, listing, command, error: None, text }
             }
             Err(e) => Parsed {
                 file,
@@ -168,6 +171,7 @@ impl Engine {
                 listing: Candidate::Skip,
                 command: None,
                 error: Some(e.to_string()),
+                text: None,
             },
         }
     }
@@ -190,6 +194,11 @@ impl Engine {
     /// [`Engine::catalog`] without the bundles, for a skill folder that
     /// shares its home's bundles (a user's layer).
     pub(crate) fn skills_catalog(&self) -> Catalog {
+        self.skills_catalog_with(&|_, _| (), None).0
+    }
+
+    /// The folders a scan walks: the skills dir, then the external dirs.
+    pub(crate) fn skill_roots(&self) -> Vec<Root> {
         let mut roots = Vec::new();
         if super::paths::exists(&self.home.skills_dir) {
             roots.push(Root { path: self.home.skills_dir.clone(), label: "local".into(), source: None });
@@ -197,27 +206,53 @@ impl Engine {
         for (i, dir) in self.home.external_dirs.iter().enumerate() {
             roots.push(Root { path: dir.clone(), label: format!("external {i}"), source: None });
         }
+        roots
+    }
+
+    /// [`Engine::skills_catalog`] that also runs `each` on every skill and
+    /// its text (`None` when unreadable) on the walking threads, while the
+    /// text is at hand: one read of each SKILL.md serves both. Its results
+    /// come in catalog order. `each` sees the skill before linking (no
+    /// status that depends on other skills). With `notes`, the walks'
+    /// excluded folders and `*.md` names are added to it.
+    pub(crate) fn skills_catalog_with<T: Send>(
+        &self,
+        each: &(dyn Fn(&CatalogSkill, Option<&str>) -> T + Sync),
+        mut notes: Option<&mut discover::WalkReport>,
+    ) -> (Catalog, Vec<T>) {
+        let roots = self.skill_roots();
         let mut problems = Vec::new();
         if let Some(p) = &self.home.config_problem {
             problems.push(p.clone());
         }
         let mut skills: Vec<CatalogSkill> = Vec::new();
+        let mut results: Vec<T> = Vec::new();
         // With a reuse cache, the walk only lists: unchanged files are not read.
         let read = self.reuse.as_ref().map_or(true, |c| c.is_empty());
         for (ri, root) in roots.iter().enumerate() {
-            let map = |f| self.catalog_skill(ri, &root.path, self.parse_for_catalog(f));
-            let (items, report) = if read {
-                discover::index_read_map(&root.path, "SKILL.md", &map)
-            } else {
-                discover::index_map(&root.path, "SKILL.md", &map)
+            let map = |f| {
+                let mut parsed = self.parse_for_catalog(f);
+                let text = parsed.text.take();
+                let skill = self.catalog_skill(ri, &root.path, parsed);
+                let result = each(&skill, text.as_deref().map(String::as_str));
+                (skill, result)
             };
+            let how = discover::Walk { read, note_md_names: notes.is_some() };
+            let (items, mut report) = discover::walk_map(&root.path, "SKILL.md", how, &map);
+            if let Some(notes) = notes.as_deref_mut() {
+                notes.excluded.append(&mut report.excluded);
+                notes.md_names.append(&mut report.md_names);
+            }
             for dir in report.unreadable {
                 problems.push(format!("{}: cannot be read; its skills are skipped", dir.display()));
             }
-            skills.extend(items);
+            for (skill, result) in items {
+                skills.push(skill);
+                results.push(result);
+            }
         }
         let commands = self.link_catalog(&mut skills);
-        Catalog { roots, skills, bundles: Default::default(), commands, problems }
+        (Catalog { roots, skills, bundles: Default::default(), commands, problems }, results)
     }
 
     /// Re-reads the skills at `changed` (indexes into the catalog's skills)

@@ -18,6 +18,8 @@ pub type DirKey = (u64, u64);
 pub struct Entry {
     pub name: OsString,
     pub kind: EntryKind,
+    /// The entry itself is a symlink (`kind` says what it leads to).
+    pub symlink: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -96,7 +98,7 @@ mod imp {
                     FileType::RegularFile => EntryKind::File { regular: true },
                     _ => EntryKind::File { regular: false },
                 };
-                out.push(Entry { name, kind });
+                out.push(Entry { name, kind, symlink: file_type == FileType::Symlink });
             }
             Ok(out)
         }
@@ -147,7 +149,8 @@ mod imp {
                     Ok(m) if m.is_dir() => EntryKind::Dir(None),
                     _ => EntryKind::File { regular: entry.file_type().is_ok_and(|t| t.is_file()) },
                 };
-                out.push(Entry { name: entry.file_name(), kind });
+                let symlink = entry.file_type().is_ok_and(|t| t.is_symlink());
+                out.push(Entry { name: entry.file_name(), kind, symlink });
             }
             Ok(out)
         }

@@ -72,6 +72,20 @@ pub struct WalkReport {
     pub unreadable: Vec<PathBuf>,
     /// Symlinked directories not entered because they lead back to an ancestor.
     pub cycles: Vec<PathBuf>,
+    /// Directories not entered because of their excluded name.
+    pub excluded: Vec<PathBuf>,
+    /// The names of the `*.md` files in the directories listed, when asked
+    /// for ([`Walk::note_md_names`]).
+    pub md_names: Vec<OsString>,
+}
+
+/// How a walk goes beyond finding its files.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Walk {
+    /// Read each file found, relative to its open directory.
+    pub read: bool,
+    /// Note the name of every `*.md` file listed ([`WalkReport::md_names`]).
+    pub note_md_names: bool,
 }
 
 /// `iter_skill_index_files(root, filename)`: every `filename` under `root`,
@@ -133,13 +147,13 @@ pub fn index_files_with_report(root: &Path, filename: &str) -> (Vec<PathBuf>, Wa
 
 /// [`index_files`] with what the listing knew about each file, and a report.
 pub fn index_entries(root: &Path, filename: &str) -> (Vec<IndexedFile>, WalkReport) {
-    walk_root(root, filename, false, &|f| f)
+    walk_root(root, filename, Walk::default(), &|f| f)
 }
 
 /// [`index_entries`] that also reads each file found, relative to its open
 /// directory: the cheapest way to scan every SKILL.md of a large home.
 pub fn index_and_read(root: &Path, filename: &str) -> (Vec<IndexedFile>, WalkReport) {
-    walk_root(root, filename, true, &|f| f)
+    walk_root(root, filename, Walk { read: true, ..Walk::default() }, &|f| f)
 }
 
 /// Reads every `filename` under `root` and maps it with `map` on the walking
@@ -149,7 +163,7 @@ pub fn index_read_map<T: Send>(
     filename: &str,
     map: &(dyn Fn(IndexedFile) -> T + Sync),
 ) -> (Vec<T>, WalkReport) {
-    walk_map(root, filename, true, map)
+    walk_map(root, filename, Walk { read: true, ..Walk::default() }, map)
 }
 
 /// [`index_read_map`] without reading: `map` reads what it needs.
@@ -158,16 +172,18 @@ pub fn index_map<T: Send>(
     filename: &str,
     map: &(dyn Fn(IndexedFile) -> T + Sync),
 ) -> (Vec<T>, WalkReport) {
-    walk_map(root, filename, false, map)
+    walk_map(root, filename, Walk::default(), map)
 }
 
-fn walk_map<T: Send>(
+/// Every `filename` under `root`, mapped with `map` on the walking threads;
+/// results in index order.
+pub fn walk_map<T: Send>(
     root: &Path,
     filename: &str,
-    read: bool,
+    how: Walk,
     map: &(dyn Fn(IndexedFile) -> T + Sync),
 ) -> (Vec<T>, WalkReport) {
-    let (found, report) = walk_root(root, filename, read, &|f| (f.path.clone(), map(f)));
+    let (found, report) = walk_root(root, filename, how, &|f| (f.path.clone(), map(f)));
     (found.into_iter().map(|(_, t)| t).collect(), report)
 }
 
@@ -191,13 +207,13 @@ impl<T> Found for (PathBuf, T) {
 fn walk_root<T: Found + Send>(
     root: &Path,
     filename: &str,
-    read: bool,
+    how: Walk,
     map: &(dyn Fn(IndexedFile) -> T + Sync),
 ) -> (Vec<T>, WalkReport) {
     let Ok((mut reader, root_key)) = DirReader::open(root) else {
         return (Vec::new(), WalkReport::default());
     };
-    let mut top = Walker::new(filename, read, map, vec![root_key]);
+    let mut top = Walker::new(filename, how, map, vec![root_key]);
     let Some(listing) = top.list(&mut reader, root, root_key) else {
         return (Vec::new(), top.report);
     };
@@ -205,7 +221,7 @@ fn walk_root<T: Found + Send>(
     // bound by directory syscalls, which run in parallel.
     let children = top.children(&reader, root, &listing);
     let walkers = super::parallel_map_min(&children, 2, |(name, path, key)| {
-        let mut w = Walker::new(filename, read, map, vec![root_key]);
+        let mut w = Walker::new(filename, how, map, vec![root_key]);
         match reader.open_child(name) {
             Ok(mut child) => w.walk(&mut child, path, *key),
             Err(_) => w.report.unreadable.push(path.clone()),
@@ -218,6 +234,8 @@ fn walk_root<T: Found + Send>(
         matches.extend(w.matches);
         report.unreadable.extend(w.report.unreadable);
         report.cycles.extend(w.report.cycles);
+        report.excluded.extend(w.report.excluded);
+        report.md_names.extend(w.report.md_names);
     }
     matches.sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()));
     (matches, report)
@@ -231,7 +249,7 @@ struct Listing {
 
 struct Walker<'a, T> {
     filename: &'a str,
-    read: bool,
+    how: Walk,
     map: &'a (dyn Fn(IndexedFile) -> T + Sync),
     /// Identities of the directories on the current path, to cut cycles.
     ancestors: Vec<DirKey>,
@@ -242,11 +260,11 @@ struct Walker<'a, T> {
 impl<'a, T> Walker<'a, T> {
     fn new(
         filename: &'a str,
-        read: bool,
+        how: Walk,
         map: &'a (dyn Fn(IndexedFile) -> T + Sync),
         ancestors: Vec<DirKey>,
     ) -> Walker<'a, T> {
-        Walker { filename, read, map, ancestors, matches: Vec::new(), report: WalkReport::default() }
+        Walker { filename, how, map, ancestors, matches: Vec::new(), report: WalkReport::default() }
     }
 
     /// Lists a directory, recording (and maybe reading) a match; `None` when
@@ -267,12 +285,15 @@ impl<'a, T> Walker<'a, T> {
                     if entry.name == self.filename {
                         target = Some(regular);
                     }
+                    if self.how.note_md_names && entry.name.as_encoded_bytes().ends_with(b".md") {
+                        self.report.md_names.push(entry.name);
+                    }
                 }
             }
         }
         if let Some(regular) = target {
             let path = dir.join(self.filename);
-            let text = self.read.then(|| reader.read_text(OsStr::new(self.filename), regular, &path));
+            let text = self.how.read.then(|| reader.read_text(OsStr::new(self.filename), regular, &path));
             self.matches.push((self.map)(IndexedFile { path, regular, text }));
         }
         Some(listing)
@@ -283,7 +304,11 @@ impl<'a, T> Walker<'a, T> {
         let mut out = Vec::new();
         for (name, key) in &listing.subdirs {
             let text = name.to_string_lossy();
-            if is_excluded_name(&text) || (listing.has_skill_md && is_support_name(&text)) {
+            if is_excluded_name(&text) {
+                self.report.excluded.push(dir.join(name));
+                continue;
+            }
+            if listing.has_skill_md && is_support_name(&text) {
                 continue;
             }
             let path = dir.join(name);

@@ -302,22 +302,58 @@ pub fn walk_dirs_no_follow(dir: &Path) -> Vec<PathBuf> {
 /// walk: each list in the order `rglob` visits folders (parents first,
 /// sorted, symlinked folders not entered), so `dir.rglob(name)` for a kept
 /// name without wildcards is that list (less what no longer exists).
-pub fn entries_by_name(dir: &Path, keep: impl Fn(&OsStr) -> bool) -> HashMap<OsString, Vec<PathBuf>> {
-    let mut out: HashMap<OsString, Vec<PathBuf>> = HashMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let mut children = Vec::new();
-        for e in list_dir(&d) {
-            if e.file_type().map(|t| t.is_dir()).unwrap_or(false) {
-                children.push(e.path());
-            }
-            let name = e.file_name();
-            if keep(&name) {
-                out.entry(name).or_default().push(e.path());
+pub fn entries_by_name(dir: &Path, keep: impl Fn(&OsStr) -> bool + Sync) -> HashMap<OsString, Vec<PathBuf>> {
+    use super::dirfd::{DirReader, EntryKind};
+    /// Lists `dir` and, depth first in sorted order, the folders below it
+    /// (symlinked ones not entered), pushing the kept entries to `out`.
+    fn visit(
+        reader: &mut DirReader,
+        dir: &Path,
+        keep: &(impl Fn(&OsStr) -> bool + Sync),
+        out: &mut Vec<(OsString, PathBuf)>,
+    ) {
+        for name in kept_and_subdirs(reader, dir, keep, out) {
+            if let Ok(mut child) = reader.open_child(&name) {
+                visit(&mut child, &dir.join(&name), keep, out);
             }
         }
-        children.sort();
-        stack.extend(children.into_iter().rev());
+    }
+    /// Pushes a folder's kept entries; returns its real subfolders, sorted.
+    fn kept_and_subdirs(
+        reader: &mut DirReader,
+        dir: &Path,
+        keep: &(impl Fn(&OsStr) -> bool + Sync),
+        out: &mut Vec<(OsString, PathBuf)>,
+    ) -> Vec<OsString> {
+        let mut subdirs = Vec::new();
+        for e in reader.entries((0, 0)).unwrap_or_default() {
+            if matches!(e.kind, EntryKind::Dir(_)) && !e.symlink {
+                subdirs.push(e.name.clone());
+            }
+            if keep(&e.name) {
+                out.push((e.name.clone(), dir.join(&e.name)));
+            }
+        }
+        subdirs.sort();
+        subdirs
+    }
+    let mut found = Vec::new();
+    if let Ok((mut reader, _)) = DirReader::open(dir) {
+        // The top folders' subtrees are walked on all cores, then joined
+        // in their order: the walk is bound by directory syscalls.
+        let subdirs = kept_and_subdirs(&mut reader, dir, &keep, &mut found);
+        let parts = super::parallel_map_min(&subdirs, 2, |name| {
+            let mut part = Vec::new();
+            if let Ok(mut child) = reader.open_child(name) {
+                visit(&mut child, &dir.join(name), &keep, &mut part);
+            }
+            part
+        });
+        found.extend(parts.into_iter().flatten());
+    }
+    let mut out: HashMap<OsString, Vec<PathBuf>> = HashMap::new();
+    for (name, path) in found {
+        out.entry(name).or_default().push(path);
     }
     out
 }
@@ -372,33 +408,37 @@ pub fn is_dir_in(tree: &[TreeFile], root: &Path, path: &Path) -> bool {
 /// folders not entered. Rules that each filtered their own walk of a skill
 /// folder share this one.
 pub fn rglob_all(dir: &Path) -> Vec<TreeFile> {
-    let mut out = Vec::new();
-    if !is_dir(dir) {
-        return out;
-    }
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let mut entries = list_dir(&d);
-        entries.sort_by_key(fs::DirEntry::path);
-        let mut children = Vec::new();
+    use super::dirfd::{DirReader, EntryKind};
+    fn visit(reader: &mut DirReader, dir: &Path, out: &mut Vec<TreeFile>) {
+        let mut entries = reader.entries((0, 0)).unwrap_or_default();
+        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut subdirs = Vec::new();
         for e in entries {
-            let path = e.path();
-            let kind = e.file_type().ok();
-            let is_symlink = kind.is_some_and(|t| t.is_symlink());
-            if kind.is_some_and(|t| t.is_dir()) {
-                children.push(path.clone());
+            let path = dir.join(&e.name);
+            let is_dir = matches!(e.kind, EntryKind::Dir(_));
+            if is_dir && !e.symlink {
+                subdirs.push((e.name.clone(), path.clone()));
             }
-            if !fnmatch(&e.file_name().to_string_lossy(), "*") {
+            if !fnmatch(&e.name.to_string_lossy(), "*") {
                 continue;
             }
-            let (is_file, is_dir) = if is_symlink {
-                fs::metadata(&path).map_or((false, false), |m| (m.is_file(), m.is_dir()))
-            } else {
-                (kind.is_some_and(|t| t.is_file()), kind.is_some_and(|t| t.is_dir()))
+            let is_file = match e.kind {
+                EntryKind::File { regular } if !e.symlink => regular,
+                // What a symlink leads to, or a special file, takes a stat.
+                EntryKind::File { .. } => fs::metadata(&path).is_ok_and(|m| m.is_file()),
+                EntryKind::Dir(_) => false,
             };
-            out.push(TreeFile { path, is_file, is_dir, is_symlink });
+            out.push(TreeFile { path, is_file, is_dir, is_symlink: e.symlink });
         }
-        stack.extend(children.into_iter().rev());
+        for (name, path) in subdirs {
+            if let Ok(mut child) = reader.open_child(&name) {
+                visit(&mut child, &path, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    if let Ok((mut reader, _)) = DirReader::open(dir) {
+        visit(&mut reader, dir, &mut out);
     }
     out
 }

@@ -83,11 +83,12 @@ pub fn substitute_template_vars(content: &str, skill_dir: Option<&str>, session_
 pub fn inline_shell_snippets(content: &str) -> Vec<(std::ops::Range<usize>, &str)> {
     let mut out = Vec::new();
     let bytes = content.as_bytes();
+    let finder = memchr::memmem::Finder::new("!`");
     let mut i = 0;
-    while let Some(rel) = content[i..].find("!`") {
+    while let Some(rel) = finder.find(&bytes[i..]) {
         let start = i + rel;
         let cmd_start = start + 2;
-        let end = content[cmd_start..].find(['`', '\n']).map(|e| cmd_start + e);
+        let end = memchr::memchr2(b'`', b'\n', &bytes[cmd_start..]).map(|e| cmd_start + e);
         match end {
             Some(e) if bytes[e] == b'`' && e > cmd_start => {
                 out.push((start..e + 1, &content[cmd_start..e]));

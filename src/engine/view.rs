@@ -84,12 +84,19 @@ struct DirLookup {
     /// index order: a lookup is one map access, not a pass over them all.
     by_name: HashMap<String, Vec<usize>>,
     /// Every `*.md` below the root by file name, in `rglob` order: the
-    /// legacy `{name}.md` lookups.
-    md_files: HashMap<std::ffi::OsString, Vec<PathBuf>>,
+    /// legacy `{name}.md` lookups. Walked on the first lookup that needs it.
+    md_files: std::sync::OnceLock<HashMap<std::ffi::OsString, Vec<PathBuf>>>,
+    /// Names that include every `*.md` name below the root, when a walk
+    /// already saw them: a name not among them needs no walk.
+    md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
 }
 
 impl DirLookup {
-    fn new(root: PathBuf, skills: Vec<(PathBuf, Option<String>)>) -> DirLookup {
+    fn new(
+        root: PathBuf,
+        skills: Vec<(PathBuf, Option<String>)>,
+        md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
+    ) -> DirLookup {
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
         for (i, (path, fm_name)) in skills.iter().enumerate() {
             let dir_name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
@@ -100,8 +107,7 @@ impl DirLookup {
                 by_name.entry(n.clone()).or_default().push(i);
             }
         }
-        let md_files = paths::entries_by_name(&root, |n| n.as_encoded_bytes().ends_with(b".md"));
-        DirLookup { root, skills, by_name, md_files }
+        DirLookup { root, skills, by_name, md_files: std::sync::OnceLock::new(), md_names }
     }
 
     /// `root.rglob(file_name)`.
@@ -109,8 +115,14 @@ impl DirLookup {
         if paths::has_magic(file_name) || file_name.contains('/') || !file_name.ends_with(".md") {
             return paths::rglob(&self.root, file_name);
         }
-        let found = self.md_files.get(std::ffi::OsStr::new(file_name));
-        found.into_iter().flatten().filter(|p| paths::exists(p)).cloned().collect()
+        let name = std::ffi::OsStr::new(file_name);
+        if self.md_names.as_ref().is_some_and(|names| !names.contains(name)) {
+            return Vec::new();
+        }
+        let md_files = self
+            .md_files
+            .get_or_init(|| paths::entries_by_name(&self.root, |n| n.as_encoded_bytes().ends_with(b".md")));
+        md_files.get(name).into_iter().flatten().filter(|p| paths::exists(p)).cloned().collect()
     }
 }
 
@@ -133,6 +145,17 @@ impl Engine {
     /// catalog of this home already made, where it has the root: no file
     /// is read again.
     pub fn lookup_index_for(&self, catalog: Option<&super::catalog::Catalog>) -> LookupIndex {
+        self.lookup_index_knowing(catalog, None)
+    }
+
+    /// [`Engine::lookup_index_for`] where `md_names` includes the name of
+    /// every `*.md` file under the roots (as a walk of them noted): a
+    /// `{name}.md` lookup whose name is not among them walks nothing.
+    pub fn lookup_index_knowing(
+        &self,
+        catalog: Option<&super::catalog::Catalog>,
+        md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
+    ) -> LookupIndex {
         let dirs = self
             .home
             .scan_dirs()
@@ -159,7 +182,7 @@ impl Engine {
                         .0
                     }
                 };
-                DirLookup::new(root, skills)
+                DirLookup::new(root, skills, md_names.clone())
             })
             .collect();
         let available = std::sync::OnceLock::new();

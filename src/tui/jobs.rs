@@ -123,7 +123,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                     let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
                     engine.check_layered_with(l, &db, progress).1
                 }
-                None => engine.check_home_with(&engine.catalog(), progress),
+                None => engine.checked_catalog_with(progress).1,
             };
             JobOutput::Diagnostics(findings)
         }

@@ -3,6 +3,7 @@
 use super::{relative, Finding, Sink};
 use crate::engine::bundles::MemberStatus;
 use crate::engine::catalog::{Catalog, CatalogSkill};
+use crate::engine::view::LookupIndex;
 use crate::engine::Engine;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -21,13 +22,20 @@ fn names_and_folders(catalog: &Catalog) -> HashMap<String, Vec<usize>> {
     out
 }
 
-pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
+/// `index` answers the members' name lookups (see [`Engine::lookup_index_for`];
+/// needed when there are bundles).
+pub(super) fn check(
+    engine: &Engine,
+    catalog: &Catalog,
+    index: Option<&LookupIndex>,
+    roots: &[PathBuf],
+    findings: &mut Vec<Finding>,
+) {
     let set = &catalog.bundles;
-    let index = (!set.bundles.is_empty()).then(|| engine.lookup_index_for(Some(catalog)));
     for problem in &set.problems {
         let mut sink = Sink {
             findings,
-            skill: None,
+            skill_md: None,
             skill_name: None,
             rel_path: relative(&problem.path, roots),
             path: problem.path.clone(),
@@ -41,7 +49,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         let line_of = |id: &str| text.lines().position(|l| l.contains(id)).map(|i| i + 1);
         let mut sink = Sink {
             findings,
-            skill: None,
+            skill_md: None,
             skill_name: None,
             rel_path: relative(&bundle.path, roots),
             path: bundle.path.clone(),
@@ -53,7 +61,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
                 format!("{key} runs this bundle, never the skill `{}`", cmd.name),
             );
         }
-        for (id, status) in engine.bundle_members_with(index.as_ref(), bundle) {
+        for (id, status) in engine.bundle_members_with(index, bundle) {
             match status {
                 MemberStatus::Loaded(_) => {}
                 MemberStatus::Disabled(name) => sink.add(

@@ -38,29 +38,41 @@ pub(super) fn check(skill: &CatalogSkill, text: &str, files: &[paths::TreeFile],
         );
     }
     check_templates(text, sink);
-    // Lowercasing never adds or removes a line: the lines stay numbered.
-    let lower = text.to_lowercase();
-    static ANY_INJECTION: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
-    let any = ANY_INJECTION.get_or_init(|| aho_corasick::AhoCorasick::new(INJECTION_PATTERNS).ok());
-    // One pass over the text says whether any line needs a look.
-    if any.as_ref().map_or(true, |ac| ac.is_match(&lower)) {
-        for (i, line) in lower.lines().enumerate() {
-            if let Some(p) = INJECTION_PATTERNS.iter().find(|p| line.contains(*p)) {
-                sink.add("hermes-injection-phrase", Some(i + 1), format!("contains `{p}`"));
-            }
-        }
-    }
+    check_injection_phrases(text, sink);
     check_references(skill, text, body_offset, files, sink);
 }
 
+/// The phrases skill_view warns about, looked for in the lowercased text.
+fn check_injection_phrases(text: &str, sink: &mut Sink) {
+    static ANY_INJECTION: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
+    let any = ANY_INJECTION.get_or_init(|| {
+        aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(INJECTION_PATTERNS).ok()
+    });
+    // One pass over the text says whether any line needs a look. On ASCII
+    // text, lowercasing is ASCII case folding, which the pass ignores; other
+    // text is lowercased first (some characters lowercase to ASCII ones).
+    let lower;
+    let haystack = if text.is_ascii() {
+        text
+    } else {
+        lower = text.to_lowercase();
+        &lower
+    };
+    if any.as_ref().is_some_and(|ac| !ac.is_match(haystack)) {
+        return;
+    }
+    // Lowercasing never adds or removes a line: the lines stay numbered.
+    for (i, line) in text.to_lowercase().lines().enumerate() {
+        if let Some(p) = INJECTION_PATTERNS.iter().find(|p| line.contains(*p)) {
+            sink.add("hermes-injection-phrase", Some(i + 1), format!("contains `{p}`"));
+        }
+    }
+}
+
 fn check_templates(text: &str, sink: &mut Sink) {
-    let mut rest = 0;
-    while let Some(pos) = text[rest..].find("${") {
-        let start = rest + pos;
+    for start in memchr::memmem::find_iter(text.as_bytes(), "${") {
         let after = &text[start + 2..];
-        let end = after.find('}');
-        rest = start + 2;
-        let Some(end) = end else { continue };
+        let Some(end) = after.find('}') else { continue };
         let name = &after[..end];
         if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.is_empty() {
             continue;
@@ -121,14 +133,14 @@ fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
     let code = fenced_ranges(body);
     let in_code = |at: usize| code.iter().any(|r| r.contains(&at));
     let mut out = Vec::new();
-    for (at, _) in body.match_indices("](").filter(|(at, _)| !in_code(*at)) {
+    for at in memchr::memmem::find_iter(body.as_bytes(), "](").filter(|at| !in_code(*at)) {
         let rest = &body[at + 2..];
         if let Some(end) = rest.find(')') {
             let target = rest[..end].split_whitespace().next().unwrap_or("");
             out.push((at, trim_path(target).to_owned()));
         }
     }
-    for (at, _) in body.match_indices("${HERMES_SKILL_DIR}/") {
+    for at in memchr::memmem::find_iter(body.as_bytes(), "${HERMES_SKILL_DIR}/") {
         let rest = &body[at + "${HERMES_SKILL_DIR}/".len()..];
         let end =
             rest.find(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | ']')).unwrap_or(rest.len());
@@ -180,7 +192,6 @@ pub(super) fn check_files(
     files: &[paths::TreeFile],
     roots: &[PathBuf],
     findings: &mut Vec<Finding>,
-    index: usize,
 ) {
     let dir = &skill.skill_dir;
     let mut found: Vec<(PathBuf, &str, String)> = Vec::new();
@@ -210,7 +221,7 @@ pub(super) fn check_files(
     for (path, rule, message) in found {
         let mut sink = Sink {
             findings,
-            skill: Some((index, skill.skill_md.clone())),
+            skill_md: Some(skill.skill_md.clone()),
             skill_name: Some(skill.name.clone()),
             rel_path: relative(&path, roots),
             path,

@@ -2,7 +2,7 @@
 //! behaviour each value triggers.
 
 use super::Sink;
-use crate::engine::catalog::Catalog;
+use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::frontmatter::{self, FrontmatterKind};
 use crate::engine::messages::is_core_command;
 use crate::engine::skill::{self, slugify, LISTING_READ_CHARS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH};
@@ -87,8 +87,8 @@ fn hermes_meta(fm: &Map) -> Option<&Map> {
     fm.get("metadata").and_then(Value::as_map).and_then(|m| m.get("hermes")).and_then(Value::as_map)
 }
 
-pub(super) fn check(engine: &Engine, catalog: &Catalog, index: usize, text: &str, sink: &mut Sink) {
-    let skill = &catalog.skills[index];
+/// The rules on a SKILL.md's frontmatter that need no other skill.
+pub(super) fn check(engine: &Engine, skill: &CatalogSkill, text: &str, sink: &mut Sink) {
     let fm = &skill.frontmatter;
     let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
     match &skill.frontmatter_kind {
@@ -118,7 +118,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, index: usize, text: &str
         );
     }
     check_dates(text, sink);
-    check_name(catalog, index, text, sink);
+    check_name(skill, text, sink);
     check_description(text, fm, sink);
     check_keys(text, fm, sink);
     check_prerequisites(engine, text, fm, sink);
@@ -131,8 +131,7 @@ fn yaml_error_line(err: &str) -> Option<usize> {
     err[at + 8..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
-fn check_name(catalog: &Catalog, index: usize, text: &str, sink: &mut Sink) {
-    let skill = &catalog.skills[index];
+fn check_name(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
     let fm = &skill.frontmatter;
     let folder = skill.skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let line = key_line(text, "name");
@@ -185,6 +184,12 @@ fn check_name(catalog: &Catalog, index: usize, text: &str, sink: &mut Sink) {
             ),
         ),
     }
+}
+
+/// Other skills of the same name: known once the catalog is linked.
+pub(super) fn check_collisions(catalog: &Catalog, index: usize, text: &str, sink: &mut Sink) {
+    let skill = &catalog.skills[index];
+    let line = key_line(text, "name");
     let others: Vec<String> = skill
         .status
         .ambiguous_with

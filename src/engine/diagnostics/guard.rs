@@ -123,7 +123,9 @@ pub fn table() -> &'static Table {
                 alone.push(i);
             }
         }
-        let set = regex::RegexSet::new(&sources).unwrap_or_else(|_| {
+        // The lazy DFA of 121 case-insensitive Unicode patterns outgrows the
+        // default cache on ordinary text and would be rebuilt over and over.
+        let set = regex::RegexSetBuilder::new(&sources).dfa_size_limit(32 << 20).build().unwrap_or_else(|_| {
             alone = (0..patterns.len()).collect();
             in_set.clear();
             regex::RegexSet::empty()
@@ -233,6 +235,12 @@ fn is_invisible(c: char) -> bool {
     matches!(c as u32, 0x200B..=0x200D | 0x2060 | 0x2062..=0x2064 | 0xFEFF | 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
+/// Whether `text` holds an invisible character. Each is encoded starting
+/// with byte 0xE2 or 0xEF: text without those needs no decoding.
+fn has_invisible(text: &str) -> bool {
+    memchr::memchr2(0xE2, 0xEF, text.as_bytes()).is_some() && text.chars().any(is_invisible)
+}
+
 /// Scans one text and reports (pattern or invisible, line, excerpt).
 pub fn scan_text(text: &str) -> Vec<(String, Severity, usize, String, String)> {
     LOCAL.with(|local| scan_with(table(), &mut local.borrow_mut(), text))
@@ -242,7 +250,7 @@ fn scan_with(t: &Table, local: &mut Local, text: &str) -> Vec<(String, Severity,
     let mut out = Vec::new();
     // Most files match nothing: one pass of the set over the whole text
     // (and one look for invisible characters) before any line is looked at.
-    if t.alone.is_empty() && !local.set.is_match(text) && !text.chars().any(is_invisible) {
+    if t.alone.is_empty() && !local.set.is_match(text) && !has_invisible(text) {
         return out;
     }
     for (i, line) in text.lines().enumerate() {
@@ -284,7 +292,6 @@ pub fn check_skill_dir(
     skill: &CatalogSkill,
     skill_md_text: Option<&str>,
     tree: &[crate::engine::paths::TreeFile],
-    index: usize,
     roots: &[PathBuf],
     findings: &mut Vec<Finding>,
 ) {
@@ -307,7 +314,7 @@ pub fn check_skill_dir(
             findings.push(Finding {
                 rule: format!("{}{id}", super::rules::GUARD_FAMILY),
                 severity,
-                skill: Some(index),
+                skill: None,
                 skill_name: Some(skill.name.clone()),
                 skill_md: Some(skill.skill_md.clone()),
                 path: file.clone(),
@@ -377,6 +384,15 @@ mod tests {
             }
         }
         assert!(checked > 50, "the corpus exercises the patterns: {checked} matches");
+    }
+
+    #[test]
+    fn invisible_characters_are_found_past_the_byte_test() {
+        for c in ['\u{200b}', '\u{2060}', '\u{2064}', '\u{202e}', '\u{2069}', '\u{feff}'] {
+            assert!(has_invisible(&format!("a{c}b")), "{:04X}", c as u32);
+        }
+        assert!(!has_invisible("plain ascii"));
+        assert!(!has_invisible("\u{2014} em dash and \u{ff21} fullwidth"));
     }
 
     #[test]

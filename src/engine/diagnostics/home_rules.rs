@@ -17,7 +17,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
     if discover::has_excluded_component(&root) && !catalog.skills.is_empty() {
         let mut home = Sink {
             findings: &mut *findings,
-            skill: None,
+            skill_md: None,
             skill_name: None,
             path: engine.home.root.clone(),
             rel_path: engine.home.root.display().to_string(),
@@ -27,7 +27,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
     }
     let config = engine.home.config_path();
     let mut sink =
-        Sink { findings, skill: None, skill_name: None, rel_path: relative(&config, roots), path: config.clone() };
+        Sink { findings, skill_md: None, skill_name: None, rel_path: relative(&config, roots), path: config.clone() };
     let text = crate::engine::source::read_text(&config).unwrap_or_default();
 
     let Some(skills) = engine.home.raw_skills() else { return };

@@ -12,8 +12,12 @@ mod rules;
 pub use rules::{rule, RuleInfo, RULES};
 
 use super::catalog::{Catalog, CatalogSkill};
+use super::discover::WalkReport;
+use super::paths::TreeFile;
 use super::Engine;
 use serde_json::{json, Value as Json};
+use std::collections::HashSet;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
@@ -80,7 +84,9 @@ impl Finding {
 /// Collects findings for one file.
 pub(crate) struct Sink<'a> {
     pub findings: &'a mut Vec<Finding>,
-    pub skill: Option<(usize, PathBuf)>,
+    /// The SKILL.md of the skill concerned (its catalog index is set by
+    /// whoever knows it, see [`Engine::check_skill`]).
+    pub skill_md: Option<PathBuf>,
     pub skill_name: Option<String>,
     pub path: PathBuf,
     pub rel_path: String,
@@ -110,9 +116,9 @@ impl Sink<'_> {
         self.findings.push(Finding {
             rule: rule_id.to_owned(),
             severity,
-            skill: self.skill.as_ref().map(|s| s.0),
+            skill: None,
             skill_name: self.skill_name.clone(),
-            skill_md: self.skill.as_ref().map(|s| s.1.clone()),
+            skill_md: self.skill_md.clone(),
             path: self.path.clone(),
             rel_path: self.rel_path.clone(),
             line,
@@ -141,23 +147,36 @@ impl Engine {
 
     /// Every finding of one skill.
     pub fn check_skill(&self, catalog: &Catalog, index: usize) -> Vec<Finding> {
-        let skill: &CatalogSkill = &catalog.skills[index];
-        let mut findings = Vec::new();
-        let roots = self.diagnostic_roots(catalog);
-        let mut sink = Sink {
-            findings: &mut findings,
-            skill: Some((index, skill.skill_md.clone())),
-            skill_name: Some(skill.name.clone()),
-            path: skill.skill_md.clone(),
-            rel_path: relative(&skill.skill_md, &roots),
-        };
-        // One walk of the skill folder serves every rule on its files.
-        let files = if skill.db_row.is_some() { Vec::new() } else { super::paths::rglob_all(&skill.skill_dir) };
+        let skill = &catalog.skills[index];
         let text = super::source::read_text(&skill.skill_md);
+        let roots = self.diagnostic_roots(catalog);
+        let files = skill_files(skill);
+        let mut findings = self.own_findings(skill, text.as_deref().map_err(|e| e.to_string()), &files, &roots);
+        if let Ok(text) = &text {
+            frontmatter_rules::check_collisions(catalog, index, text, &mut skill_sink(&mut findings, skill, &roots));
+        }
+        for f in &mut findings {
+            f.skill = Some(index);
+        }
+        findings
+    }
+
+    /// The findings of one skill that depend on nothing but the skill: its
+    /// SKILL.md (`text`, or why it cannot be read) and its folder's files
+    /// ([`skill_files`]). Their catalog index is left for the caller to set.
+    fn own_findings(
+        &self,
+        skill: &CatalogSkill,
+        text: Result<&str, String>,
+        files: &[TreeFile],
+        roots: &[PathBuf],
+    ) -> Vec<Finding> {
+        let mut findings = Vec::new();
+        let mut sink = skill_sink(&mut findings, skill, roots);
         match &text {
             Ok(text) => {
-                frontmatter_rules::check(self, catalog, index, text, &mut sink);
-                content::check(skill, text, &files, &mut sink);
+                frontmatter_rules::check(self, skill, text, &mut sink);
+                content::check(skill, text, files, &mut sink);
             }
             Err(e) => sink.add(
                 "hermes-unreadable",
@@ -165,9 +184,85 @@ impl Engine {
                 format!("Hermes cannot read this SKILL.md and skips the skill: {e}"),
             ),
         }
-        content::check_files(skill, &files, &roots, &mut findings, index);
-        guard::check_skill_dir(skill, text.as_deref().ok(), &files, index, &roots, &mut findings);
+        content::check_files(skill, files, roots, &mut findings);
+        guard::check_skill_dir(skill, text.ok(), files, roots, &mut findings);
         findings
+    }
+
+    /// Scans the home and checks every skill in one walk (each SKILL.md is
+    /// read once, its rules run while the text is at hand), then the
+    /// rules that need the whole catalog, the config and the bundles.
+    pub fn checked_catalog_with(&self, progress: &Progress) -> (Catalog, Vec<Finding>) {
+        let mut md_names = HashSet::new();
+        let (mut catalog, mut findings) = self.checked_skills_noting(progress, Some(&mut md_names));
+        self.refresh_bundles(&mut catalog);
+        let roots = self.diagnostic_roots(&catalog);
+        home_rules::check(self, &catalog, &roots, &mut findings);
+        // Bundle members are looked up as Hermes does, with the names the
+        // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
+        let has_bundles = !catalog.bundles.bundles.is_empty();
+        let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
+        bundles::check(self, &catalog, index.as_ref(), &roots, &mut findings);
+        (catalog, findings)
+    }
+
+    /// [`Engine::checked_catalog_with`] for the skills alone (no bundles,
+    /// no home-level rules): a user's layer.
+    pub fn checked_skills_catalog(&self, progress: &Progress) -> (Catalog, Vec<Finding>) {
+        self.checked_skills_noting(progress, None)
+    }
+
+    /// [`Engine::checked_skills_catalog`], adding to `md_names` the name of
+    /// every `*.md` file under the roots (and maybe more).
+    fn checked_skills_noting(
+        &self,
+        progress: &Progress,
+        mut md_names: Option<&mut HashSet<OsString>>,
+    ) -> (Catalog, Vec<Finding>) {
+        // The roots are known before the walk; findings name files by them.
+        let roots = self.diagnostic_roots(&Catalog { roots: self.skill_roots(), ..Catalog::default() });
+        let noting = md_names.is_some();
+        let mut walked = WalkReport::default();
+        let (catalog, per_skill) = self.skills_catalog_with(
+            &|skill, text| {
+                progress.total.fetch_add(1, Ordering::Relaxed);
+                let files = skill_files(skill);
+                let found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
+                progress.done.fetch_add(1, Ordering::Relaxed);
+                // The skill walk does not enter support folders: their
+                // names come from the skill's own listing.
+                let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
+                (found, names)
+            },
+            noting.then_some(&mut walked),
+        );
+        if let Some(md_names) = md_names.as_deref_mut() {
+            md_names.extend(walked.md_names);
+            // Nor excluded folders (`.git`, `node_modules`): listed here.
+            for dir in &walked.excluded {
+                md_names.extend(super::paths::entries_by_name(dir, is_md).into_keys());
+            }
+        }
+        let mut findings = Vec::new();
+        for (index, (mut found, names)) in per_skill.into_iter().enumerate() {
+            if let Some(md_names) = md_names.as_deref_mut() {
+                md_names.extend(names);
+            }
+            let skill = &catalog.skills[index];
+            // Collisions are known once every skill is; they are rare, so
+            // their SKILL.md is read again for the line of the name.
+            if !skill.status.ambiguous_with.is_empty() || skill.status.shadowed_by.is_some() {
+                if let Ok(text) = super::source::read_text(&skill.skill_md) {
+                    let mut sink = skill_sink(&mut found, skill, &roots);
+                    frontmatter_rules::check_collisions(&catalog, index, &text, &mut sink);
+                }
+            }
+            for f in &mut found {
+                f.skill = Some(index);
+            }
+            findings.append(&mut found);
+        }
+        (catalog, findings)
     }
 
     /// The findings of every skill of a catalog (no home-level rules).
@@ -182,7 +277,8 @@ impl Engine {
         per_skill.into_iter().flatten().collect()
     }
 
-    /// Every finding in the home: each skill, the config, the bundles.
+    /// Every finding in the home of an existing catalog: each skill, the
+    /// config, the bundles.
     pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
         self.check_home_with(catalog, &Progress::default())
     }
@@ -190,10 +286,45 @@ impl Engine {
     /// [`Engine::check_home`], counting checked skills in `progress`.
     pub fn check_home_with(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
         let mut findings = self.check_skills(catalog, progress);
-        home_rules::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
-        bundles::check(self, catalog, &self.diagnostic_roots(catalog), &mut findings);
+        let roots = self.diagnostic_roots(catalog);
+        home_rules::check(self, catalog, &roots, &mut findings);
+        let index = (!catalog.bundles.bundles.is_empty()).then(|| self.lookup_index_for(Some(catalog)));
+        bundles::check(self, catalog, index.as_ref(), &roots, &mut findings);
         findings
     }
+}
+
+/// A skill folder's `rglob("*")`: one listing serves every rule on its files.
+fn skill_files(skill: &CatalogSkill) -> Vec<TreeFile> {
+    if skill.db_row.is_some() {
+        Vec::new()
+    } else {
+        super::paths::rglob_all(&skill.skill_dir)
+    }
+}
+
+fn is_md(name: &OsStr) -> bool {
+    name.as_encoded_bytes().ends_with(b".md")
+}
+
+fn md_file_names(files: &[TreeFile]) -> Vec<OsString> {
+    files.iter().filter_map(|f| f.path.file_name()).filter(|n| is_md(n)).map(OsStr::to_os_string).collect()
+}
+
+/// The sink for findings on a skill's SKILL.md.
+fn skill_sink<'a>(findings: &'a mut Vec<Finding>, skill: &CatalogSkill, roots: &[PathBuf]) -> Sink<'a> {
+    Sink {
+        findings,
+        skill_md: Some(skill.skill_md.clone()),
+        skill_name: Some(skill.name.clone()),
+        path: skill.skill_md.clone(),
+        rel_path: relative(&skill.skill_md, roots),
+    }
+}
+
+/// Why a SKILL.md the walk found has no text.
+fn read_error(skill: &CatalogSkill) -> String {
+    skill.read_error.clone().unwrap_or_else(|| "unreadable".to_owned())
 }
 
 /// How far a check has got, readable from another thread while it runs.
@@ -220,7 +351,7 @@ impl Progress {
 pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut Vec<Finding>) {
     let mut sink = Sink {
         findings,
-        skill: None,
+        skill_md: None,
         skill_name: Some(name.to_owned()),
         path: PathBuf::from(rel_path),
         rel_path: rel_path.to_owned(),

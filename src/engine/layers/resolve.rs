@@ -250,10 +250,9 @@ impl Engine {
         progress: &diagnostics::Progress,
     ) -> (Catalog, Vec<Finding>) {
         let user = self.user_engine(&layers.user);
-        let user_catalog = user.skills_catalog();
-        let shared_catalog = self.catalog();
-        let mut findings = self.check_home_with(&shared_catalog, progress);
-        for mut f in user.check_skills(&user_catalog, progress) {
+        let (user_catalog, user_findings) = user.checked_skills_catalog(progress);
+        let (shared_catalog, mut findings) = self.checked_catalog_with(progress);
+        for mut f in user_findings {
             f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path);
             findings.push(f);
         }
