@@ -246,6 +246,8 @@ impl Engine {
             for dir in report.unreadable {
                 problems.push(format!("{}: cannot be read; its skills are skipped", dir.display()));
             }
+            skills.reserve_exact(items.len());
+            results.reserve_exact(items.len());
             for (skill, result) in items {
                 skills.push(skill);
                 results.push(result);

@@ -115,7 +115,7 @@ pub fn table() -> &'static Table {
         let mut alone = Vec::new();
         let mut sources = Vec::new();
         for (i, p) in patterns.iter().enumerate() {
-            let loose = without_look_around(&without_word_boundaries(&p.source));
+            let loose = with_wide_classes(&without_look_around(&without_word_boundaries(&p.source)));
             if regex_syntax::Parser::new().parse(&loose).is_ok() {
                 in_set.push(i);
                 sources.push(loose);
@@ -155,6 +155,50 @@ fn without_word_boundaries(src: &str) -> String {
             }
         } else {
             out.push(c);
+        }
+    }
+    out
+}
+
+/// The pattern with `\w` and `\d` (outside brackets) widened to every
+/// non-ASCII character plus their ASCII members: again looser, and far
+/// cheaper to compile and run than the Unicode classes.
+fn with_wide_classes(src: &str) -> String {
+    let mut out = String::with_capacity(src.len());
+    let mut chars = src.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                // Both cases are in already: case folding (slow on such
+                // ranges) is off inside.
+                Some('w') if !in_class => out.push_str(r"(?-i:[0-9A-Za-z_\x{80}-\x{10FFFF}])"),
+                Some('d') if !in_class => out.push_str(r"(?-i:[0-9\x{80}-\x{10FFFF}])"),
+                Some(next) => {
+                    out.push(c);
+                    out.push(next);
+                }
+                None => out.push(c),
+            },
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // A `]` first in a class is a member, not its end.
+                let mut rest = chars.clone();
+                if rest.next() == Some('^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.clone().next() == Some(']') {
+                    out.push(']');
+                    chars.next();
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
         }
     }
     out
@@ -341,6 +385,12 @@ mod tests {
         assert_eq!(patterns().len(), 121);
         assert!(patterns().iter().all(|p| p.matcher().is_some()), "every pattern compiles");
         assert!(table().alone.is_empty(), "every pattern is in the one-pass set");
+    }
+
+    #[test]
+    fn word_and_digit_classes_are_widened_outside_brackets() {
+        assert_eq!(with_wide_classes(r"a\w+\d"), r"a(?-i:[0-9A-Za-z_\x{80}-\x{10FFFF}])+(?-i:[0-9\x{80}-\x{10FFFF}])");
+        assert_eq!(with_wide_classes(r"[^\w\]]\\w[]\d]"), r"[^\w\]]\\w[]\d]");
     }
 
     #[test]
