@@ -443,3 +443,17 @@ fn bundle_lookups_see_md_files_the_skill_walk_skips() {
     assert!(missing.iter().any(|m| m.contains("`nowhere`")), "{missing:?}");
     assert!(missing.iter().any(|m| m.contains("`in-support`")), "{missing:?}");
 }
+
+/// A check that walks and checks at once counts every skill it checks; its
+/// total is the expected count, or follows the count when none was given.
+#[test]
+fn one_walk_check_counts_its_progress() {
+    let skill = |name: &str| ok_skill(name, "", "Body.\n");
+    let (_t, engine) = home(&[("skills/a/SKILL.md", &skill("a")), ("skills/c/b/SKILL.md", &skill("b"))]);
+    let expected = Progress::expecting(5);
+    engine.checked_catalog_with(&expected);
+    assert_eq!((expected.done(), expected.total()), (2, 5));
+    let unknown = Progress::default();
+    engine.checked_catalog_with(&unknown);
+    assert_eq!((unknown.done(), unknown.total()), (2, 2));
+}

@@ -70,13 +70,15 @@ fn with_progress<T>(work: impl FnOnce(&Progress) -> T) -> T {
             if finished.load(Ordering::Relaxed) {
                 return;
             }
-            let bar = ProgressBar::with_draw_target(Some(progress.total() as u64), ProgressDrawTarget::stderr());
-            let style = ProgressStyle::with_template("checking {bar:40} {pos}/{len} skills, {elapsed}")
-                .unwrap_or_else(|_| ProgressStyle::default_bar());
+            // The home is walked and checked at once: how many skills there
+            // are is known only at the end, so the count is shown alone.
+            let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+            let style = ProgressStyle::with_template("{spinner} checking: {pos} skills so far, {elapsed}")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner());
             bar.set_style(style);
             while !finished.load(Ordering::Relaxed) {
-                bar.set_length(progress.total() as u64);
                 bar.set_position(progress.done() as u64);
+                bar.tick();
                 std::thread::park_timeout(Duration::from_millis(100));
             }
             bar.finish_and_clear();

@@ -907,7 +907,11 @@ impl App {
         self.jobs.next_id += 1;
         let id = self.jobs.next_id;
         self.jobs.requested.insert(slot, (id, kind.clone()));
-        let progress = super::jobs::SharedProgress::default();
+        // The check walks and checks at once: its gauge runs towards the
+        // number of skills shown now.
+        let progress = super::jobs::SharedProgress(Arc::new(crate::engine::diagnostics::Progress::expecting(
+            self.catalog.skills.iter().filter(|s| s.db_row.is_none()).count(),
+        )));
         if matches!(kind, JobKind::Diagnostics(_)) {
             self.jobs.diagnostics_progress = Some(progress.0.clone());
         }

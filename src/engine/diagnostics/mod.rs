@@ -225,10 +225,9 @@ impl Engine {
         let mut walked = WalkReport::default();
         let (catalog, per_skill) = self.skills_catalog_with(
             &|skill, text| {
-                progress.total.fetch_add(1, Ordering::Relaxed);
                 let files = skill_files(skill);
                 let found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
-                progress.done.fetch_add(1, Ordering::Relaxed);
+                progress.checked_one_more();
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
                 let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
@@ -268,10 +267,10 @@ impl Engine {
     /// The findings of every skill of a catalog (no home-level rules).
     pub fn check_skills(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
         let indices: Vec<usize> = (0..catalog.skills.len()).collect();
-        progress.total.fetch_add(indices.len(), Ordering::Relaxed);
+        progress.total.fetch_max(progress.done() + indices.len(), Ordering::Relaxed);
         let per_skill = super::parallel_map(&indices, |&i| {
             let found = self.check_skill(catalog, i);
-            progress.done.fetch_add(1, Ordering::Relaxed);
+            progress.checked_one_more();
             found
         });
         per_skill.into_iter().flatten().collect()
@@ -335,14 +334,27 @@ pub struct Progress {
 }
 
 impl Progress {
+    /// Progress towards `skills` skills, a guess (the last scan's count):
+    /// a check that walks and checks at once learns the count only at the end.
+    pub fn expecting(skills: usize) -> Progress {
+        Progress { done: AtomicUsize::new(0), total: AtomicUsize::new(skills) }
+    }
+
     /// Skills checked so far.
     pub fn done(&self) -> usize {
         self.done.load(Ordering::Relaxed)
     }
 
-    /// Skills to check (grows as each layer's skills are counted).
+    /// Skills to check: as counted, or as expected; never fewer than
+    /// [`Progress::done`]. Equal to it when nothing was expected.
     pub fn total(&self) -> usize {
         self.total.load(Ordering::Relaxed)
+    }
+
+    /// One more skill checked.
+    fn checked_one_more(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.total.fetch_max(done, Ordering::Relaxed);
     }
 }
 
