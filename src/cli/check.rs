@@ -1,12 +1,11 @@
 //! `skillscope check`: diagnostics for authors.
 
-use super::output::{print_json, Out};
+use super::output::Out;
 use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::engine::diagnostics::{Finding, Progress, Severity};
 use crate::engine::Engine;
 use crate::sanitize::clean_line;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::Value as Json;
 use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -51,6 +50,15 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<V
     }
     all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
     Ok(all)
+}
+
+/// Findings as a JSON array, each built when it is written.
+struct FindingsJson<'a>(&'a [&'a Finding]);
+
+impl serde::Serialize for FindingsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(|f| f.to_json()))
+    }
 }
 
 /// How long a check runs before a progress bar is worth drawing.
@@ -109,7 +117,9 @@ pub fn run(
     let shown: Vec<&Finding> = all.iter().filter(|f| f.severity >= min).collect();
     let code = if shown.is_empty() { EXIT_OK } else { EXIT_ANSWER_ERROR };
     if json {
-        print_json(out, &Json::Array(shown.iter().map(|f| f.to_json()).collect()))?;
+        // One finding's JSON at a time: a big home has tens of thousands.
+        serde_json::to_writer_pretty(&mut *out, &FindingsJson(&shown))?;
+        writeln!(out)?;
         return Ok(code);
     }
     let mut last_path = "";

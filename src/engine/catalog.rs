@@ -70,7 +70,7 @@ pub struct CatalogSkill {
     pub readiness: Readiness,
     pub status: SkillStatus,
     /// The database row of a skill that has no folder (source `db`).
-    pub db_row: Option<super::layers::DbSkill>,
+    pub db_row: Option<Box<super::layers::DbSkill>>,
     /// The listing keeps it (before the first-name-wins pass).
     pub listing_kept: bool,
     /// The slash command it asks for: name and description.
@@ -107,6 +107,15 @@ impl Catalog {
 
     pub fn index_of(&self, skill_md: &Path) -> Option<usize> {
         self.skills.iter().position(|s| s.skill_md == skill_md)
+    }
+}
+
+/// A skill as the walk found it, and what was computed beside it.
+struct Walked<T>(Box<CatalogSkill>, T);
+
+impl<T> discover::Found for Walked<T> {
+    fn path(&self) -> &Path {
+        &self.0.skill_md
     }
 }
 
@@ -213,11 +222,12 @@ impl Engine {
     /// its text (`None` when unreadable) on the walking threads, while the
     /// text is at hand: one read of each SKILL.md serves both. Its results
     /// come in catalog order. `each` sees the skill before linking (no
-    /// status that depends on other skills). With `notes`, the walks'
+    /// status that depends on other skills), and may drop what its caller
+    /// will not need (linking reads the name and the frontmatter `name`). With `notes`, the walks'
     /// excluded folders and `*.md` names are added to it.
     pub(crate) fn skills_catalog_with<T: Send>(
         &self,
-        each: &(dyn Fn(&CatalogSkill, Option<&str>) -> T + Sync),
+        each: &(dyn Fn(&mut CatalogSkill, Option<&str>) -> T + Sync),
         mut notes: Option<&mut discover::WalkReport>,
     ) -> (Catalog, Vec<T>) {
         let roots = self.skill_roots();
@@ -233,12 +243,15 @@ impl Engine {
             let map = |f| {
                 let mut parsed = self.parse_for_catalog(f);
                 let text = parsed.text.take();
-                let skill = self.catalog_skill(ri, &root.path, parsed);
-                let result = each(&skill, text.as_deref().map(String::as_str));
-                (skill, result)
+                let mut skill = self.catalog_skill(ri, &root.path, parsed);
+                let result = each(&mut skill, text.as_deref().map(String::as_str));
+                // Boxed until it joins the catalog: sorting and merging the
+                // walk's lists then move pointers, and each skill leaves its
+                // box as the catalog's list grows, so it is held once.
+                Walked(Box::new(skill), result)
             };
             let how = discover::Walk { read, note_md_names: notes.is_some() };
-            let (items, mut report) = discover::walk_map(&root.path, "SKILL.md", how, &map);
+            let (items, mut report) = discover::walk_found(&root.path, "SKILL.md", how, &map);
             if let Some(notes) = notes.as_deref_mut() {
                 notes.excluded.append(&mut report.excluded);
                 notes.md_names.append(&mut report.md_names);
@@ -248,8 +261,8 @@ impl Engine {
             }
             skills.reserve_exact(items.len());
             results.reserve_exact(items.len());
-            for (skill, result) in items {
-                skills.push(skill);
+            for Walked(skill, result) in items {
+                skills.push(*skill);
                 results.push(result);
             }
         }

@@ -75,8 +75,14 @@ pub struct WalkReport {
     /// Directories not entered because of their excluded name.
     pub excluded: Vec<PathBuf>,
     /// The names of the `*.md` files in the directories listed, when asked
-    /// for ([`Walk::note_md_names`]).
+    /// for ([`Walk::note_md_names`]); see [`is_noted_md`].
     pub md_names: Vec<OsString>,
+}
+
+/// A `*.md` name a legacy `{name}.md` lookup could keep: any but
+/// `SKILL.md`, which such a lookup passes over.
+pub fn is_noted_md(name: &OsStr) -> bool {
+    name.as_encoded_bytes().ends_with(b".md") && name != "SKILL.md"
 }
 
 /// How a walk goes beyond finding its files.
@@ -188,7 +194,7 @@ pub fn walk_map<T: Send>(
 }
 
 /// Something the walk collects, ordered by its file's path.
-trait Found {
+pub(crate) trait Found {
     fn path(&self) -> &Path;
 }
 
@@ -202,6 +208,17 @@ impl<T> Found for (PathBuf, T) {
     fn path(&self) -> &Path {
         &self.0
     }
+}
+
+/// [`walk_map`] for results that know their file's path: they are sorted
+/// in place, never copied into a second list (they can be large).
+pub(crate) fn walk_found<T: Found + Send>(
+    root: &Path,
+    filename: &str,
+    how: Walk,
+    map: &(dyn Fn(IndexedFile) -> T + Sync),
+) -> (Vec<T>, WalkReport) {
+    walk_root(root, filename, how, map)
 }
 
 fn walk_root<T: Found + Send>(
@@ -285,7 +302,7 @@ impl<'a, T> Walker<'a, T> {
                     if entry.name == self.filename {
                         target = Some(regular);
                     }
-                    if self.how.note_md_names && entry.name.as_encoded_bytes().ends_with(b".md") {
+                    if self.how.note_md_names && is_noted_md(&entry.name) {
                         self.report.md_names.push(entry.name);
                     }
                 }

@@ -776,7 +776,7 @@ impl App {
             return Some(Err(denied));
         }
         if let (Some(row), Some(db)) = (&skill.db_row, self.layers.as_ref().and_then(|l| l.db.clone())) {
-            return Some(Ok(Effect::EditDbSkill { row: Box::new(row.clone()), db, line: skill.body_line }));
+            return Some(Ok(Effect::EditDbSkill { row: row.clone(), db, line: skill.body_line }));
         }
         if self.view == ViewTab::Files && self.focus == Focus::View {
             let files = super::views::file_entries(skill);

@@ -12,7 +12,7 @@ mod rules;
 pub use rules::{rule, RuleInfo, RULES};
 
 use super::catalog::{Catalog, CatalogSkill};
-use super::discover::WalkReport;
+use super::discover::{is_noted_md, WalkReport};
 use super::paths::TreeFile;
 use super::Engine;
 use serde_json::{json, Value as Json};
@@ -191,7 +191,10 @@ impl Engine {
 
     /// Scans the home and checks every skill in one walk (each SKILL.md is
     /// read once, its rules run while the text is at hand), then the
-    /// rules that need the whole catalog, the config and the bundles.
+    /// rules that need the whole catalog, the config and the bundles. The
+    /// catalog returned keeps, of each skill's frontmatter, only `name`.
+    /// The rest has been checked already and is dropped so that a big home's
+    /// check stays small.
     pub fn checked_catalog_with(&self, progress: &Progress) -> (Catalog, Vec<Finding>) {
         let mut md_names = HashSet::new();
         let (mut catalog, mut findings) = self.checked_skills_noting(progress, Some(&mut md_names));
@@ -228,6 +231,11 @@ impl Engine {
                 let files = skill_files(skill);
                 let found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
                 progress.checked_one_more();
+                // Checked: of the frontmatter, linking and name lookups
+                // read only `name`. On a big home the rest is most of the
+                // catalog's memory.
+                skill.frontmatter.retain(|key, _| key == "name");
+                skill.frontmatter.shrink_to_fit();
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
                 let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
@@ -239,7 +247,7 @@ impl Engine {
             md_names.extend(walked.md_names);
             // Nor excluded folders (`.git`, `node_modules`): listed here.
             for dir in &walked.excluded {
-                md_names.extend(super::paths::entries_by_name(dir, is_md).into_keys());
+                md_names.extend(super::paths::entries_by_name(dir, is_noted_md).into_keys());
             }
         }
         let mut findings = Vec::new();
@@ -302,12 +310,8 @@ fn skill_files(skill: &CatalogSkill) -> Vec<TreeFile> {
     }
 }
 
-fn is_md(name: &OsStr) -> bool {
-    name.as_encoded_bytes().ends_with(b".md")
-}
-
 fn md_file_names(files: &[TreeFile]) -> Vec<OsString> {
-    files.iter().filter_map(|f| f.path.file_name()).filter(|n| is_md(n)).map(OsStr::to_os_string).collect()
+    files.iter().filter_map(|f| f.path.file_name()).filter(|n| is_noted_md(n)).map(OsStr::to_os_string).collect()
 }
 
 /// The sink for findings on a skill's SKILL.md.

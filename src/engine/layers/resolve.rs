@@ -300,7 +300,7 @@ impl Engine {
             status,
             listing_kept: false,
             command_candidate: None,
-            db_row: Some(row.clone()),
+            db_row: Some(Box::new(row.clone())),
         }
     }
 }
