@@ -17,7 +17,7 @@ fn one_at_a_time() -> std::sync::MutexGuard<'static, ()> {
 }
 
 #[test]
-fn a_reload_reads_only_what_changed() {
+fn a_full_rescan_reads_each_skill_once() {
     let _turn = one_at_a_time();
     let t = tempfile::tempdir().unwrap();
     let home = t.path().join("home");
@@ -34,10 +34,11 @@ fn a_reload_reads_only_what_changed() {
     let mut app = app_for(&home);
     assert_eq!(app.catalog.skills.len(), 40);
     assert_eq!(skill_md_reads() - before, 40, "the first scan reads every skill once");
-    // The jobs the browser starts with (the findings) fill the reuse cache.
+    // The findings job walks and reads the home on its own.
     let jobs = app.wanted_jobs();
+    let before = skill_md_reads();
     app.run_jobs_inline(&jobs);
-    assert_eq!(app.engine.reuse.as_ref().map(|c| c.len()), Some(40));
+    assert_eq!(skill_md_reads() - before, 40, "the check reads every skill once");
 
     // An editor's atomic save of one skill.
     let target = home.join("skills/cat-1/skill-5/SKILL.md");
@@ -46,17 +47,16 @@ fn a_reload_reads_only_what_changed() {
     std::fs::rename(&temp, &target).unwrap();
     let before = skill_md_reads();
     app.rescan(engine_for(&home));
-    assert_eq!(skill_md_reads() - before, 1, "only the saved skill is read again");
+    assert_eq!(skill_md_reads() - before, 40, "a full rescan keeps no copy of the files");
     let saved = app.catalog.skills.iter().find(|s| s.name == "skill-5").unwrap();
     assert_eq!(saved.description, "saved again");
 
-    // A removed skill leaves the catalog (and the reuse cache).
+    // A removed skill leaves the catalog.
     std::fs::remove_dir_all(home.join("skills/cat-2/skill-6")).unwrap();
     let before = skill_md_reads();
     app.rescan(engine_for(&home));
-    assert_eq!(skill_md_reads() - before, 0);
+    assert_eq!(skill_md_reads() - before, 39);
     assert_eq!(app.catalog.skills.len(), 39);
-    assert_eq!(app.engine.reuse.as_ref().map(|c| c.len()), Some(39));
 }
 
 /// A home of `n` skills in four categories.

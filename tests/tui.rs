@@ -394,7 +394,7 @@ fn problems_are_counted_in_the_status_and_listed_in_the_folder_view() {
 /// still work, and the tree comes with the catalog, search included.
 #[test]
 fn the_first_scan_of_a_big_home_shows_its_progress() {
-    use skillscope::tui::app::{first_catalog, ScanProgress};
+    use skillscope::tui::app::{load_catalog, ScanProgress};
     use skillscope::tui::theme::{ColorMode, Theme};
     let engine = common::tui::engine_for(&common::repo().join("tests/fixtures/basic/home"));
     let mut app = App::scanning(engine.clone(), Theme::new(ColorMode::NoColor), None, ScanProgress::start());
@@ -404,7 +404,7 @@ fn the_first_scan_of_a_big_home_shows_its_progress() {
     assert!(!app.reload(&Default::default()));
     keys(&mut app, "/");
     keys(&mut app, "deploy");
-    let catalog = first_catalog(&engine, None);
+    let catalog = load_catalog(&engine, None);
     assert!(catalog.skills.len() > 1);
     app.scanned(catalog);
     assert!(!app.wanted_jobs().is_empty(), "the jobs follow the scan");

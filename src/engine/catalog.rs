@@ -129,35 +129,15 @@ struct Parsed {
     command: Option<(String, Value)>,
     error: Option<String>,
     /// The text read, for work done while it is at hand (a check).
-    text: Option<std::sync::Arc<String>>,
+    text: Option<String>,
 }
 
 impl Engine {
-    /// The text and frontmatter of a file: from the reuse cache when the
-    /// file is unchanged since the last scan, else read (and kept).
-    fn text_and_frontmatter(
-        &self,
-        file: &mut IndexedFile,
-    ) -> Result<super::reuse::ParsedText, super::source::ReadError> {
-        let Some(cache) = &self.reuse else {
-            let text = file.take_text()?;
-            let (frontmatter, _) = frontmatter::parse(&text);
-            return Ok(super::reuse::ParsedText { text: std::sync::Arc::new(text), frontmatter });
-        };
-        let stamp = super::reuse::Stamp::of(&file.path);
-        if let Some(parsed) = stamp.and_then(|s| cache.get(&file.path, s)) {
-            return Ok(parsed);
-        }
-        let text = file.take_text()?;
-        Ok(cache.insert(&file.path, stamp, text))
-    }
-
     fn parse_for_catalog(&self, mut file: IndexedFile) -> Parsed {
-        let parsed = self.text_and_frontmatter(&mut file);
-        match parsed {
-            Ok(parsed) => {
-                let text = parsed.text.as_str();
-                let fm = parsed.frontmatter;
+        match file.take_text() {
+            Ok(owned) => {
+                let text = owned.as_str();
+                let (fm, _) = frontmatter::parse(text);
                 let unmarked = text.strip_prefix('\u{feff}').unwrap_or(text);
                 let body = &unmarked[fm.body_start.min(unmarked.len())..];
                 let body_line = super::source::line_at(text, text.len() - body.len());
@@ -169,8 +149,8 @@ impl Engine {
                     self.listing_candidate_text(&file.path, take_chars(text, LISTING_READ_CHARS))
                 };
                 let command = self.command_candidate_parsed(&file.path, &fm.fields, body);
-                let text = Some(parsed.text.clone());
-                Parsed { file, fields: fm.fields, kind: fm.kind, body_line, listing, command, error: None, text }
+                let (fields, kind) = (fm.fields, fm.kind);
+                Parsed { file, fields, kind, body_line, listing, command, error: None, text: Some(owned) }
             }
             Err(e) => Parsed {
                 file,
@@ -237,20 +217,18 @@ impl Engine {
         }
         let mut skills: Vec<CatalogSkill> = Vec::new();
         let mut results: Vec<T> = Vec::new();
-        // With a reuse cache, the walk only lists: unchanged files are not read.
-        let read = self.reuse.as_ref().map_or(true, |c| c.is_empty());
         for (ri, root) in roots.iter().enumerate() {
             let map = |f| {
                 let mut parsed = self.parse_for_catalog(f);
                 let text = parsed.text.take();
                 let mut skill = self.catalog_skill(ri, &root.path, parsed);
-                let result = each(&mut skill, text.as_deref().map(String::as_str));
+                let result = each(&mut skill, text.as_deref());
                 // Boxed until it joins the catalog: sorting and merging the
                 // walk's lists then move pointers, and each skill leaves its
                 // box as the catalog's list grows, so it is held once.
                 Walked(Box::new(skill), result)
             };
-            let how = discover::Walk { read, note_md_names: notes.is_some() };
+            let how = discover::Walk { read: true, note_md_names: notes.is_some() };
             let (items, mut report) = discover::walk_found(&root.path, "SKILL.md", how, &map);
             if let Some(notes) = notes.as_deref_mut() {
                 notes.excluded.append(&mut report.excluded);
@@ -281,9 +259,6 @@ impl Engine {
             let Some(root) = catalog.roots.get(old.root).map(|r| r.path.clone()) else { continue };
             if old.db_row.is_some() {
                 continue;
-            }
-            if let Some(cache) = &self.reuse {
-                cache.forget(&old.skill_md);
             }
             let file = IndexedFile { path: old.skill_md.clone(), regular: false, text: None };
             let fresh = self.catalog_skill(old.root, &root, self.parse_for_catalog(file));

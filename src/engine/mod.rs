@@ -22,7 +22,6 @@ pub mod preprocess;
 pub mod prompt;
 pub mod readiness;
 pub mod reload;
-pub mod reuse;
 pub mod sandbox;
 pub mod skill;
 pub mod snapshot;
@@ -69,8 +68,6 @@ pub struct Engine {
     pub home: Home,
     pub env: Env,
     pub options: Options,
-    /// SKILL.md files of earlier scans, for a reload to reuse (the browser).
-    pub reuse: Option<std::sync::Arc<reuse::ParseCache>>,
 }
 
 impl Engine {
@@ -86,7 +83,7 @@ impl Engine {
 
     pub fn new(home_root: PathBuf, env: Env, options: Options) -> Engine {
         let home = Home::load(home_root, &env);
-        Engine { home, env, options, reuse: None }
+        Engine { home, env, options }
     }
 
     /// `_get_category_from_path`: the first folder under the first root the

@@ -285,7 +285,7 @@ impl App {
 
     /// The browser over per-user layers (`--user`, `--db`, `--org-id`).
     pub fn with_layers(engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
-        let catalog = first_catalog(&engine, layers.as_ref());
+        let catalog = load_catalog(&engine, layers.as_ref());
         App::with_catalog(engine, theme, layers, catalog)
     }
 
@@ -306,8 +306,7 @@ impl App {
     }
 
     /// The browser on a catalog already read.
-    pub fn with_catalog(mut engine: Engine, theme: Theme, layers: Option<Layers>, catalog: Catalog) -> App {
-        engine.reuse.get_or_insert_with(Default::default);
+    pub fn with_catalog(engine: Engine, theme: Theme, layers: Option<Layers>, catalog: Catalog) -> App {
         let tree = Tree::build(&catalog);
         let mut app = App {
             engine: Arc::new(engine),
@@ -795,23 +794,14 @@ impl App {
     }
 
     /// Replaces the catalog after a rescan, keeping selection and scroll.
-    pub fn rescan(&mut self, mut engine: Engine) {
+    pub fn rescan(&mut self, engine: Engine) {
         if self.scan.is_some() {
             // The first scan's answer is on its way.
             return;
         }
         let key = self.selected_key();
         let scroll = self.view_scroll;
-        if engine.reuse.is_none() {
-            engine.reuse.clone_from(&self.engine.reuse);
-        }
         let catalog = load_catalog(&engine, self.layers.as_ref());
-        if let Some(cache) = &engine.reuse {
-            // Files that are gone are forgotten: memory stays flat.
-            let present: std::collections::HashSet<&std::path::Path> =
-                catalog.skills.iter().map(|s| s.skill_md.as_path()).collect();
-            cache.retain(|p| present.contains(p));
-        }
         self.engine = Arc::new(engine);
         self.catalog = catalog;
         self.catalog_changed(key.as_ref(), scroll, true);
@@ -1010,14 +1000,6 @@ impl App {
 }
 
 /// The catalog the browser shows: the home, or its layers for one user.
-/// The catalog the browser opens with. The first scan does not fill the
-/// reuse cache (the first frame should not wait for it): the first
-/// background scan does (the findings job), else the first reload.
-pub fn first_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
-    let uncached = Engine { reuse: None, ..engine.clone() };
-    load_catalog(&uncached, layers)
-}
-
 pub fn load_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
     match layers {
         Some(l) => {

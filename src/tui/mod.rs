@@ -317,7 +317,7 @@ fn open(engine: Engine, theme: theme::Theme, layers: Option<Layers>, tx: &mpsc::
     let (done_tx, done_rx) = mpsc::channel();
     let (scan_engine, scan_layers) = (engine.clone(), layers.clone());
     std::thread::spawn(move || {
-        let _ = done_tx.send(app::first_catalog(&scan_engine, scan_layers.as_ref()));
+        let _ = done_tx.send(app::load_catalog(&scan_engine, scan_layers.as_ref()));
     });
     match done_rx.recv_timeout(FIRST_SCAN_WAIT) {
         Ok(catalog) => App::with_catalog(engine, theme, layers, catalog),
