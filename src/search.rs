@@ -12,12 +12,38 @@
 use crate::engine::catalog::Catalog;
 use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
+use memchr::memmem::Finder;
 
-/// The searchable text of one skill, prepared once per catalog: each field
-/// as written and lower-cased.
+/// The searchable text of one skill, prepared once per catalog: its fields
+/// as written and lower-cased. Each form is one string (the fields end to
+/// end) so that scoring a skill reads one place in memory, not eight.
 struct Entry {
-    fields: [String; 4],
-    lower: [String; 4],
+    fields: Fields,
+    lower: Fields,
+}
+
+/// Four fields in one string.
+struct Fields {
+    text: Box<str>,
+    /// Where each field ends in `text`.
+    ends: [u32; 4],
+}
+
+impl Fields {
+    fn new(fields: [&str; 4]) -> Fields {
+        let mut text = String::with_capacity(fields.iter().map(|f| f.len()).sum());
+        let mut ends = [0; 4];
+        for (end, field) in ends.iter_mut().zip(fields) {
+            text.push_str(field);
+            *end = text.len() as u32;
+        }
+        Fields { text: text.into_boxed_str(), ends }
+    }
+
+    fn get(&self, field: usize) -> &str {
+        let start = if field == 0 { 0 } else { self.ends[field - 1] as usize };
+        &self.text[start..self.ends[field] as usize]
+    }
 }
 
 /// From this many skills on, scoring is spread over the cores.
@@ -33,27 +59,34 @@ pub struct Search {
     /// Each skill's place in (name length, name) order, for ties: sorting
     /// results compares integers, not strings.
     tie_order: Vec<u32>,
+    /// The skill at each place of that order (its inverse).
+    by_tie: Vec<u32>,
     /// The last query and the skills it kept with their ranks, for
     /// incremental narrowing.
     last: Option<(String, Vec<(usize, u8)>)>,
 }
 
-/// A query prepared once for scoring every skill.
+/// A query prepared once for scoring every skill: its substring searches
+/// are built once, not once per skill and field.
 struct Query {
     /// An uppercase letter makes the query case-sensitive.
     case_sensitive: bool,
     /// The query without blanks, for names, categories and tags.
     compact: String,
+    /// `compact` as a substring search.
+    compact_finder: Finder<'static>,
     /// Its words, for descriptions.
-    words: Vec<String>,
+    words: Vec<Finder<'static>>,
 }
 
 impl Query {
     fn new(query: &str) -> Query {
+        let compact: String = query.chars().filter(|c| !c.is_whitespace()).collect();
         Query {
             case_sensitive: query.chars().any(char::is_uppercase),
-            compact: query.chars().filter(|c| !c.is_whitespace()).collect(),
-            words: query.split_whitespace().map(str::to_owned).collect(),
+            compact_finder: Finder::new(compact.as_bytes()).into_owned(),
+            compact,
+            words: query.split_whitespace().map(|w| Finder::new(w.as_bytes()).into_owned()).collect(),
         }
     }
 }
@@ -71,18 +104,22 @@ impl Search {
         let entries = crate::engine::parallel_map_min(&catalog.skills, PARALLEL_FROM, |s| {
             let fields = [s.name.clone(), s.category_path(), s.tags.join(" "), s.description.clone()];
             let lower = fields.clone().map(|f| f.to_lowercase());
-            Entry { fields, lower }
+            Entry {
+                fields: Fields::new(fields.each_ref().map(String::as_str)),
+                lower: Fields::new(lower.each_ref().map(String::as_str)),
+            }
         });
         let mut by_name: Vec<usize> = (0..entries.len()).collect();
         by_name.sort_by(|&a, &b| {
-            let (na, nb) = (&entries[a].fields[NAME], &entries[b].fields[NAME]);
+            let (na, nb) = (entries[a].fields.get(NAME), entries[b].fields.get(NAME));
             na.len().cmp(&nb.len()).then(na.cmp(nb)).then(a.cmp(&b))
         });
         let mut tie_order = vec![0u32; entries.len()];
         for (place, &i) in by_name.iter().enumerate() {
             tie_order[i] = place as u32;
         }
-        Search { entries, tie_order, last: None }
+        let by_tie = by_name.iter().map(|&i| i as u32).collect();
+        Search { entries, tie_order, by_tie, last: None }
     }
 
     /// The skill's score for `q`, trying only the ranks up to `best`: a
@@ -91,16 +128,16 @@ impl Search {
     fn score(e: &Entry, q: &Query, best: u8) -> Option<Score> {
         let h = if q.case_sensitive { &e.fields } else { &e.lower };
         let compact = q.compact.as_str();
-        let name = &h[NAME];
+        let name = h.get(NAME);
         let rank = |rank, quality| Some(Score { rank, quality });
-        if best >= 6 && *name == compact {
+        if best >= 6 && name == compact {
             return rank(6, 0);
         }
         if best >= 5 && name.starts_with(compact) {
             return rank(5, -(name.len() as i64));
         }
         if best >= 4 {
-            if let Some(at) = name.find(compact) {
+            if let Some(at) = q.compact_finder.find(name.as_bytes()) {
                 return rank(4, -(at as i64));
             }
         }
@@ -110,17 +147,19 @@ impl Search {
             }
         }
         if best >= 2 {
-            let in_category = [CATEGORY, TAGS].iter().filter_map(|&f| subsequence_span(&h[f], compact)).min();
+            let in_category = [CATEGORY, TAGS].iter().filter_map(|&f| subsequence_span(h.get(f), compact)).min();
             if let Some(span) = in_category {
                 return rank(2, -(span as i64));
             }
         }
-        let description = &h[DESCRIPTION];
-        if q.words.iter().all(|w| description.contains(w.as_str())) {
-            let first = q.words.iter().filter_map(|w| description.find(w.as_str())).min().unwrap_or(0);
-            return rank(1, -(first as i64));
+        // Every word somewhere in the description; the earliest one counts.
+        let description = h.get(DESCRIPTION).as_bytes();
+        let mut first: Option<usize> = None;
+        for word in &q.words {
+            let at = word.find(description)?;
+            first = Some(first.map_or(at, |f| f.min(at)));
         }
-        None
+        rank(1, -(first.unwrap_or(0) as i64))
     }
 
     /// The skills matching `query`, best first (ties: shorter name, then
@@ -147,13 +186,23 @@ impl Search {
         let scores = crate::engine::parallel_map_min(&candidates, PARALLEL_FROM, |&(i, best)| {
             Search::score(&self.entries[i], &q, best)
         });
-        let mut scored: Vec<(Score, usize)> =
+        let scored: Vec<(Score, usize)> =
             scores.into_iter().zip(candidates).filter_map(|(score, (i, _))| score.map(|s| (s, i))).collect();
         // `last` keeps catalog order (candidates were in it).
         self.last = Some((query.to_owned(), scored.iter().map(|(s, i)| (*i, s.rank)).collect()));
+        // Sorted as single integers (rank, then cost, then tie place): tens
+        // of thousands of matches sort several times faster than tuples.
         let ties = &self.tie_order;
-        scored.sort_unstable_by_key(|(score, i)| (std::cmp::Reverse(*score), ties[*i]));
-        scored.into_iter().map(|(_, i)| i).collect()
+        let mut keys: Vec<u128> = scored
+            .iter()
+            .map(|(score, i)| {
+                let rank_first = u128::from(6 - score.rank.min(6));
+                let cost = score.quality.unsigned_abs();
+                (rank_first << 96) | (u128::from(cost) << 32) | u128::from(ties[*i])
+            })
+            .collect();
+        keys.sort_unstable();
+        keys.into_iter().map(|k| self.by_tie[(k & u128::from(u32::MAX)) as usize] as usize).collect()
     }
 }
 

@@ -41,8 +41,9 @@ pub struct Tree {
     pub nodes: Vec<Node>,
     pub top: Vec<usize>,
     collapsed: HashSet<NodeKey>,
-    /// The node of each skill, by catalog index.
-    skill_nodes: HashMap<usize, usize>,
+    /// The node of each skill, by catalog index (a search's rows look up
+    /// tens of thousands at a time).
+    skill_nodes: Vec<Option<usize>>,
     /// The parent of each node that has one.
     parents: HashMap<usize, usize>,
 }
@@ -60,7 +61,7 @@ impl Tree {
         for (i, s) in catalog.skills.iter().enumerate() {
             grouped.entry(s.root).or_default().entry(s.categories.clone()).or_default().push(i);
         }
-        let mut tree = Tree::default();
+        let mut tree = Tree { skill_nodes: vec![None; catalog.skills.len()], ..Tree::default() };
         let show_roots = catalog.roots.len() > 1;
         for (root, cats) in grouped {
             let parent = if show_roots {
@@ -83,7 +84,7 @@ impl Tree {
                 for i in skills {
                     let key = NodeKey::Skill(catalog.skills[i].skill_md.clone());
                     let id = tree.push(key, catalog.skills[i].name.clone(), base_depth + path.len(), Some(i));
-                    tree.skill_nodes.insert(i, id);
+                    tree.skill_nodes[i] = Some(id);
                     match at {
                         Some(p) => tree.nodes[p].children.push(id),
                         None => tree.top.push(id),
@@ -197,7 +198,7 @@ impl Tree {
 
     /// The node showing a skill (catalog index).
     pub fn skill_node(&self, skill: usize) -> Option<usize> {
-        self.skill_nodes.get(&skill).copied()
+        self.skill_nodes.get(skill).copied().flatten()
     }
 
     /// Expands every folder above a node, so it has a row.
