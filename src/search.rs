@@ -14,35 +14,47 @@ use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
 use memchr::memmem::Finder;
 
-/// The searchable text of one skill, prepared once per catalog: its fields
-/// as written and lower-cased. Each form is one string (the fields end to
-/// end) so that scoring a skill reads one place in memory, not eight.
-struct Entry {
-    fields: Fields,
-    lower: Fields,
+/// The searchable fields of every skill, in one string end to end (in
+/// catalog order), so that a search reads memory in order instead of
+/// jumping between small strings.
+struct Texts {
+    text: String,
+    /// Where each field of each skill ends in `text`.
+    ends: Vec<[usize; 4]>,
 }
 
-/// Four fields in one string.
-struct Fields {
-    text: Box<str>,
-    /// Where each field ends in `text`.
-    ends: [u32; 4],
-}
-
-impl Fields {
-    fn new(fields: [&str; 4]) -> Fields {
-        let mut text = String::with_capacity(fields.iter().map(|f| f.len()).sum());
-        let mut ends = [0; 4];
-        for (end, field) in ends.iter_mut().zip(fields) {
-            text.push_str(field);
-            *end = text.len() as u32;
+impl Texts {
+    fn new(skills: impl Iterator<Item = [String; 4]>) -> Texts {
+        let mut texts = Texts { text: String::new(), ends: Vec::new() };
+        for fields in skills {
+            let mut ends = [0; 4];
+            for (end, field) in ends.iter_mut().zip(fields) {
+                texts.text.push_str(&field);
+                *end = texts.text.len();
+            }
+            texts.ends.push(ends);
         }
-        Fields { text: text.into_boxed_str(), ends }
+        texts
     }
 
-    fn get(&self, field: usize) -> &str {
-        let start = if field == 0 { 0 } else { self.ends[field - 1] as usize };
-        &self.text[start..self.ends[field] as usize]
+    fn of(&self, skill: usize) -> SkillText<'_> {
+        let start = skill.checked_sub(1).map_or(0, |prev| self.ends[prev][3]);
+        SkillText { text: &self.text, start, ends: &self.ends[skill] }
+    }
+}
+
+/// One skill's four fields in [`Texts`].
+#[derive(Clone, Copy)]
+struct SkillText<'a> {
+    text: &'a str,
+    start: usize,
+    ends: &'a [usize; 4],
+}
+
+impl<'a> SkillText<'a> {
+    fn get(self, field: usize) -> &'a str {
+        let start = if field == 0 { self.start } else { self.ends[field - 1] };
+        &self.text[start..self.ends[field]]
     }
 }
 
@@ -55,7 +67,9 @@ const TAGS: usize = 2;
 const DESCRIPTION: usize = 3;
 
 pub struct Search {
-    entries: Vec<Entry>,
+    /// Each skill's fields as written, and lower-cased.
+    fields: Texts,
+    lower: Texts,
     /// Each skill's place in (name length, name) order, for ties: sorting
     /// results compares integers, not strings.
     tie_order: Vec<u32>,
@@ -101,32 +115,32 @@ struct Score {
 
 impl Search {
     pub fn new(catalog: &Catalog) -> Search {
-        let entries = crate::engine::parallel_map_min(&catalog.skills, PARALLEL_FROM, |s| {
+        let prepared = crate::engine::parallel_map_min(&catalog.skills, PARALLEL_FROM, |s| {
             let fields = [s.name.clone(), s.category_path(), s.tags.join(" "), s.description.clone()];
             let lower = fields.clone().map(|f| f.to_lowercase());
-            Entry {
-                fields: Fields::new(fields.each_ref().map(String::as_str)),
-                lower: Fields::new(lower.each_ref().map(String::as_str)),
-            }
+            (fields, lower)
         });
-        let mut by_name: Vec<usize> = (0..entries.len()).collect();
+        let count = prepared.len();
+        let (fields, lower): (Vec<_>, Vec<_>) = prepared.into_iter().unzip();
+        let (fields, lower) = (Texts::new(fields.into_iter()), Texts::new(lower.into_iter()));
+        let mut by_name: Vec<usize> = (0..count).collect();
         by_name.sort_by(|&a, &b| {
-            let (na, nb) = (entries[a].fields.get(NAME), entries[b].fields.get(NAME));
+            let (na, nb) = (fields.of(a).get(NAME), fields.of(b).get(NAME));
             na.len().cmp(&nb.len()).then(na.cmp(nb)).then(a.cmp(&b))
         });
-        let mut tie_order = vec![0u32; entries.len()];
+        let mut tie_order = vec![0u32; count];
         for (place, &i) in by_name.iter().enumerate() {
             tie_order[i] = place as u32;
         }
         let by_tie = by_name.iter().map(|&i| i as u32).collect();
-        Search { entries, tie_order, by_tie, last: None }
+        Search { fields, lower, tie_order, by_tie, last: None }
     }
 
     /// The skill's score for `q`, trying only the ranks up to `best`: a
     /// query that extends another cannot rank a skill higher than the
     /// shorter one did, except that a name prefix may become the name.
-    fn score(e: &Entry, q: &Query, best: u8) -> Option<Score> {
-        let h = if q.case_sensitive { &e.fields } else { &e.lower };
+    fn score(&self, skill: usize, q: &Query, best: u8) -> Option<Score> {
+        let h = if q.case_sensitive { self.fields.of(skill) } else { self.lower.of(skill) };
         let compact = q.compact.as_str();
         let name = h.get(NAME);
         let rank = |rank, quality| Some(Score { rank, quality });
@@ -169,7 +183,7 @@ impl Search {
         let query = query.trim();
         if query.is_empty() {
             self.last = None;
-            return (0..self.entries.len()).collect();
+            return (0..self.fields.ends.len()).collect();
         }
         // Each candidate with the best rank it can still reach.
         let candidates: Vec<(usize, u8)> = match &self.last {
@@ -180,36 +194,60 @@ impl Search {
             {
                 kept.iter().map(|&(i, rank)| (i, if rank >= 5 { 6 } else { rank })).collect()
             }
-            _ => (0..self.entries.len()).map(|i| (i, 6)).collect(),
+            _ => (0..self.fields.ends.len()).map(|i| (i, 6)).collect(),
         };
         let q = Query::new(query);
-        let scores = crate::engine::parallel_map_min(&candidates, PARALLEL_FROM, |&(i, best)| {
-            Search::score(&self.entries[i], &q, best)
-        });
-        let scored: Vec<(Score, usize)> =
-            scores.into_iter().zip(candidates).filter_map(|(score, (i, _))| score.map(|s| (s, i))).collect();
-        // `last` keeps catalog order (candidates were in it).
-        self.last = Some((query.to_owned(), scored.iter().map(|(s, i)| (*i, s.rank)).collect()));
-        // Sorted as single integers (rank, then cost, then tie place): tens
-        // of thousands of matches sort several times faster than tuples.
         let ties = &self.tie_order;
-        let mut keys: Vec<u128> = scored
-            .iter()
-            .map(|(score, i)| {
-                let rank_first = u128::from(6 - score.rank.min(6));
-                let cost = score.quality.unsigned_abs();
-                (rank_first << 96) | (u128::from(cost) << 32) | u128::from(ties[*i])
-            })
-            .collect();
+        // Each match as one integer (rank, then cost, then tie place), so
+        // tens of thousands of matches sort several times faster than tuples.
+        let keys = crate::engine::parallel_map_min(&candidates, PARALLEL_FROM, |&(i, best)| {
+            self.score(i, &q, best).map(|score| sort_key(score, ties[i]))
+        });
+        let mut keys: Vec<u64> = keys.into_iter().flatten().collect();
+        // `last` keeps catalog order (candidates were in it).
+        let kept = keys.iter().map(|&k| (self.skill_of(k), key_rank(k))).collect();
+        self.last = Some((query.to_owned(), kept));
         keys.sort_unstable();
-        keys.into_iter().map(|k| self.by_tie[(k & u128::from(u32::MAX)) as usize] as usize).collect()
+        keys.into_iter().map(|k| self.skill_of(k)).collect()
     }
+
+    /// The skill a sort key stands for.
+    fn skill_of(&self, key: u64) -> usize {
+        self.by_tie[(key & u64::from(u32::MAX)) as usize] as usize
+    }
+}
+
+/// Bits of a sort key: 3 for the rank (best first), 29 for the cost (as
+/// negated in `Score::quality`, capped: no text is that long), 32 for the
+/// tie place.
+const COST_BITS: u32 = 29;
+
+fn sort_key(score: Score, tie: u32) -> u64 {
+    let rank_first = u64::from(6 - score.rank.min(6));
+    let cost = score.quality.unsigned_abs().min((1 << COST_BITS) - 1);
+    (rank_first << (32 + COST_BITS)) | (cost << 32) | u64::from(tie)
+}
+
+fn key_rank(key: u64) -> u8 {
+    6 - (key >> (32 + COST_BITS)) as u8
 }
 
 /// The width of the greedy in-order match of `needle` in `haystack` (from
 /// its first matched character to its last), or `None` when it does not
 /// match.
 fn subsequence_span(haystack: &str, needle: &str) -> Option<usize> {
+    if needle.is_ascii() {
+        // An ASCII byte matches only an ASCII character: the greedy match
+        // can jump from byte to byte.
+        let bytes = haystack.as_bytes();
+        let (mut next, mut start) = (0, None);
+        for &b in needle.as_bytes() {
+            let at = next + memchr::memchr(b, &bytes[next..])?;
+            start.get_or_insert(at);
+            next = at + 1;
+        }
+        return Some(start.map_or(0, |s| haystack[s..next].chars().count()));
+    }
     let mut wanted = needle.chars().peekable();
     let mut start = None;
     for (i, c) in haystack.chars().enumerate() {
@@ -287,6 +325,15 @@ mod tests {
                 assert_eq!(ours, skim.fuzzy_match(h, n).is_some(), "{h:?} / {n:?}");
             }
         }
+    }
+
+    #[test]
+    fn ascii_needles_measure_spans_in_characters() {
+        assert_eq!(subsequence_span("ünï-dé-ploy", "dpl"), Some(5));
+        assert_eq!(subsequence_span("aXbXc", "abc"), Some(5));
+        assert_eq!(subsequence_span("abc", ""), Some(0));
+        assert_eq!(subsequence_span("acb", "abc"), None);
+        assert_eq!(subsequence_span("çéd", "é"), Some(1), "a non-ASCII needle takes the character path");
     }
 
     #[test]
