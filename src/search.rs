@@ -242,7 +242,7 @@ fn subsequence_span(haystack: &str, needle: &str) -> Option<usize> {
         let bytes = haystack.as_bytes();
         let (mut next, mut start) = (0, None);
         for &b in needle.as_bytes() {
-            let at = next + memchr::memchr(b, &bytes[next..])?;
+            let at = next + bytes[next..].iter().position(|&c| c == b)?;
             start.get_or_insert(at);
             next = at + 1;
         }
