@@ -108,6 +108,20 @@ impl Engine {
     /// listing's roots in scan order, through the same first-name-wins and
     /// disabled filters. `None` when the catalog lacks one of the roots.
     pub fn listed_in_catalog(&self, catalog: &super::catalog::Catalog) -> Option<Result<Vec<ListedSkill>, PyError>> {
+        self.listed_in_catalog_as(catalog, |s| ListedSkill {
+            name: s.name.clone(),
+            description: Value::Str(s.description.clone()),
+            category: self.listing_category(&s.skill_md),
+            skill_md: s.skill_md.clone(),
+        })
+    }
+
+    /// [`Engine::listed_in_catalog`], each listed skill made by `make`.
+    pub fn listed_in_catalog_as<'c, T>(
+        &self,
+        catalog: &'c super::catalog::Catalog,
+        make: impl Fn(&'c super::catalog::CatalogSkill) -> T,
+    ) -> Option<Result<Vec<T>, PyError>> {
         let roots = self.home.scan_dirs();
         let indexes: Vec<usize> =
             roots.iter().map(|root| catalog.roots.iter().position(|r| r.path == *root)).collect::<Option<_>>()?;
@@ -115,20 +129,14 @@ impl Engine {
             Ok(d) => d,
             Err(e) => return Some(Err(e)),
         };
-        let mut seen = HashSet::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         let mut skills = Vec::new();
         for ri in indexes {
             for s in catalog.skills.iter().filter(|s| s.root == ri && s.db_row.is_none() && s.listing_kept) {
-                if seen.contains(&s.name) || disabled.contains(&s.name) {
+                if disabled.contains(&s.name) || !seen.insert(s.name.as_str()) {
                     continue;
                 }
-                seen.insert(s.name.clone());
-                skills.push(ListedSkill {
-                    name: s.name.clone(),
-                    description: Value::Str(s.description.clone()),
-                    category: self.listing_category(&s.skill_md),
-                    skill_md: s.skill_md.clone(),
-                });
+                skills.push(make(s));
             }
         }
         Some(Ok(skills))

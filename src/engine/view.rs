@@ -186,10 +186,15 @@ impl Engine {
             })
             .collect();
         let available = std::sync::OnceLock::new();
-        if let Some(listed) = catalog.and_then(|c| self.listed_in_catalog(c)) {
+        // Only the first names in listing order are kept: (category, name)
+        // pairs are sorted, not whole listings (a big home has many).
+        let listed = catalog.and_then(|c| {
+            self.listed_in_catalog_as(c, |s| (self.listing_category(&s.skill_md).unwrap_or_default(), s.name.as_str()))
+        });
+        if let Some(listed) = listed {
             let _ = available.set(listed.map(|mut skills| {
-                super::list::sort_listing(&mut skills);
-                skills.into_iter().take(AVAILABLE_SHOWN).map(|s| s.name).collect()
+                skills.sort();
+                skills.into_iter().take(AVAILABLE_SHOWN).map(|(_, name)| name.to_owned()).collect()
             }));
         }
         LookupIndex { dirs, available }
