@@ -203,8 +203,9 @@ impl Engine {
     /// text is at hand: one read of each SKILL.md serves both. Its results
     /// come in catalog order. `each` sees the skill before linking (no
     /// status that depends on other skills), and may drop what its caller
-    /// will not need (linking reads the name and the frontmatter `name`). With `notes`, the walks'
-    /// excluded folders and `*.md` names are added to it.
+    /// will not need (linking reads the name and the frontmatter `name`).
+    /// With `notes`, the walks' excluded folders and `*.md` names are added
+    /// to it.
     pub(crate) fn skills_catalog_with<T: Send>(
         &self,
         each: &(dyn Fn(&mut CatalogSkill, Option<&str>) -> T + Sync),

@@ -172,18 +172,9 @@ pub fn index_read_map<T: Send>(
     walk_map(root, filename, Walk { read: true, ..Walk::default() }, map)
 }
 
-/// [`index_read_map`] without reading: `map` reads what it needs.
-pub fn index_map<T: Send>(
-    root: &Path,
-    filename: &str,
-    map: &(dyn Fn(IndexedFile) -> T + Sync),
-) -> (Vec<T>, WalkReport) {
-    walk_map(root, filename, Walk::default(), map)
-}
-
 /// Every `filename` under `root`, mapped with `map` on the walking threads;
 /// results in index order.
-pub fn walk_map<T: Send>(
+fn walk_map<T: Send>(
     root: &Path,
     filename: &str,
     how: Walk,

@@ -897,12 +897,12 @@ impl App {
         self.jobs.next_id += 1;
         let id = self.jobs.next_id;
         self.jobs.requested.insert(slot, (id, kind.clone()));
-        // The check walks and checks at once: its gauge runs towards the
-        // number of skills shown now.
-        let progress = super::jobs::SharedProgress(Arc::new(crate::engine::diagnostics::Progress::expecting(
-            self.catalog.skills.iter().filter(|s| s.db_row.is_none()).count(),
-        )));
+        let mut progress = super::jobs::SharedProgress::default();
         if matches!(kind, JobKind::Diagnostics(_)) {
+            // The check walks and checks at once: its gauge runs towards
+            // the number of skills shown now.
+            let shown = self.catalog.skills.iter().filter(|s| s.db_row.is_none()).count();
+            progress = super::jobs::SharedProgress(Arc::new(crate::engine::diagnostics::Progress::expecting(shown)));
             self.jobs.diagnostics_progress = Some(progress.0.clone());
         }
         Some(Effect::Job(JobRequest { id, kind, progress }))

@@ -152,12 +152,7 @@ impl Engine {
         let roots = self.diagnostic_roots(catalog);
         let files = skill_files(skill);
         let mut findings = self.own_findings(skill, text.as_deref().map_err(|e| e.to_string()), &files, &roots);
-        if let Ok(text) = &text {
-            frontmatter_rules::check_collisions(catalog, index, text, &mut skill_sink(&mut findings, skill, &roots));
-        }
-        for f in &mut findings {
-            f.skill = Some(index);
-        }
+        linked_findings(catalog, index, text.ok(), &roots, &mut findings);
         findings
     }
 
@@ -255,18 +250,13 @@ impl Engine {
             if let Some(md_names) = md_names.as_deref_mut() {
                 md_names.extend(names);
             }
-            let skill = &catalog.skills[index];
-            // Collisions are known once every skill is; they are rare, so
-            // their SKILL.md is read again for the line of the name.
-            if !skill.status.ambiguous_with.is_empty() || skill.status.shadowed_by.is_some() {
-                if let Ok(text) = super::source::read_text(&skill.skill_md) {
-                    let mut sink = skill_sink(&mut found, skill, &roots);
-                    frontmatter_rules::check_collisions(&catalog, index, &text, &mut sink);
-                }
-            }
-            for f in &mut found {
-                f.skill = Some(index);
-            }
+            // Collisions are rare: only their SKILL.md is read again, for
+            // the line of the name.
+            let status = &catalog.skills[index].status;
+            let text = (!status.ambiguous_with.is_empty() || status.shadowed_by.is_some())
+                .then(|| super::source::read_text(&catalog.skills[index].skill_md).ok())
+                .flatten();
+            linked_findings(&catalog, index, text, &roots, &mut found);
             findings.append(&mut found);
         }
         (catalog, findings)
@@ -298,6 +288,18 @@ impl Engine {
         let index = (!catalog.bundles.bundles.is_empty()).then(|| self.lookup_index_for(Some(catalog)));
         bundles::check(self, catalog, index.as_ref(), &roots, &mut findings);
         findings
+    }
+}
+
+/// Completes a skill's own findings once the catalog is linked: its name
+/// collisions (from its `text`, when there is one) and its catalog index.
+fn linked_findings(catalog: &Catalog, index: usize, text: Option<String>, roots: &[PathBuf], found: &mut Vec<Finding>) {
+    if let Some(text) = text {
+        let mut sink = skill_sink(found, &catalog.skills[index], roots);
+        frontmatter_rules::check_collisions(catalog, index, &text, &mut sink);
+    }
+    for f in found {
+        f.skill = Some(index);
     }
 }
 
