@@ -4,7 +4,7 @@
 mod common;
 
 use skillscope::engine::env::{Env, Os};
-use skillscope::engine::gates::{self, ToolAvailability};
+use skillscope::engine::gates::ToolAvailability;
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;
 use std::fs;
@@ -29,25 +29,6 @@ fn engine_with(home: &Path, options: Options) -> Engine {
 
 fn engine(home: &Path) -> Engine {
     engine_with(home, Options::default())
-}
-
-/// YAML 1.1 scalars: PyYAML reads an unquoted `off` as `False` and
-/// `2024-01-01` as a date; skillscope (YAML 1.2) keeps both as strings.
-#[test]
-fn yaml_1_1_scalars_stay_strings() {
-    let (_t, h) = home();
-    write(&h.join("config.yaml"), "skills:\n  disabled: [off, yes]\n");
-    write(
-        &h.join("skills/dated/SKILL.md"),
-        "---\nname: dated\ndescription: d\nmetadata:\n  released: 2024-01-01\n---\nbody\n",
-    );
-    let e = engine(&h);
-    let disabled = gates::disabled_names(&e.home, &e.env, None).expect("disabled");
-    // Hermes: {"False", "True"}.
-    assert!(disabled.contains("off") && disabled.contains("yes"));
-    // Hermes: {"error": "Object of type date is not JSON serializable", ...}.
-    let view = e.skill_view("dated", None, None, true);
-    assert_eq!(view["metadata"]["released"], "2024-01-01");
 }
 
 /// Symlink cycles: Hermes' walk follows them until the OS refuses (ELOOP),
@@ -178,4 +159,41 @@ fn every_call_reads_the_disk() {
     assert_eq!(e.skills_list(None)["skills"][0]["description"], "first");
     write(&h.join("skills/a/SKILL.md"), "---\nname: a\ndescription: second\n---\n");
     assert_eq!(e.skills_list(None)["skills"][0]["description"], "second");
+}
+
+/// YAML caps: PyYAML loads a billion-laughs frontmatter (sharing objects)
+/// and any nesting depth; skillscope refuses both, names the cap, and reads
+/// the file as Hermes reads a frontmatter PyYAML refuses.
+#[test]
+fn yaml_caps_refuse_bombs_and_depth() {
+    let (_t, h) = home();
+    let mut bomb = String::from(
+        "---\nname: bomb\ndescription: laughs\nmetadata:\n  l0: &l0 [ha, ha, ha, ha, ha, ha, ha, ha, ha, ha]\n",
+    );
+    for i in 1..9 {
+        bomb.push_str(&format!("  l{i}: &l{i} [{}]\n", vec![format!("*l{}", i - 1); 10].join(", ")));
+    }
+    bomb.push_str("---\nBody.\n");
+    write(&h.join("skills/bomb/SKILL.md"), &bomb);
+    let deep = format!(
+        "---\nname: deep\ndescription: nested\nmetadata: {}{}\n---\nBody.\n",
+        "[".repeat(1500),
+        "]".repeat(1500)
+    );
+    write(&h.join("skills/deep/SKILL.md"), &deep);
+    let e = engine(&h);
+    let catalog = e.catalog();
+    let findings = e.check_home(&catalog);
+    for (name, cap) in
+        [("bomb", "aliases expand to more than 200000 values"), ("deep", "nesting deeper than 1000 levels")]
+    {
+        let found = findings
+            .iter()
+            .find(|f| f.rule == "hermes-yaml-fallback" && f.skill_name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no fallback finding for {name}"));
+        assert!(found.message.contains(cap), "{name}: {}", found.message);
+        // The line-split fallback still gives the name and description.
+        let view = e.skill_view(name, None, None, true);
+        assert_eq!(view["name"], name);
+    }
 }

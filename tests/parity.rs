@@ -11,6 +11,7 @@ use skillscope::engine::discover;
 use skillscope::engine::gates::{self, ToolAvailability};
 use skillscope::engine::paths::path_string;
 use skillscope::engine::prompt::PromptCache;
+use skillscope::engine::value::Value;
 use skillscope::engine::Engine;
 use std::collections::HashSet;
 use std::path::Path;
@@ -34,7 +35,11 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     disabled.sort();
     doc.insert("disabled".into(), json!(disabled));
     let all = engine.find_all_skills(true).expect("scan");
-    doc.insert("all_skills_incl_disabled".into(), json!(all.iter().map(|s| s.to_json()).collect::<Vec<_>>()));
+    let rows: Vec<Json> = all
+        .iter()
+        .map(|s| json!({"name": s.name, "description": repr_json(&s.description), "category": s.category}))
+        .collect();
+    doc.insert("all_skills_incl_disabled".into(), json!(rows));
     let list = list_before.unwrap_or_else(|| engine.skills_list(None));
     let mut by_cat = Map::new();
     for cat in list["categories"].as_array().cloned().unwrap_or_default() {
@@ -71,7 +76,14 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     let commands = engine.skill_commands();
     doc.insert(
         "slash_commands".into(),
-        json!(commands.iter().map(|(k, c)| json!([k, c.to_json()])).collect::<Vec<_>>()),
+        json!(commands
+            .iter()
+            .map(|(k, c)| {
+                let mut row = c.to_json();
+                row["description"] = repr_json(&c.description);
+                json!([k, row])
+            })
+            .collect::<Vec<_>>()),
     );
     let mut messages = Map::new();
     for key in commands.keys() {
@@ -83,6 +95,9 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     let (text, loaded, missing) = engine.preloaded_prompt(&preload, Some("sess-1"));
     doc.insert("preloaded".into(), json!([text, loaded, missing]));
     let bundles = engine.bundles();
+    if let Some(error) = &bundles.scan_error {
+        doc.insert("bundles_error".into(), json!(error));
+    }
     doc.insert("bundles".into(), bundles.to_json());
     let mut bundle_messages = Map::new();
     for key in bundles.bundles.keys() {
@@ -105,6 +120,18 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
         .collect();
     doc.insert("mounts".into(), json!(mounts));
     Json::Object(doc)
+}
+
+/// A raw frontmatter value as `ref.py` writes it: JSON where `json.dumps`
+/// can, else `{"$repr": repr(value)}` (its `default` hook).
+fn repr_json(value: &Value) -> Json {
+    match value {
+        Value::Seq(items) | Value::Tuple(items) => Json::Array(items.iter().map(repr_json).collect()),
+        Value::Map(m) => Json::Object(
+            m.iter().map(|(k, v)| (k.json_key().expect("ref.py fails on this key"), repr_json(v))).collect(),
+        ),
+        other => other.try_to_json().unwrap_or_else(|_| json!({"$repr": other.py_repr()})),
+    }
 }
 
 /// The document `ref_more.py` prints.
@@ -139,10 +166,11 @@ fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
 fn golden(name: &str) -> Option<Json> {
     let path = common::repo().join("tests/golden").join(name);
     let text = std::fs::read_to_string(&path).ok()?;
-    Some(serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
+    Some(common::py_json(&text))
 }
 
 fn assert_parity(label: &str, ours: Json, golden: &Json) -> usize {
+    let ours = common::py_json(&serde_json::to_string(&ours).expect("JSON"));
     let (ours, golden) = (sort_supporting_lines(ours), sort_supporting_lines(golden.clone()));
     let (matched, diffs) = compare(&ours, &golden);
     let total = golden.as_object().map_or(0, |o| o.len());
@@ -252,6 +280,15 @@ fixtures!(
     root_skill,
     sandbox,
     templates_off,
+    yaml_bundle_raises,
+    yaml_bundles,
+    yaml_config,
+    yaml_errors,
+    yaml_keys,
+    yaml_merge,
+    yaml_scalars,
+    yaml_tags,
+    yaml_timestamps,
 );
 
 /// `corpus/hermes` as HERMES_HOME with `optional-skills` as an external dir.

@@ -5,6 +5,7 @@ use super::paths;
 use super::skill::slugify;
 use super::source;
 use super::value::{py_strip, Value};
+use super::yaml::{self, ErrorKind, Loader};
 use super::Engine;
 use indexmap::IndexMap;
 use serde_json::{json, Value as Json};
@@ -45,6 +46,9 @@ pub struct BundleProblem {
 pub struct BundleSet {
     pub bundles: IndexMap<String, Bundle>,
     pub problems: Vec<BundleProblem>,
+    /// The exception that stopped Hermes' scan (`ValueError: ...`): then
+    /// no bundle is registered at all.
+    pub scan_error: Option<String>,
 }
 
 impl BundleSet {
@@ -53,10 +57,31 @@ impl BundleSet {
     }
 }
 
+/// Why `_load_bundle_file` gives no bundle.
+#[derive(Debug, Clone, PartialEq)]
+pub enum BundleError {
+    /// Hermes logs a warning and skips the file.
+    Skipped(String),
+    /// Loading raised an exception `_load_bundle_file` does not catch (it
+    /// catches only `yaml.YAMLError`), so the whole scan fails.
+    Fatal(String),
+}
+
+impl From<&str> for BundleError {
+    fn from(reason: &str) -> BundleError {
+        BundleError::Skipped(reason.into())
+    }
+}
+
 /// Parses one bundle file as `_load_bundle_file` does.
-pub fn load_bundle_file(path: &Path) -> Result<Bundle, String> {
-    let text = source::read_text(path).map_err(|e| format!("could not read: {e}"))?;
-    let data = Value::from_yaml(&text).map_err(|e| format!("invalid YAML: {e}"))?;
+pub fn load_bundle_file(path: &Path) -> Result<Bundle, BundleError> {
+    let text = source::read_text(path).map_err(|e| BundleError::Skipped(format!("could not read: {e}")))?;
+    let data = match yaml::load_with(&text, Loader::Safe) {
+        Ok(data) => data,
+        Err(e) if e.is_yaml_error() => return Err(BundleError::Skipped(format!("invalid YAML: {e}"))),
+        Err(e) if e.kind == ErrorKind::Limit => return Err(BundleError::Skipped(e.to_string())),
+        Err(e) => return Err(BundleError::Fatal(e.to_string())),
+    };
     let Value::Map(data) = data else {
         return Err("not a mapping".into());
     };
@@ -154,7 +179,14 @@ impl Engine {
                     }
                     set.bundles.insert(key, bundle);
                 }
-                Err(reason) => set.problems.push(BundleProblem { path: file, reason }),
+                Err(BundleError::Skipped(reason)) => set.problems.push(BundleProblem { path: file, reason }),
+                Err(BundleError::Fatal(reason)) => {
+                    set.bundles.clear();
+                    set.scan_error = Some(reason.clone());
+                    let reason = format!("{reason}: Hermes' bundle scan raises here, so no bundle is registered");
+                    set.problems.push(BundleProblem { path: file, reason });
+                    return set;
+                }
             }
         }
         set

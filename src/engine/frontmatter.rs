@@ -1,6 +1,7 @@
 //! `parse_frontmatter` (spec §5): fences, YAML, and the line-split fallback.
 
-use super::value::{py_is_space, py_strip, Map, Value};
+use super::value::{py_is_space, py_strip, Key, Map, Value};
+use super::yaml::LoadError;
 
 /// How the frontmatter block was read, for authors who need to know.
 #[derive(Debug, Clone, PartialEq)]
@@ -11,8 +12,8 @@ pub enum FrontmatterKind {
     Yaml,
     /// YAML parsed, but not to a mapping: Hermes uses `{}`.
     NotAMapping,
-    /// YAML failed; `key: value` lines were split by hand.
-    Fallback(String),
+    /// YAML failed (PyYAML raised); `key: value` lines were split by hand.
+    Fallback(LoadError),
 }
 
 #[derive(Debug, Clone)]
@@ -72,7 +73,7 @@ pub fn parse(content: &str) -> (Frontmatter, &str) {
 pub fn parse_selected<'a>(content: &'a str, keys: &[&str]) -> (Frontmatter, &'a str) {
     let (mut fm, body) = parse_with(content, |yaml| super::value::from_yaml_selected(yaml, keys));
     if matches!(fm.kind, FrontmatterKind::Fallback(_)) {
-        fm.fields.retain(|k, _| keys.contains(&k.as_str()));
+        fm.fields.retain(|k, _| k.as_str().is_some_and(|k| keys.contains(&k)));
     }
     (fm, body)
 }
@@ -96,7 +97,7 @@ pub fn body(content: &str) -> &str {
     }
 }
 
-fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, String>) -> (Frontmatter, &str) {
+fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, LoadError>) -> (Frontmatter, &str) {
     let none = |body_start| Frontmatter { fields: Map::new(), body_start, kind: FrontmatterKind::None, yaml_len: 0 };
     let Some((yaml, body)) = split(content) else {
         return (none(0), content.strip_prefix('\u{feff}').unwrap_or(content));
@@ -116,7 +117,7 @@ fn split_lines(yaml: &str) -> Map {
     let mut map = Map::new();
     for line in py_strip(yaml).split('\n') {
         if let Some((key, value)) = line.split_once(':') {
-            map.insert(py_strip(key).to_owned(), Value::Str(py_strip(value).to_owned()));
+            map.insert(Key::from(py_strip(key)), Value::Str(py_strip(value).to_owned()));
         }
     }
     map

@@ -3,7 +3,7 @@
 
 use super::env::Env;
 use super::home::Home;
-use super::value::{py_strip, Map, Value};
+use super::value::{py_strip, Key, Map, Value};
 use std::collections::HashSet;
 
 /// A Python exception message, for the rare inputs where Hermes raises.
@@ -75,27 +75,14 @@ pub fn py_contains(container: &Value, item: &Value) -> Option<bool> {
     match container {
         Value::Str(s) => item.as_str().map(|i| s.contains(i)),
         Value::Seq(items) => Some(items.iter().any(|x| py_eq(x, item))),
-        Value::Map(m) => match item {
-            Value::Str(k) => Some(m.contains_key(k)),
-            Value::Seq(_) | Value::Map(_) => None,
-            other => Some(m.contains_key(&other.py_str())),
-        },
+        Value::Map(m) => Key::new(item.clone()).map(|k| m.contains_key(&k)),
         _ => None,
     }
 }
 
-/// Python `==` across the scalar types YAML produces.
+/// Python `==`.
 pub fn py_eq(a: &Value, b: &Value) -> bool {
-    let num = |v: &Value| match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Float(f) => Some(*f),
-        Value::Bool(b) => Some(f64::from(u8::from(*b))),
-        _ => None,
-    };
-    match (num(a), num(b)) {
-        (Some(x), Some(y)) => x == y,
-        _ => a == b,
-    }
+    a.py_eq(b)
 }
 
 /// `_normalize_string_set`.
@@ -109,15 +96,7 @@ fn normalize_string_set(value: Option<&Value>) -> Result<HashSet<String>, PyErro
 }
 
 pub fn type_name(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "NoneType",
-        Value::Bool(_) => "bool",
-        Value::Int(_) => "int",
-        Value::Float(_) => "float",
-        Value::Str(_) => "str",
-        Value::Seq(_) => "list",
-        Value::Map(_) => "dict",
-    }
+    v.type_name()
 }
 
 fn not_iterable(v: &Value) -> PyError {
@@ -226,8 +205,7 @@ pub fn should_show(cond: &Conditions, avail: &ToolAvailability) -> Result<bool, 
     let member = |set: &HashSet<String>, item: &Value| -> Result<bool, PyError> {
         match item {
             Value::Str(s) => Ok(set.contains(s)),
-            Value::Seq(_) => Err("unhashable type: 'list'".into()),
-            Value::Map(_) => Err("unhashable type: 'dict'".into()),
+            other if Key::new(other.clone()).is_none() => Err(format!("unhashable type: '{}'", other.type_name())),
             _ => Ok(false),
         }
     };

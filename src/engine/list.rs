@@ -21,6 +21,15 @@ pub struct ListedSkill {
 }
 
 impl ListedSkill {
+    /// The row as JSON, or the error `json.dumps` raises for its description.
+    pub fn try_to_json(&self) -> Result<Json, String> {
+        Ok(json!({
+            "name": self.name,
+            "description": self.description.try_to_json()?,
+            "category": self.category,
+        }))
+    }
+
     pub fn to_json(&self) -> Json {
         json!({
             "name": self.name,
@@ -183,9 +192,14 @@ impl Engine {
             skills.iter().filter_map(|s| s.category.as_deref()).filter(|c| !c.is_empty()).collect();
         categories.sort_unstable();
         categories.dedup();
+        // A description json.dumps cannot write fails the whole answer.
+        let rows = match skills.iter().map(ListedSkill::try_to_json).collect::<Result<Vec<_>, _>>() {
+            Ok(rows) => rows,
+            Err(e) => return json!({"error": e, "success": false}),
+        };
         json!({
             "success": true,
-            "skills": skills.iter().map(ListedSkill::to_json).collect::<Vec<_>>(),
+            "skills": rows,
             "categories": categories,
             "count": skills.len(),
             "hint": LIST_HINT,

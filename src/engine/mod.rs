@@ -29,6 +29,7 @@ pub mod source;
 pub mod value;
 pub mod view;
 pub mod watch;
+pub mod yaml;
 
 use env::Env;
 use home::Home;

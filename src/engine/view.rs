@@ -402,10 +402,26 @@ impl Engine {
             content.clone()
         };
 
+        // json.dumps fails on the first value it cannot write, in key order.
+        let description = fm.get("description").cloned().unwrap_or(Value::Str(String::new()));
+        let compat = fm.get("compatibility").filter(|v| v.truthy());
+        let meta = metadata.filter(|m| m.as_map().is_some());
+        let dumped = (|| -> Result<_, String> {
+            Ok((
+                skill_name.try_to_json()?,
+                description.try_to_json()?,
+                compat.map(Value::try_to_json).transpose()?,
+                meta.map(Value::try_to_json).transpose()?,
+            ))
+        })();
+        let (name_json, description_json, compat_json, meta_json) = match dumped {
+            Ok(parts) => parts,
+            Err(e) => return py_exception(e),
+        };
         let mut out = JsonMap::new();
         out.insert("success".into(), json!(true));
-        out.insert("name".into(), skill_name.to_json());
-        out.insert("description".into(), fm.get("description").cloned().unwrap_or(Value::Str(String::new())).to_json());
+        out.insert("name".into(), name_json);
+        out.insert("description".into(), description_json);
         out.insert("tags".into(), json!(tags));
         out.insert("related_skills".into(), json!(related));
         out.insert("content".into(), json!(rendered));
@@ -435,11 +451,11 @@ impl Engine {
         if let Some(note) = &ready.setup_note {
             out.insert("setup_note".into(), json!(note));
         }
-        if let Some(compat) = fm.get("compatibility").filter(|v| v.truthy()) {
-            out.insert("compatibility".into(), compat.to_json());
+        if let Some(compat) = compat_json {
+            out.insert("compatibility".into(), compat);
         }
-        if let Some(Value::Map(_)) = metadata {
-            out.insert("metadata".into(), metadata.map(Value::to_json).unwrap_or(Json::Null));
+        if let Some(meta) = meta_json {
+            out.insert("metadata".into(), meta);
         }
         Json::Object(out)
     }

@@ -278,10 +278,10 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         format!("{mark} {state}{}", skill.status.command.as_ref().map(|c| format!(", {c}")).unwrap_or_default()),
     );
     for (k, v) in &skill.frontmatter {
-        if k == "name" || k == "description" {
+        if *k == "name" || *k == "description" {
             continue;
         }
-        row(k, v.yaml_flow());
+        row(&k.to_string(), v.yaml_flow());
     }
     out.push(Line::from(Span::styled(
         "└".to_owned() + &"─".repeat(usize::from(width).saturating_sub(1)),

@@ -238,3 +238,30 @@ fn first_difference(a: &Json, b: &Json, path: &str) -> String {
         _ => format!("{path}:\n    ours:   {}\n    golden: {}", short(a), short(b)),
     }
 }
+
+/// Parses JSON as Python's `json` module writes it: the bare `NaN`,
+/// `Infinity` and `-Infinity` it allows become the strings `"$NaN"`, ...
+pub fn py_json(text: &str) -> Json {
+    let mut out = String::with_capacity(text.len());
+    let (mut in_string, mut escaped) = (false, false);
+    let mut rest = text;
+    while let Some(c) = rest.chars().next() {
+        if in_string {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => in_string = false,
+                _ => {}
+            }
+        } else if c == '"' {
+            in_string = true;
+        } else if let Some(token) = ["NaN", "-Infinity", "Infinity"].into_iter().find(|t| rest.starts_with(t)) {
+            out.push_str(&format!("\"${token}\""));
+            rest = &rest[token.len()..];
+            continue;
+        }
+        out.push(c);
+        rest = &rest[c.len_utf8()..];
+    }
+    serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {}", &text[..text.len().min(200)]))
+}

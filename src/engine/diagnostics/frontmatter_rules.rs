@@ -98,10 +98,11 @@ pub(super) fn check(engine: &Engine, skill: &CatalogSkill, text: &str, sink: &mu
             "the file starts with `---` but Hermes finds no closing `---` line followed by a newline, so it reads no frontmatter",
         ),
         FrontmatterKind::None => {}
-        FrontmatterKind::Fallback(err) => {
-            let line = yaml_error_line(err).map(|l| l + 1);
-            sink.add("hermes-yaml-fallback", line, format!("YAML error ({err}); Hermes splits `key: value` lines instead"))
-        }
+        FrontmatterKind::Fallback(err) => sink.add(
+            "hermes-yaml-fallback",
+            err.line,
+            format!("PyYAML refuses the frontmatter ({}); Hermes splits `key: value` lines instead", err.reason()),
+        ),
         FrontmatterKind::NotAMapping => {
             sink.add("hermes-frontmatter-not-mapping", Some(2), "the frontmatter is not a mapping; Hermes ignores it")
         }
@@ -123,12 +124,6 @@ pub(super) fn check(engine: &Engine, skill: &CatalogSkill, text: &str, sink: &mu
     check_keys(text, fm, sink);
     check_prerequisites(engine, text, fm, sink);
     check_gates(text, fm, sink);
-}
-
-/// serde_yaml's "at line N column M".
-fn yaml_error_line(err: &str) -> Option<usize> {
-    let at = err.find("at line ")?;
-    err[at + 8..].split(|c: char| !c.is_ascii_digit()).next()?.parse().ok()
 }
 
 fn check_name(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
@@ -258,13 +253,15 @@ fn check_description(text: &str, fm: &Map, sink: &mut Sink) {
 
 fn check_keys(text: &str, fm: &Map, sink: &mut Sink) {
     for key in fm.keys() {
-        if SPEC_KEYS.contains(&key.as_str()) {
+        let key = key.to_string();
+        let key = key.as_str();
+        if SPEC_KEYS.contains(&key) {
             continue;
         }
         let line = key_line(text, key);
-        if HERMES_KEYS.contains(&key.as_str()) {
+        if HERMES_KEYS.contains(&key) {
             sink.add("spec-extension-key", line, format!("`{key}` is a Hermes extension of the agentskills.io fields"));
-        } else if HERMES_META_KEYS.contains(&key.as_str()) {
+        } else if HERMES_META_KEYS.contains(&key) {
             sink.add(
                 "hermes-ignored-key",
                 line,
@@ -275,10 +272,9 @@ fn check_keys(text: &str, fm: &Map, sink: &mut Sink) {
         }
     }
     if let Some(meta) = fm.get("metadata").and_then(Value::as_map) {
-        let non_strings: Vec<&String> =
-            meta.iter().filter(|(k, v)| k.as_str() != "hermes" && v.as_str().is_none()).map(|(k, _)| k).collect();
-        if !non_strings.is_empty() {
-            let keys: Vec<&str> = non_strings.iter().map(|k| k.as_str()).collect();
+        let keys: Vec<String> =
+            meta.iter().filter(|(k, v)| *k != "hermes" && v.as_str().is_none()).map(|(k, _)| k.to_string()).collect();
+        if !keys.is_empty() {
             sink.add(
                 "spec-metadata-strings",
                 key_line(text, "metadata"),
@@ -578,11 +574,5 @@ mod tests {
         assert!(!is_spec_name("a--b"));
         assert!(!is_spec_name("-a"));
         assert!(!is_spec_name(""));
-    }
-
-    #[test]
-    fn yaml_error_lines() {
-        assert_eq!(yaml_error_line("did not find expected key at line 3 column 1, while parsing"), Some(3));
-        assert_eq!(yaml_error_line("no line"), None);
     }
 }

@@ -229,7 +229,7 @@ impl Engine {
                 // Checked: of the frontmatter, linking and name lookups
                 // read only `name`. On a big home the rest is most of the
                 // catalog's memory.
-                skill.frontmatter.retain(|key, _| key == "name");
+                skill.frontmatter.retain(|key, _| *key == "name");
                 skill.frontmatter.shrink_to_fit();
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
@@ -382,8 +382,8 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
         }
         super::frontmatter::FrontmatterKind::Fallback(err) => sink.add(
             "hermes-yaml-fallback",
-            None,
-            format!("YAML error ({err}); Hermes splits `key: value` lines instead"),
+            err.line,
+            format!("PyYAML refuses the frontmatter ({}); Hermes splits `key: value` lines instead", err.reason()),
         ),
         super::frontmatter::FrontmatterKind::NotAMapping => {
             sink.add("hermes-frontmatter-not-mapping", Some(2), "the frontmatter is not a mapping")

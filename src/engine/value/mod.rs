@@ -5,36 +5,76 @@
 //! parsed YAML in that shape so the engine can reproduce each surface exactly.
 
 use indexmap::IndexMap;
-use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::Value as Json;
-use std::fmt::{self, Write as _};
+use std::fmt::Write as _;
 
-/// A parsed YAML value. Mapping keys are kept as the strings JSON would print
-/// (`1` -> `"1"`, `true` -> `"true"`), which is how they reach every output.
+mod key;
+pub mod time;
+
+pub use key::Key;
+pub use time::{Date, DateTime};
+
+use super::yaml::LoadError;
+
+/// A value as Python holds what PyYAML's `SafeLoader` built: the YAML 1.1
+/// types, arbitrary-size integers, dates and datetimes, `!!binary` bytes,
+/// `!!set` sets and the tuples of `!!omap`/`!!pairs`.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub enum Value {
     #[default]
     Null,
     Bool(bool),
     Int(i64),
+    /// An integer beyond `i64`, as decimal digits with an optional `-`.
+    BigInt(Box<str>),
     Float(f64),
     Str(String),
+    Bytes(Vec<u8>),
+    Date(Date),
+    DateTime(DateTime),
     Seq(Vec<Value>),
+    Tuple(Vec<Value>),
+    /// A set, in the order its members were written (Python's own order
+    /// depends on string hashing, which differs per process).
+    Set(Vec<Key>),
     Map(Map),
 }
 
-pub type Map = IndexMap<String, Value>;
+/// A mapping with Python's dict semantics: keys compare as Python compares
+/// them (`1 == 1.0 == True`), so a later equal key replaces the value and
+/// keeps the first key.
+pub type Map = IndexMap<Key, Value>;
 
 impl Value {
+    /// Python `==`: numbers across types (`1 == 1.0 == True`), containers
+    /// item by item, a set as a set.
+    pub fn py_eq(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Seq(a), Value::Seq(b)) | (Value::Tuple(a), Value::Tuple(b)) => {
+                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.py_eq(y))
+            }
+            (Value::Set(a), Value::Set(b)) => a.len() == b.len() && a.iter().all(|k| b.contains(k)),
+            (Value::Map(a), Value::Map(b)) => {
+                a.len() == b.len() && a.iter().all(|(k, v)| b.get(k).is_some_and(|w| v.py_eq(w)))
+            }
+            (Value::Seq(_) | Value::Tuple(_) | Value::Set(_) | Value::Map(_), _)
+            | (_, Value::Seq(_) | Value::Tuple(_) | Value::Set(_) | Value::Map(_)) => false,
+            (a, b) => Key::new(a.clone()) == Key::new(b.clone()),
+        }
+    }
+
     /// Python truthiness.
     pub fn truthy(&self) -> bool {
         match self {
             Value::Null => false,
             Value::Bool(b) => *b,
             Value::Int(i) => *i != 0,
+            Value::BigInt(_) | Value::Date(_) | Value::DateTime(_) => true,
             Value::Float(f) => *f != 0.0,
             Value::Str(s) => !s.is_empty(),
-            Value::Seq(v) => !v.is_empty(),
+            Value::Bytes(b) => !b.is_empty(),
+            Value::Seq(v) | Value::Tuple(v) => !v.is_empty(),
+            Value::Set(v) => !v.is_empty(),
             Value::Map(m) => !m.is_empty(),
         }
     }
@@ -65,11 +105,31 @@ impl Value {
         self.as_map().and_then(|m| m.get(key))
     }
 
+    /// Python's type name, as error messages print it.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Null => "NoneType",
+            Value::Bool(_) => "bool",
+            Value::Int(_) | Value::BigInt(_) => "int",
+            Value::Float(_) => "float",
+            Value::Str(_) => "str",
+            Value::Bytes(_) => "bytes",
+            Value::Date(_) => "date",
+            Value::DateTime(_) => "datetime",
+            Value::Seq(_) => "list",
+            Value::Tuple(_) => "tuple",
+            Value::Set(_) => "set",
+            Value::Map(_) => "dict",
+        }
+    }
+
     /// Python `len()`, or `None` where Python raises `TypeError`.
     pub fn py_len(&self) -> Option<usize> {
         match self {
             Value::Str(s) => Some(s.chars().count()),
-            Value::Seq(v) => Some(v.len()),
+            Value::Bytes(b) => Some(b.len()),
+            Value::Seq(v) | Value::Tuple(v) => Some(v.len()),
+            Value::Set(v) => Some(v.len()),
             Value::Map(m) => Some(m.len()),
             _ => None,
         }
@@ -79,52 +139,89 @@ impl Value {
     pub fn py_str(&self) -> String {
         match self {
             Value::Str(s) => s.clone(),
+            Value::Date(d) => d.iso(),
+            Value::DateTime(d) => d.iso(),
             other => other.py_repr(),
         }
     }
 
     /// Python `repr(value)`.
     pub fn py_repr(&self) -> String {
+        fn join<'a>(items: impl Iterator<Item = &'a Value>) -> String {
+            items.map(Value::py_repr).collect::<Vec<_>>().join(", ")
+        }
         match self {
             Value::Null => "None".into(),
             Value::Bool(true) => "True".into(),
             Value::Bool(false) => "False".into(),
             Value::Int(i) => i.to_string(),
+            Value::BigInt(digits) => digits.to_string(),
             Value::Float(f) => py_float_repr(*f),
             Value::Str(s) => py_str_repr(s),
-            Value::Seq(items) => {
-                let inner: Vec<String> = items.iter().map(Value::py_repr).collect();
-                format!("[{}]", inner.join(", "))
-            }
+            Value::Bytes(b) => py_bytes_repr(b),
+            Value::Date(d) => d.repr(),
+            Value::DateTime(d) => d.repr(),
+            Value::Seq(items) => format!("[{}]", join(items.iter())),
+            Value::Tuple(items) if items.len() == 1 => format!("({},)", items[0].py_repr()),
+            Value::Tuple(items) => format!("({})", join(items.iter())),
+            Value::Set(items) if items.is_empty() => "set()".into(),
+            Value::Set(items) => format!("{{{}}}", join(items.iter().map(Key::value))),
             Value::Map(m) => {
                 let inner: Vec<String> =
-                    m.iter().map(|(k, v)| format!("{}: {}", py_str_repr(k), v.py_repr())).collect();
+                    m.iter().map(|(k, v)| format!("{}: {}", k.value().py_repr(), v.py_repr())).collect();
                 format!("{{{}}}", inner.join(", "))
             }
         }
     }
 
-    /// Python iteration (`for x in value`): lists yield items, strings yield
-    /// characters, mappings yield keys; anything else raises (`None`).
+    /// Python iteration (`for x in value`): lists and tuples yield items,
+    /// strings characters, bytes integers, sets and mappings their keys;
+    /// anything else raises (`None`).
     pub fn py_iter(&self) -> Option<Vec<Value>> {
         match self {
-            Value::Seq(v) => Some(v.clone()),
+            Value::Seq(v) | Value::Tuple(v) => Some(v.clone()),
             Value::Str(s) => Some(s.chars().map(|c| Value::Str(c.to_string())).collect()),
-            Value::Map(m) => Some(m.keys().map(|k| Value::Str(k.clone())).collect()),
+            Value::Bytes(b) => Some(b.iter().map(|&x| Value::Int(i64::from(x))).collect()),
+            Value::Set(keys) => Some(keys.iter().map(|k| k.value().clone()).collect()),
+            Value::Map(m) => Some(m.keys().map(|k| k.value().clone()).collect()),
             _ => None,
         }
     }
 
-    /// The JSON `json.dumps` would emit for this value.
-    pub fn to_json(&self) -> Json {
-        match self {
+    /// What `json.dumps` emits for this value, or the `TypeError` (or
+    /// `ValueError`) message it raises instead, for the first value it
+    /// cannot serialise in document order.
+    pub fn try_to_json(&self) -> Result<Json, String> {
+        Ok(match self {
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
             Value::Int(i) => Json::from(*i),
-            Value::Float(f) => serde_json::Number::from_f64(*f).map(Json::Number).unwrap_or(Json::Null),
+            Value::BigInt(digits) => Json::Number(json_number(digits)),
+            Value::Float(f) => Json::Number(json_number(&py_json_float(*f))),
             Value::Str(s) => Json::String(s.clone()),
-            Value::Seq(v) => Json::Array(v.iter().map(Value::to_json).collect()),
-            Value::Map(m) => Json::Object(m.iter().map(|(k, v)| (k.clone(), v.to_json())).collect()),
+            Value::Seq(v) | Value::Tuple(v) => Json::Array(v.iter().map(Value::try_to_json).collect::<Result<_, _>>()?),
+            Value::Map(m) => {
+                let mut out = serde_json::Map::new();
+                for (k, v) in m {
+                    let key = k.json_key()?;
+                    let value = v.try_to_json()?;
+                    out.insert(key, value);
+                }
+                Json::Object(out)
+            }
+            other => return Err(format!("Object of type {} is not JSON serializable", other.type_name())),
+        })
+    }
+
+    /// [`Value::try_to_json`] where a failure cannot happen or does not
+    /// matter: what cannot be serialised becomes its `str()`.
+    pub fn to_json(&self) -> Json {
+        match self {
+            Value::Seq(v) | Value::Tuple(v) => Json::Array(v.iter().map(Value::to_json).collect()),
+            Value::Map(m) => Json::Object(
+                m.iter().map(|(k, v)| (k.json_key().unwrap_or_else(|_| k.value().py_str()), v.to_json())).collect(),
+            ),
+            other => other.try_to_json().unwrap_or_else(|_| Json::String(other.py_str())),
         }
     }
 
@@ -133,161 +230,64 @@ impl Value {
         match v {
             Json::Null => Value::Null,
             Json::Bool(b) => Value::Bool(*b),
-            Json::Number(n) => n.as_i64().map(Value::Int).unwrap_or_else(|| Value::Float(n.as_f64().unwrap_or(0.0))),
+            Json::Number(n) => match n.as_i64() {
+                Some(i) => Value::Int(i),
+                None => {
+                    let text = n.to_string();
+                    if text.trim_start_matches('-').bytes().all(|b| b.is_ascii_digit()) {
+                        Value::BigInt(text.into())
+                    } else {
+                        Value::Float(n.as_f64().unwrap_or(0.0))
+                    }
+                }
+            },
             Json::String(s) => Value::Str(s.clone()),
             Json::Array(a) => Value::Seq(a.iter().map(Value::from_json).collect()),
-            Json::Object(o) => Value::Map(o.iter().map(|(k, v)| (k.clone(), Value::from_json(v))).collect()),
-        }
-    }
-
-    /// Parse YAML the way Hermes' loaders do: `Ok(None)` for an empty document.
-    pub fn from_yaml(text: &str) -> Result<Value, String> {
-        match serde_yaml::from_str::<Value>(text) {
-            Ok(v) => Ok(v),
-            Err(e) => {
-                // serde_yaml reports an empty document as an error; PyYAML returns None.
-                if text.trim().is_empty() || is_only_comments(text) {
-                    Ok(Value::Null)
-                } else {
-                    Err(e.to_string())
-                }
+            Json::Object(o) => {
+                Value::Map(o.iter().map(|(k, v)| (Key::from(k.as_str()), Value::from_json(v))).collect())
             }
         }
     }
+
+    /// Parse YAML as Hermes' frontmatter and config loader does
+    /// (`CSafeLoader`): `Value::Null` for an empty document.
+    pub fn from_yaml(text: &str) -> Result<Value, LoadError> {
+        super::yaml::load(text)
+    }
 }
 
-/// Visitor methods that accept every scalar as `$scalar` and null as `$null`.
-macro_rules! accept_scalars {
-    ($scalar:expr, $null:expr) => {
-        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-            Ok($scalar)
+/// A JSON number from text Python's `json` module would print.
+fn json_number(text: &str) -> serde_json::Number {
+    serde_json::Number::from_string_unchecked(text.to_owned())
+}
+
+/// `json.dumps` of a float: `repr()`, with `Infinity`, `-Infinity`, `NaN`.
+fn py_json_float(f: f64) -> String {
+    if f.is_nan() {
+        "NaN".into()
+    } else if f.is_infinite() {
+        if f > 0.0 {
+            "Infinity".into()
+        } else {
+            "-Infinity".into()
         }
-        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_str<E>(self, _: &str) -> Result<Self::Value, E> {
-            Ok($scalar)
-        }
-        fn visit_unit<E>(self) -> Result<Self::Value, E> {
-            Ok($null)
-        }
-        fn visit_none<E>(self) -> Result<Self::Value, E> {
-            Ok($null)
-        }
-    };
+    } else {
+        py_float_repr(f)
+    }
 }
 
 /// Parses YAML like [`Value::from_yaml`] but keeps only the top-level keys
 /// named in `keys` (a non-mapping document gives an empty sequence). Errors
 /// are exactly those of the full parse, so the caller's fallback matches.
-pub fn from_yaml_selected(text: &str, keys: &[&str]) -> Result<Value, String> {
-    let de = serde_yaml::Deserializer::from_str(text);
-    match de.deserialize_any(SelectVisitor { keys }) {
-        Ok(v) => Ok(v),
-        Err(e) => {
-            if text.trim().is_empty() || is_only_comments(text) {
-                Ok(Value::Null)
-            } else {
-                Err(e.to_string())
-            }
+pub fn from_yaml_selected(text: &str, keys: &[&str]) -> Result<Value, LoadError> {
+    match Value::from_yaml(text)? {
+        Value::Map(mut m) => {
+            m.retain(|k, _| k.as_str().is_some_and(|k| keys.contains(&k)));
+            Ok(Value::Map(m))
         }
+        Value::Null => Ok(Value::Null),
+        _ => Ok(Value::Seq(Vec::new())),
     }
-}
-
-struct SelectVisitor<'k> {
-    keys: &'k [&'k str],
-}
-
-impl<'de> Visitor<'de> for SelectVisitor<'_> {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any YAML value")
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        while let Some(key) = access.next_key::<Value>()? {
-            let key = map_key::<A::Error>(key)?;
-            if self.keys.contains(&key.as_str()) {
-                let value = access.next_value::<Value>()?;
-                map.insert(key, value);
-            } else {
-                access.next_value::<Skip>()?;
-            }
-        }
-        Ok(Value::Map(map))
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        while seq.next_element::<Skip>()?.is_some() {}
-        Ok(Value::Seq(Vec::new()))
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<Value, A::Error> {
-        Err(de::Error::custom("could not determine a constructor for a tagged value"))
-    }
-    accept_scalars!(Value::Seq(Vec::new()), Value::Null);
-}
-
-/// A value parsed only to be checked and dropped: it fails where
-/// [`Value`] fails (tags, unhashable keys), without keeping anything.
-struct Skip;
-
-impl<'de> Deserialize<'de> for Skip {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(SkipVisitor)
-    }
-}
-
-struct SkipVisitor;
-
-impl<'de> Visitor<'de> for SkipVisitor {
-    type Value = Skip;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any YAML value")
-    }
-    accept_scalars!(Skip, Skip);
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Skip, D::Error> {
-        Skip::deserialize(d)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Skip, A::Error> {
-        while seq.next_element::<Skip>()?.is_some() {}
-        Ok(Skip)
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Skip, A::Error> {
-        while let Some(key) = access.next_key::<Value>()? {
-            map_key::<A::Error>(key)?;
-            access.next_value::<Skip>()?;
-        }
-        Ok(Skip)
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<Skip, A::Error> {
-        Err(de::Error::custom("could not determine a constructor for a tagged value"))
-    }
-}
-
-/// A mapping key as the string JSON prints; complex keys are unhashable.
-fn map_key<E: de::Error>(key: Value) -> Result<String, E> {
-    Ok(match key {
-        Value::Str(s) => s,
-        Value::Null => "null".into(),
-        Value::Bool(b) => b.to_string(),
-        Value::Int(i) => i.to_string(),
-        Value::Float(f) => py_float_repr(f),
-        Value::Seq(_) | Value::Map(_) => return Err(de::Error::custom("unhashable mapping key")),
-    })
-}
-
-fn is_only_comments(text: &str) -> bool {
-    text.lines().all(|l| {
-        let t = l.trim();
-        t.is_empty() || t.starts_with('#') || t == "---" || t == "..."
-    })
 }
 
 /// Python's `repr(float)`: shortest round-trip digits, `1.0` for integral
@@ -341,6 +341,32 @@ pub fn py_str_repr(s: &str) -> String {
     out
 }
 
+/// Python's `repr(bytes)`.
+pub fn py_bytes_repr(b: &[u8]) -> String {
+    let quote = if b.contains(&b'\'') && !b.contains(&b'"') { '"' } else { '\'' };
+    let mut out = String::with_capacity(b.len() + 3);
+    out.push('b');
+    out.push(quote);
+    for &c in b {
+        match c {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\r' => out.push_str("\\r"),
+            b'\t' => out.push_str("\\t"),
+            c if c as char == quote => {
+                out.push('\\');
+                out.push(quote);
+            }
+            0x20..=0x7e => out.push(c as char),
+            c => {
+                let _ = write!(out, "\\x{c:02x}");
+            }
+        }
+    }
+    out.push(quote);
+    out
+}
+
 /// Python's `str.isspace()` for one character.
 pub fn py_is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
@@ -367,84 +393,26 @@ pub fn take_chars(s: &str, n: usize) -> &str {
     }
 }
 
-impl<'de> Deserialize<'de> for Value {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(ValueVisitor)
-    }
-}
-
-struct ValueVisitor;
-
-impl<'de> Visitor<'de> for ValueVisitor {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("any YAML value")
-    }
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Int(v))
-    }
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(i64::try_from(v).map(Value::Int).unwrap_or(Value::Float(v as f64)))
-    }
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(Value::Float(v))
-    }
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::Str(v.to_owned()))
-    }
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::Str(v))
-    }
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        Value::deserialize(d)
-    }
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element::<Value>()? {
-            items.push(item);
-        }
-        Ok(Value::Seq(items))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
-        let mut map = Map::new();
-        // PyYAML keeps the last of duplicate keys at the first one's position.
-        while let Some(key) = access.next_key::<Value>()? {
-            let value = access.next_value::<Value>()?;
-            map.insert(map_key::<A::Error>(key)?, value);
-        }
-        Ok(Value::Map(map))
-    }
-    fn visit_enum<A: de::EnumAccess<'de>>(self, _data: A) -> Result<Value, A::Error> {
-        // A local tag such as `!foo`: PyYAML's SafeLoader refuses it too.
-        Err(de::Error::custom("could not determine a constructor for a tagged value"))
-    }
-}
-
 impl Value {
     /// A frontmatter value as YAML flow text: `[macos, linux]`, `{a: 1}`.
     pub fn yaml_flow(&self) -> String {
+        fn flow<'a>(items: impl Iterator<Item = &'a Value>) -> String {
+            items.map(Value::yaml_flow).collect::<Vec<_>>().join(", ")
+        }
         match self {
             Value::Null => "null".into(),
             Value::Bool(b) => b.to_string(),
             Value::Int(i) => i.to_string(),
-            Value::Float(_) => self.py_str(),
             Value::Str(s) => yaml_scalar(s),
-            Value::Seq(items) => format!("[{}]", items.iter().map(Value::yaml_flow).collect::<Vec<_>>().join(", ")),
+            Value::Seq(items) | Value::Tuple(items) => format!("[{}]", flow(items.iter())),
+            Value::Set(keys) => format!("!!set {{{}}}", flow(keys.iter().map(Key::value))),
             Value::Map(m) => {
                 let entries: Vec<String> =
-                    m.iter().map(|(k, v)| format!("{}: {}", yaml_scalar(k), v.yaml_flow())).collect();
+                    m.iter().map(|(k, v)| format!("{}: {}", k.value().yaml_flow(), v.yaml_flow())).collect();
                 format!("{{{}}}", entries.join(", "))
             }
+            // Numbers, dates and datetimes read back as themselves; bytes as text.
+            other => other.py_str(),
         }
     }
 }
