@@ -3,13 +3,13 @@
 
 mod common;
 
-use common::{stable, Scenario};
+use common::Scenario;
 use serde_json::Value as Json;
 use std::process::{Command, Output};
 
 fn golden(name: &str) -> Json {
     let path = common::repo().join("tests/golden").join(name);
-    serde_json::from_str(&std::fs::read_to_string(&path).expect("golden")).expect("golden parses")
+    common::py_json(&std::fs::read_to_string(&path).expect("golden"))
 }
 
 /// Runs the binary the way the reference runs Hermes: a clean environment.
@@ -19,6 +19,7 @@ fn run(scenario: &Scenario, args: &[&str]) -> Output {
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("HOME", &scenario.fake_home)
         .env("TERMINAL_ENV", "local")
+        .env("SKILLSCOPE_LISTING_ORDER", "fnv1a")
         .env("HERMES_MANAGED_DIR", "/nonexistent-managed-dir")
         .env("REF_EXT_DIR", scenario.ext.as_ref().map(|e| e.display().to_string()).unwrap_or_default())
         .args(args);
@@ -65,7 +66,7 @@ fn global_flags_work_after_the_subcommand() {
     let out = run(&s, &["view", "deploy-tool", "--json", "--session-id", "sess-1", "--home", &home_arg(&s)]);
     assert_eq!(out.status.code(), Some(0));
     let view = common::without_runtime(json_of(&s, &out), true);
-    assert_same(&stable(view), &golden("basic.json")["skill_view"]["deploy-tool"]);
+    assert_same(&view, &golden("basic.json")["skill_view"]["deploy-tool"]);
 }
 
 #[test]
@@ -279,5 +280,25 @@ fn file_names_with_escapes_are_shown_visibly() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{args:?} printed a control byte: {text:?}");
         assert!(text.contains('␛'), "{args:?} names the file visibly: {text}");
+    }
+}
+
+/// Non-finite and big numbers leave the binary as Python's `json` writes
+/// them (`NaN`, `-Infinity`, every digit), through every JSON subcommand.
+#[test]
+fn json_numbers_are_written_as_python_writes_them() {
+    let s = Scenario::fixture("yaml_scalars");
+    let h = home_arg(&s);
+    let g = golden("yaml_scalars.json");
+    let view = run(&s, &["--home", &h, "view", "floats", "--json"]);
+    let text = String::from_utf8_lossy(&view.stdout).into_owned();
+    assert!(text.contains("\"g\": -Infinity") && text.contains("\"i\": NaN"), "{text}");
+    let parsed = common::py_json(&text);
+    assert_same(&s.mask(parsed["metadata"].clone()), &g["skill_view"]["floats"]["metadata"]);
+    let ints = run(&s, &["--home", &h, "view", "ints", "--json"]);
+    assert!(String::from_utf8_lossy(&ints.stdout).contains("\"big\": 123456789012345678901234567890"));
+    for args in [["list", "--json"], ["commands", "--json"], ["prompt", "--json"]] {
+        let out = run(&s, &[&["--home", h.as_str()][..], &args[..]].concat());
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }

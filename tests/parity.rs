@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{compare, stable, RefConf, Scenario};
+use common::{compare, RefConf, Scenario};
 use serde_json::{json, Map, Value as Json};
 use skillscope::engine::discover;
 use skillscope::engine::gates::{self, ToolAvailability};
@@ -30,16 +30,20 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
         "index_files".into(),
         json!(discover::index_files(&home.skills_dir, "SKILL.md").iter().map(|p| path_string(p)).collect::<Vec<_>>()),
     );
-    let mut disabled: Vec<String> =
-        gates::disabled_names(home, &engine.env, None).expect("disabled names").into_iter().collect();
-    disabled.sort();
-    doc.insert("disabled".into(), json!(disabled));
-    let all = engine.find_all_skills(true).expect("scan");
-    let rows: Vec<Json> = all
-        .iter()
-        .map(|s| json!({"name": s.name, "description": repr_json(&s.description), "category": s.category}))
-        .collect();
-    doc.insert("all_skills_incl_disabled".into(), json!(rows));
+    let disabled = gates::disabled_names(home, &engine.env, None).map(|names| {
+        let mut names: Vec<String> = names.into_iter().collect();
+        names.sort();
+        json!(names)
+    });
+    doc.insert("disabled".into(), guarded(disabled));
+    let all = engine.find_all_skills(true).map(|all| {
+        let rows: Vec<Json> = all
+            .iter()
+            .map(|s| json!({"name": s.name, "description": repr_json(&s.description), "category": s.category}))
+            .collect();
+        json!(rows)
+    });
+    doc.insert("all_skills_incl_disabled".into(), guarded(all));
     let list = list_before.unwrap_or_else(|| engine.skills_list(None));
     let mut by_cat = Map::new();
     for cat in list["categories"].as_array().cloned().unwrap_or_default() {
@@ -56,14 +60,14 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     let mut views = Map::new();
     for n in &names {
         let view = engine.skill_view(n, None, Some("sess-1"), true);
-        views.insert(n.clone(), stable(common::without_runtime(view, !engine.options.backend.is_remote())));
+        views.insert(n.clone(), common::without_runtime(view, !engine.options.backend.is_remote()));
     }
     doc.insert("skill_view".into(), Json::Object(views));
     // ref.py deletes the snapshot before its first prompt; the first call
     // writes it again, so the second one takes the warm path.
     doc.insert(
         "system_prompt".into(),
-        json!(engine.system_prompt_with(&ToolAvailability::default(), PromptCache::Cold).expect("prompt")),
+        guarded(engine.system_prompt_with(&ToolAvailability::default(), PromptCache::Cold).map(Json::from)),
     );
     let tools = ToolAvailability {
         tools: set(&["skills_list", "skill_view", "web_search"]),
@@ -71,7 +75,7 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     };
     doc.insert(
         "system_prompt_tools".into(),
-        json!(engine.system_prompt_with(&tools, PromptCache::Warm).expect("prompt")),
+        guarded(engine.system_prompt_with(&tools, PromptCache::Warm).map(Json::from)),
     );
     let commands = engine.skill_commands();
     doc.insert(
@@ -122,6 +126,11 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     Json::Object(doc)
 }
 
+/// A surface's answer, or `{"$error": message}` where Hermes raises.
+fn guarded(answer: Result<Json, String>) -> Json {
+    answer.unwrap_or_else(|e| json!({"$error": e}))
+}
+
 /// A raw frontmatter value as `ref.py` writes it: JSON where `json.dumps`
 /// can, else `{"$repr": repr(value)}` (its `default` hook).
 fn repr_json(value: &Value) -> Json {
@@ -141,7 +150,7 @@ fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
         let (name, file) = spec.split_once('|').unwrap_or((spec, ""));
         let file = (!file.is_empty()).then_some(file);
         let view = engine.skill_view(name, file, Some("sess-1"), true);
-        views.insert(spec.clone(), stable(common::without_runtime(view, !engine.options.backend.is_remote())));
+        views.insert(spec.clone(), common::without_runtime(view, !engine.options.backend.is_remote()));
     }
     let mut preload = Map::new();
     for spec in conf.all("preload") {
@@ -170,37 +179,12 @@ fn golden(name: &str) -> Option<Json> {
 }
 
 fn assert_parity(label: &str, ours: Json, golden: &Json) -> usize {
-    let ours = common::py_json(&serde_json::to_string(&ours).expect("JSON"));
-    let (ours, golden) = (sort_supporting_lines(ours), sort_supporting_lines(golden.clone()));
-    let (matched, diffs) = compare(&ours, &golden);
+    let ours = common::py_json(&skillscope::engine::value::json_text(&ours, false));
+    let (matched, diffs) = compare(&ours, golden);
     let total = golden.as_object().map_or(0, |o| o.len());
     eprintln!("{label}: {matched}/{total} surfaces match");
     assert!(diffs.is_empty(), "{label}: {} surface(s) differ:\n{}", diffs.len(), diffs.join("\n"));
     matched
-}
-
-/// Supporting-file lines of a message follow `glob` order, which is the
-/// filesystem's in Hermes: compare each run of them as a set.
-fn sort_supporting_lines(value: Json) -> Json {
-    common::map_strings(value, &|s: &str| {
-        if !s.contains("  ->  ") {
-            return s.to_owned();
-        }
-        let mut out: Vec<&str> = Vec::new();
-        let mut run: Vec<&str> = Vec::new();
-        for line in s.split('\n') {
-            if line.starts_with("- ") && line.contains("  ->  ") {
-                run.push(line);
-                continue;
-            }
-            run.sort_unstable();
-            out.append(&mut run);
-            out.push(line);
-        }
-        run.sort_unstable();
-        out.append(&mut run);
-        out.join("\n")
-    })
 }
 
 fn check_scenario(name: &str, scenario: &Scenario, list_before: Option<Json>) {
@@ -290,6 +274,22 @@ fixtures!(
     yaml_tags,
     yaml_timestamps,
 );
+
+/// Every seeded random home `tests/golden/gen_homes.py` wrote
+/// (`tests/fixtures/gen_*`), against the goldens the real Hermes wrote.
+#[test]
+fn generated_homes() {
+    let mut names: Vec<String> = std::fs::read_dir(common::repo().join("tests/fixtures"))
+        .expect("fixtures")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.starts_with("gen_"))
+        .collect();
+    names.sort();
+    assert!(!names.is_empty(), "no generated homes");
+    let failed: Vec<String> =
+        names.iter().filter(|name| std::panic::catch_unwind(|| check_fixture(name)).is_err()).cloned().collect();
+    assert!(failed.is_empty(), "{} of {} generated homes differ: {failed:?}", failed.len(), names.len());
+}
 
 /// `corpus/hermes` as HERMES_HOME with `optional-skills` as an external dir.
 #[test]

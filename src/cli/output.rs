@@ -10,8 +10,7 @@ pub type Out<'a> = dyn Write + 'a;
 
 /// Pretty JSON with Hermes' key order.
 pub fn print_json(out: &mut Out, value: &Json) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, value)?;
-    writeln!(out)
+    writeln!(out, "{}", crate::engine::value::json_text(value, true))
 }
 
 /// 1 when the answer is a Hermes error object (`"success": false`).

@@ -165,7 +165,15 @@ impl Engine {
         if !paths::exists(&dir) {
             return set;
         }
-        let files: Vec<PathBuf> = ["*.yaml", "*.yml"].iter().flat_map(|pat| paths::glob(&dir, pat)).collect();
+        // `sorted(glob("*.yaml")) + sorted(glob("*.yml"))`.
+        let files: Vec<PathBuf> = ["*.yaml", "*.yml"]
+            .iter()
+            .flat_map(|pat| {
+                let mut found = paths::glob(&dir, pat);
+                found.sort_by(|a, b| a.as_os_str().as_encoded_bytes().cmp(b.as_os_str().as_encoded_bytes()));
+                found
+            })
+            .collect();
         for file in files {
             match load_bundle_file(&file) {
                 Ok(bundle) => {

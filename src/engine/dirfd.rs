@@ -100,6 +100,7 @@ mod imp {
                 };
                 out.push(Entry { name, kind, symlink: file_type == FileType::Symlink });
             }
+            crate::engine::listing::arrange(&mut out, |e| e.name.clone());
             Ok(out)
         }
 
@@ -152,6 +153,7 @@ mod imp {
                 let symlink = entry.file_type().is_ok_and(|t| t.is_symlink());
                 out.push(Entry { name: entry.file_name(), kind, symlink });
             }
+            crate::engine::listing::arrange(&mut out, |e| e.name.clone());
             Ok(out)
         }
 

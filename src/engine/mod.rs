@@ -16,6 +16,7 @@ pub mod gates;
 pub mod home;
 pub mod layers;
 pub mod list;
+pub mod listing;
 pub mod messages;
 pub mod paths;
 pub mod preprocess;

@@ -214,22 +214,26 @@ pub(crate) fn has_magic(s: &str) -> bool {
     s.contains(['*', '?', '['])
 }
 
-/// Names in `dir` in the order the OS lists them.
+/// The entries of `dir` in the order `os.scandir` gives them
+/// ([`super::listing`]).
 fn list_dir(dir: &Path) -> Vec<fs::DirEntry> {
-    match fs::read_dir(dir) {
+    let mut entries: Vec<fs::DirEntry> = match fs::read_dir(dir) {
         Ok(rd) => rd.filter_map(Result::ok).collect(),
         Err(_) => Vec::new(),
-    }
+    };
+    super::listing::arrange(&mut entries, fs::DirEntry::file_name);
+    entries
 }
 
-/// `dir.glob(pattern)` where `pattern` is one component: every entry whose
-/// name matches, sorted (the filesystem order is not reproducible).
+/// `dir.glob(pattern)` as Python 3.11's pathlib runs it: every entry whose
+/// name matches, in listing order.
 pub fn glob(dir: &Path, pattern: &str) -> Vec<PathBuf> {
     select(dir, &components(pattern))
 }
 
-/// `dir.rglob(pattern)`: `pattern` under `dir` and every subdirectory that is
-/// not a symlink, parents before children, each directory's matches sorted.
+/// `dir.rglob(pattern)` as Python 3.11's pathlib runs it: `pattern` in
+/// `dir`, then depth first in listing order in every subdirectory that is
+/// not a symlink, each directory's matches in listing order.
 pub fn rglob(dir: &Path, pattern: &str) -> Vec<PathBuf> {
     let comps = components(pattern);
     let mut out = Vec::new();
@@ -254,14 +258,12 @@ fn select(dir: &Path, comps: &[String]) -> Vec<PathBuf> {
     };
     let last = rest.is_empty();
     let mut matches: Vec<PathBuf> = if has_magic(first) {
-        let mut names: Vec<PathBuf> = list_dir(dir)
+        list_dir(dir)
             .into_iter()
             .filter(|e| fnmatch(&e.file_name().to_string_lossy(), first))
             .filter(|e| last || e.path().is_dir())
             .map(|e| e.path())
-            .collect();
-        names.sort();
-        names
+            .collect()
     } else {
         let p = dir.join(first);
         let ok = if last { exists(&p) } else { is_dir(&p) };
@@ -281,17 +283,17 @@ fn select(dir: &Path, comps: &[String]) -> Vec<PathBuf> {
     out
 }
 
-/// `dir` and all its subdirectories, not entering symlinked directories.
+/// `dir` and all its subdirectories, depth first in listing order, not
+/// entering symlinked directories.
 pub fn walk_dirs_no_follow(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     let mut stack = vec![dir.to_path_buf()];
     while let Some(d) = stack.pop() {
-        let mut children: Vec<PathBuf> = list_dir(&d)
+        let children: Vec<PathBuf> = list_dir(&d)
             .into_iter()
             .filter(|e| e.file_type().map(|t| t.is_dir()).unwrap_or(false))
             .map(|e| e.path())
             .collect();
-        children.sort();
         out.push(d);
         stack.extend(children.into_iter().rev());
     }
@@ -299,12 +301,12 @@ pub fn walk_dirs_no_follow(dir: &Path) -> Vec<PathBuf> {
 }
 
 /// The entries below `dir` whose names `keep` accepts, by name, from one
-/// walk: each list in the order `rglob` visits folders (parents first,
-/// sorted, symlinked folders not entered), so `dir.rglob(name)` for a kept
+/// walk: each list in the order `rglob` visits folders (parents first, in
+/// listing order, symlinked folders not entered), so `dir.rglob(name)` for a kept
 /// name without wildcards is that list (less what no longer exists).
 pub fn entries_by_name(dir: &Path, keep: impl Fn(&OsStr) -> bool + Sync) -> HashMap<OsString, Vec<PathBuf>> {
     use super::dirfd::{DirReader, EntryKind};
-    /// Lists `dir` and, depth first in sorted order, the folders below it
+    /// Lists `dir` and, depth first in listing order, the folders below it
     /// (symlinked ones not entered), pushing the kept entries to `out`.
     fn visit(
         reader: &mut DirReader,
@@ -318,7 +320,7 @@ pub fn entries_by_name(dir: &Path, keep: impl Fn(&OsStr) -> bool + Sync) -> Hash
             }
         }
     }
-    /// Pushes a folder's kept entries; returns its real subfolders, sorted.
+    /// Pushes a folder's kept entries; returns its real subfolders.
     fn kept_and_subdirs(
         reader: &mut DirReader,
         dir: &Path,
@@ -334,7 +336,6 @@ pub fn entries_by_name(dir: &Path, keep: impl Fn(&OsStr) -> bool + Sync) -> Hash
                 out.push((e.name.clone(), dir.join(&e.name)));
             }
         }
-        subdirs.sort();
         subdirs
     }
     let mut found = Vec::new();
@@ -404,14 +405,13 @@ pub fn is_dir_in(tree: &[TreeFile], root: &Path, path: &Path) -> bool {
 }
 
 /// `dir.rglob("*")` from a single pass (each folder listed once), with each
-/// entry's kind: folders top-down, each folder's entries sorted, symlinked
+/// entry's kind: folders top-down, each folder's entries in listing order, symlinked
 /// folders not entered. Rules that each filtered their own walk of a skill
 /// folder share this one.
 pub fn rglob_all(dir: &Path) -> Vec<TreeFile> {
     use super::dirfd::{DirReader, EntryKind};
     fn visit(reader: &mut DirReader, dir: &Path, out: &mut Vec<TreeFile>) {
-        let mut entries = reader.entries((0, 0)).unwrap_or_default();
-        entries.sort_by(|a, b| a.name.cmp(&b.name));
+        let entries = reader.entries((0, 0)).unwrap_or_default();
         let mut subdirs = Vec::new();
         for e in entries {
             let path = dir.join(&e.name);

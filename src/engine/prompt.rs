@@ -124,16 +124,17 @@ impl Engine {
         self.system_prompt_with(avail, PromptCache::Auto)
     }
 
-    /// The local skills as the cold scan records them: each entry, whether
-    /// it is compatible now, and its frontmatter.
-    fn local_index_entries(&self) -> Result<Vec<(IndexEntry, bool, Map)>, PyError> {
+    /// The local skills as the cold scan records them, in its order: each
+    /// entry (or the error building it raises), whether it is compatible
+    /// now, and its frontmatter.
+    fn local_index_entries(&self) -> Vec<(Result<IndexEntry, PyError>, bool, Map)> {
         let skills_dir = &self.home.skills_dir;
         let files = discover::index_and_read(skills_dir, "SKILL.md").0;
         let parsed = super::parallel_map(&files, |f| parse_skill_file(self, f));
         files
             .iter()
             .zip(parsed)
-            .map(|(f, (compatible, fm, desc))| Ok((snapshot_entry(&f.path, skills_dir, &fm, desc)?, compatible, fm)))
+            .map(|(f, (compatible, fm, desc))| (snapshot_entry(&f.path, skills_dir, &fm, desc), compatible, fm))
             .collect()
     }
 
@@ -150,13 +151,19 @@ impl Engine {
         let snapshot = match cache {
             PromptCache::Cold => None,
             PromptCache::Auto => super::snapshot::load(&self.home),
-            PromptCache::Warm => Some(match super::snapshot::load(&self.home) {
-                Some(snap) => snap,
-                None => super::snapshot::Snapshot {
-                    entries: self.local_index_entries()?.into_iter().map(|(e, _, _)| e).collect(),
-                    category_descriptions: category_descriptions(skills_dir),
-                },
-            }),
+            // The snapshot a cold scan would write; a cold scan that raises
+            // writes none, and the next call scans cold again.
+            PromptCache::Warm => match super::snapshot::load(&self.home) {
+                Some(snap) => Some(snap),
+                None => {
+                    self.local_index_entries().into_iter().map(|(e, _, _)| e).collect::<Result<Vec<_>, _>>().ok().map(
+                        |entries| super::snapshot::Snapshot {
+                            entries,
+                            category_descriptions: category_descriptions(skills_dir),
+                        },
+                    )
+                }
+            },
         };
         if let Some(snap) = snapshot {
             for entry in snap.entries {
@@ -177,7 +184,9 @@ impl Engine {
             }
             cat_descs.extend(snap.category_descriptions);
         } else {
-            for (entry, compatible, fm) in self.local_index_entries()? {
+            // Hermes builds each entry, then filters it, skill by skill.
+            for (entry, compatible, fm) in self.local_index_entries() {
+                let entry = entry?;
                 if !compatible || disabled.contains(&entry.shown_name) || disabled.contains(&entry.skill_name) {
                     continue;
                 }

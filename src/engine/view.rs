@@ -560,7 +560,8 @@ fn rel_to(dir: &Path, p: &Path) -> String {
     p.strip_prefix(dir).map(paths::rel_string).unwrap_or_else(|_| paths::path_string(p))
 }
 
-/// `linked_files` for a skill folder (each pattern's matches sorted).
+/// `linked_files` for a skill folder: each pattern's matches in the order
+/// `glob`/`rglob` list them.
 pub fn linked_files(skill_dir: &Path) -> LinkedFiles {
     let mut linked = LinkedFiles::default();
     let refs = skill_dir.join("references");
@@ -570,16 +571,12 @@ pub fn linked_files(skill_dir: &Path) -> LinkedFiles {
     let templates = skill_dir.join("templates");
     if paths::exists(&templates) {
         for pat in TEMPLATE_PATTERNS {
-            let mut found: Vec<String> = paths::rglob(&templates, pat).iter().map(|p| rel_to(skill_dir, p)).collect();
-            found.sort();
-            linked.templates.extend(found);
+            linked.templates.extend(paths::rglob(&templates, pat).iter().map(|p| rel_to(skill_dir, p)));
         }
     }
     let assets = skill_dir.join("assets");
     if paths::exists(&assets) {
-        let mut found: Vec<String> = paths::rglob_files(&assets).iter().map(|p| rel_to(skill_dir, p)).collect();
-        found.sort();
-        linked.assets = found;
+        linked.assets = paths::rglob_files(&assets).iter().map(|p| rel_to(skill_dir, p)).collect();
     }
     let scripts = skill_dir.join("scripts");
     if paths::exists(&scripts) {
@@ -614,16 +611,13 @@ pub fn linked_files_in(skill_dir: &Path, tree: &[paths::TreeFile]) -> LinkedFile
             .collect(),
         ..LinkedFiles::default()
     };
+    // The walk lists each support folder's subtree as its own `rglob` does.
     for pat in TEMPLATE_PATTERNS {
-        let mut found: Vec<String> = below(tree, templates)
-            .filter(|f| paths::fnmatch(&name(f), pat))
-            .map(|f| rel_to(skill_dir, &f.path))
-            .collect();
-        found.sort();
-        linked.templates.extend(found);
+        linked.templates.extend(
+            below(tree, templates).filter(|f| paths::fnmatch(&name(f), pat)).map(|f| rel_to(skill_dir, &f.path)),
+        );
     }
     linked.assets = below(tree, assets).filter(|f| f.is_file).map(|f| rel_to(skill_dir, &f.path)).collect();
-    linked.assets.sort();
     for pat in SCRIPT_PATTERNS {
         linked.scripts.extend(
             in_dir(tree, scripts).filter(|f| paths::fnmatch(&name(f), pat)).map(|f| rel_to(skill_dir, &f.path)),
@@ -636,12 +630,11 @@ pub fn linked_files_in(skill_dir: &Path, tree: &[paths::TreeFile]) -> LinkedFile
 pub fn available_files(skill_dir: &Path) -> Json {
     let mut groups: [(&str, Vec<String>); 5] =
         [("references", vec![]), ("templates", vec![]), ("assets", vec![]), ("scripts", vec![]), ("other", vec![])];
-    let mut files: Vec<String> = paths::rglob_files(skill_dir)
+    let files: Vec<String> = paths::rglob_files(skill_dir)
         .iter()
         .filter(|p| p.file_name().is_some_and(|n| n != "SKILL.md"))
         .map(|p| rel_to(skill_dir, p))
         .collect();
-    files.sort();
     for rel in files {
         let idx = ["references/", "templates/", "assets/", "scripts/"].iter().position(|pre| rel.starts_with(pre));
         match idx {

@@ -100,6 +100,8 @@ impl Scenario {
     /// The engine answering as Hermes 0.19.0 does: the backend from
     /// TERMINAL_ENV, and the host paths Hermes hands the agent.
     pub fn engine(&self) -> Engine {
+        // The goldens list folders in this order (tests/golden/hermes-ref/listing_order.py).
+        skillscope::engine::listing::set_order(skillscope::engine::listing::Order::Fnv1a);
         let options = Options {
             session_id: "sess-1".into(),
             allow_inline_shell: self.conf.one("inline_shell") == Some("1"),
@@ -151,20 +153,6 @@ pub fn without_runtime(mut view: Json, local: bool) -> Json {
                 assert_eq!(map["skill_dir"], runtime, "local backend: runtime_skill_dir == skill_dir");
             }
             map.shift_remove("runtime_skill_dir");
-        }
-    }
-    view
-}
-
-/// Sorts each group of `linked_files`/`available_files`, as the reference does.
-pub fn stable(mut view: Json) -> Json {
-    for key in ["linked_files", "available_files"] {
-        if let Some(Json::Object(groups)) = view.get_mut(key) {
-            for files in groups.values_mut() {
-                if let Json::Array(items) = files {
-                    items.sort_by_key(|v| v.as_str().unwrap_or_default().to_owned());
-                }
-            }
         }
     }
     view

@@ -17,6 +17,8 @@ pub fn engine_for(home: &Path) -> Engine {
 }
 
 pub fn app_for(home: &Path) -> App {
+    // Screens list files in Hermes' (the filesystem's) order: fixed for snapshots.
+    skillscope::engine::listing::set_order(skillscope::engine::listing::Order::Fnv1a);
     App::new(engine_for(home), Theme::new(ColorMode::NoColor))
 }
 

@@ -16,6 +16,9 @@ functions, since the CLI class needs a terminal.
 import json, os, sys
 from pathlib import Path
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "hermes-ref"))
+import listing_order  # noqa: F401  (SKILLSCOPE_LISTING_ORDER=fnv1a: a reproducible folder order)
+
 HOME_DIR = Path(os.environ["HERMES_HOME"]).resolve()
 EXT = os.environ.get("REF_EXT_DIR")
 FAKE_HOME = os.environ.get("HOME")
@@ -37,10 +40,7 @@ def mask(obj):
 
 
 def stable(d):
-    if isinstance(d, dict):
-        for key in ("linked_files", "available_files"):
-            if isinstance(d.get(key), dict):
-                d[key] = {k: sorted(v) for k, v in d[key].items()}
+    """Glob/rglob order is kept as Hermes gives it (see listing_order)."""
     return d
 
 

@@ -51,7 +51,10 @@ def read_conf(path):
 
 def run_ref(script, home, ext, env_lines, args):
     exports = "".join(f"export {line.split('=', 1)[0]}='{line.split('=', 1)[1]}'; " for line in env_lines)
-    cmd = f'. "{REF / "ref_env.sh"}" "$1" "$2"; {exports} shift 2; exec "{venv_python()}" "$@"'
+    # Folders are listed in a fixed order (hermes-ref/listing_order.py), so the
+    # goldens hold Hermes' file order whatever filesystem checks them.
+    order = "export SKILLSCOPE_LISTING_ORDER=fnv1a; "
+    cmd = f'. "{REF / "ref_env.sh"}" "$1" "$2"; {order}{exports} shift 2; exec "{venv_python()}" "$@"'
     result = subprocess.run(["bash", "-c", cmd, "bash", str(home), str(ext or ""), str(script), *args],
                             capture_output=True, text=True, cwd=home.parent)
     if result.returncode != 0:

@@ -47,8 +47,6 @@ impl Key {
             Value::Float(f) if f.is_infinite() => Ok(if *f > 0.0 { "Infinity" } else { "-Infinity" }.into()),
             Value::Float(f) => Ok(py_float_repr(*f)),
             // The C encoder names the type by `tp_name`, module included.
-            Value::Date(_) => Err("keys must be str, int, float, bool or None, not datetime.date".into()),
-            Value::DateTime(_) => Err("keys must be str, int, float, bool or None, not datetime.datetime".into()),
             other => Err(format!("keys must be str, int, float, bool or None, not {}", other.type_name())),
         }
     }

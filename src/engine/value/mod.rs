@@ -105,8 +105,19 @@ impl Value {
         self.as_map().and_then(|m| m.get(key))
     }
 
-    /// Python's type name, as error messages print it.
+    /// The type's `tp_name`, as Python's `TypeError`s and `AttributeError`s
+    /// print it (`'datetime.date' object is not iterable`).
     pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Date(_) => "datetime.date",
+            Value::DateTime(_) => "datetime.datetime",
+            other => other.class_name(),
+        }
+    }
+
+    /// The class's `__name__` (`date`), as `json.dumps` names what it
+    /// cannot serialise.
+    pub fn class_name(&self) -> &'static str {
         match self {
             Value::Null => "NoneType",
             Value::Bool(_) => "bool",
@@ -197,7 +208,7 @@ impl Value {
             Value::Bool(b) => Json::Bool(*b),
             Value::Int(i) => Json::from(*i),
             Value::BigInt(digits) => Json::Number(json_number(digits)),
-            Value::Float(f) => Json::Number(json_number(&py_json_float(*f))),
+            Value::Float(f) => py_json_float(*f),
             Value::Str(s) => Json::String(s.clone()),
             Value::Seq(v) | Value::Tuple(v) => Json::Array(v.iter().map(Value::try_to_json).collect::<Result<_, _>>()?),
             Value::Map(m) => {
@@ -209,7 +220,7 @@ impl Value {
                 }
                 Json::Object(out)
             }
-            other => return Err(format!("Object of type {} is not JSON serializable", other.type_name())),
+            other => return Err(format!("Object of type {} is not JSON serializable", other.class_name())),
         })
     }
 
@@ -261,19 +272,34 @@ fn json_number(text: &str) -> serde_json::Number {
     serde_json::Number::from_string_unchecked(text.to_owned())
 }
 
-/// `json.dumps` of a float: `repr()`, with `Infinity`, `-Infinity`, `NaN`.
-fn py_json_float(f: f64) -> String {
+/// `json.dumps` writes non-finite floats as bare `NaN`, `Infinity` and
+/// `-Infinity`, which no JSON value can hold; they travel as these marked
+/// strings and [`json_text`] writes them bare.
+const NON_FINITE: [(&str, &str); 3] =
+    [("\u{1}py-float:NaN", "NaN"), ("\u{1}py-float:Infinity", "Infinity"), ("\u{1}py-float:-Infinity", "-Infinity")];
+
+/// `json.dumps` of a float: `repr()`, or a marked non-finite value.
+fn py_json_float(f: f64) -> Json {
+    let marked = |i: usize| Json::String(NON_FINITE[i].0.to_owned());
     if f.is_nan() {
-        "NaN".into()
+        marked(0)
     } else if f.is_infinite() {
-        if f > 0.0 {
-            "Infinity".into()
-        } else {
-            "-Infinity".into()
-        }
+        marked(if f > 0.0 { 1 } else { 2 })
     } else {
-        py_float_repr(f)
+        Json::Number(json_number(&py_float_repr(f)))
     }
+}
+
+/// JSON text as Python's `json` module writes it: non-finite floats bare.
+pub fn json_text(value: &Json, pretty: bool) -> String {
+    let text = if pretty { serde_json::to_string_pretty(value) } else { serde_json::to_string(value) };
+    let mut text = text.unwrap_or_default();
+    if text.contains("\\u0001py-float:") {
+        for (marked, bare) in NON_FINITE {
+            text = text.replace(&format!("\"\\u0001{}\"", &marked[1..]), bare);
+        }
+    }
+    text
 }
 
 /// Parses YAML like [`Value::from_yaml`] but keeps only the top-level keys
