@@ -39,7 +39,10 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     let all = engine.find_all_skills(true).map(|all| {
         let rows: Vec<Json> = all
             .iter()
-            .map(|s| json!({"name": s.name, "description": repr_json(&s.description), "category": s.category}))
+            .map(|s| {
+                let name = if s.bytes_name { json!({"$repr": s.name}) } else { json!(s.name) };
+                json!({"name": name, "description": repr_json(&s.description), "category": s.category})
+            })
             .collect();
         json!(rows)
     });

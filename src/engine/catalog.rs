@@ -300,7 +300,7 @@ impl Engine {
             ..SkillStatus::default()
         };
         let (name, description, listing_kept) = match &p.listing {
-            Candidate::Keep { name, description } => (name.clone(), description.py_str(), true),
+            Candidate::Keep { name, description } => (name.text(), description.py_str(), true),
             Candidate::Skip => {
                 status.unlistable = p.error.is_none() && status.platform_ok && status.environment_ok;
                 let name = p.fields.get("name").map_or_else(|| dir_name.clone(), Value::py_str);

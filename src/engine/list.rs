@@ -13,7 +13,10 @@ use std::path::PathBuf;
 /// One row of the listing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListedSkill {
+    /// The name; for a bytes name, its `repr()` (see `bytes_name`).
     pub name: String,
+    /// A `!!binary` name: Hermes lists it, then cannot sort or dump it.
+    pub bytes_name: bool,
     pub description: Value,
     pub category: Option<String>,
     /// Where the SKILL.md is (not part of Hermes' JSON).
@@ -23,6 +26,9 @@ pub struct ListedSkill {
 impl ListedSkill {
     /// The row as JSON, or the error `json.dumps` raises for its description.
     pub fn try_to_json(&self) -> Result<Json, String> {
+        if self.bytes_name {
+            return Err("Object of type bytes is not JSON serializable".into());
+        }
         Ok(json!({
             "name": self.name,
             "description": self.description.try_to_json()?,
@@ -44,7 +50,7 @@ pub enum Candidate {
     /// Dropped: unreadable, gated, or a value Hermes cannot handle.
     Skip,
     Keep {
-        name: String,
+        name: skill::ListingName,
         description: Value,
     },
 }
@@ -74,12 +80,15 @@ impl Engine {
             let Candidate::Keep { name, description } = candidate else {
                 continue;
             };
-            if seen.contains(&name) || disabled.contains(&name) {
+            let in_disabled = matches!(&name, skill::ListingName::Str(s) if disabled.contains(s));
+            if seen.contains(&name) || in_disabled {
                 continue;
             }
             let category = self.listing_category(&path);
-            seen.insert(name.clone());
-            skills.push(ListedSkill { name, description, category, skill_md: path });
+            let bytes_name = matches!(name, skill::ListingName::Bytes(_));
+            let text = name.text();
+            seen.insert(name);
+            skills.push(ListedSkill { name: text, bytes_name, description, category, skill_md: path });
         }
         Ok(skills)
     }
@@ -119,6 +128,7 @@ impl Engine {
     pub fn listed_in_catalog(&self, catalog: &super::catalog::Catalog) -> Option<Result<Vec<ListedSkill>, PyError>> {
         self.listed_in_catalog_as(catalog, |s| ListedSkill {
             name: s.name.clone(),
+            bytes_name: false,
             description: Value::Str(s.description.clone()),
             category: self.listing_category(&s.skill_md),
             skill_md: s.skill_md.clone(),
@@ -154,7 +164,7 @@ impl Engine {
     /// The listing in `skills_list` order: by (category or "", name).
     pub fn sorted_skills(&self) -> Result<Vec<ListedSkill>, PyError> {
         let mut skills = self.find_all_skills(false)?;
-        sort_listing(&mut skills);
+        sort_listing(&mut skills)?;
         Ok(skills)
     }
 
@@ -187,7 +197,9 @@ impl Engine {
         if let Some(cat) = category.filter(|c| !c.is_empty()) {
             skills.retain(|s| s.category.as_deref() == Some(cat));
         }
-        sort_listing(&mut skills);
+        if let Err(e) = sort_listing(&mut skills) {
+            return json!({"error": e, "success": false});
+        }
         let mut categories: Vec<&str> =
             skills.iter().filter_map(|s| s.category.as_deref()).filter(|c| !c.is_empty()).collect();
         categories.sort_unstable();
@@ -207,9 +219,106 @@ impl Engine {
     }
 }
 
-pub fn sort_listing(skills: &mut [ListedSkill]) {
-    skills.sort_by(|a, b| {
-        (a.category.as_deref().unwrap_or(""), a.name.as_str())
-            .cmp(&(b.category.as_deref().unwrap_or(""), b.name.as_str()))
-    });
+/// `sorted(skills, key=lambda s: (s.get("category") or "", s["name"]))`:
+/// a bytes name and a string name in one category cannot be compared, and
+/// Python raises at the first such comparison its sort makes.
+pub fn sort_listing(skills: &mut [ListedSkill]) -> Result<(), PyError> {
+    let key = |s: &ListedSkill| (s.category.clone().unwrap_or_default(), s.name.clone());
+    if skills.iter().any(|s| s.bytes_name) {
+        let keys: Vec<(String, bool)> =
+            skills.iter().map(|s| (s.category.clone().unwrap_or_default(), s.bytes_name)).collect();
+        first_failed_comparison(&keys)?;
+    }
+    skills.sort_by_cached_key(key);
+    Ok(())
+}
+
+/// Replays the comparisons CPython's `list.sort` makes on a short list
+/// (`count_run`, then binary insertion) and returns the `TypeError` of the
+/// first that compares a bytes name with a string name in one category.
+fn first_failed_comparison(keys: &[(String, bool)]) -> Result<(), PyError> {
+    let type_name = |bytes: bool| if bytes { "bytes" } else { "str" };
+    // `later < earlier` fails only within a category, across name types.
+    let check = |later: usize, earlier: usize, order: &[usize]| -> Result<(), PyError> {
+        let (a, b) = (&keys[order[later]], &keys[order[earlier]]);
+        if a.0 == b.0 && a.1 != b.1 {
+            return Err(format!(
+                "'<' not supported between instances of '{}' and '{}'",
+                type_name(a.1),
+                type_name(b.1)
+            ));
+        }
+        Ok(())
+    };
+    let lt = |x: usize, y: usize, order: &[usize]| keys[order[x]].0 < keys[order[y]].0;
+    let mut order: Vec<usize> = (0..keys.len()).collect();
+    if order.len() < 2 {
+        return Ok(());
+    }
+    // count_run: the first run, ascending or strictly descending.
+    check(1, 0, &order)?;
+    let mut run = 2;
+    let descending = lt(1, 0, &order);
+    while run < order.len() {
+        check(run, run - 1, &order)?;
+        if lt(run, run - 1, &order) != descending {
+            break;
+        }
+        run += 1;
+    }
+    if descending {
+        order[..run].reverse();
+    }
+    // binarysort of the rest into the run.
+    for start in run..order.len() {
+        let (mut l, mut r) = (0, start);
+        while l < r {
+            let p = l + (r - l) / 2;
+            check(start, p, &order)?;
+            if lt(start, p, &order) {
+                r = p;
+            } else {
+                l = p + 1;
+            }
+        }
+        let pivot = order.remove(start);
+        order.insert(l, pivot);
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(category: &str, name: &str, bytes_name: bool) -> ListedSkill {
+        ListedSkill {
+            name: name.into(),
+            bytes_name,
+            description: Value::Str(String::new()),
+            category: Some(category.into()),
+            skill_md: PathBuf::new(),
+        }
+    }
+
+    /// Each expectation is what `sorted()` says for the same keys.
+    #[test]
+    fn bytes_names_fail_the_sort_as_python_does() {
+        let err = |rows: &mut [ListedSkill]| sort_listing(rows).unwrap_err();
+        assert_eq!(
+            err(&mut [row("c", "a", false), row("c", "b'x'", true)]),
+            "'<' not supported between instances of 'bytes' and 'str'"
+        );
+        assert_eq!(
+            err(&mut [row("c", "b'x'", true), row("c", "a", false)]),
+            "'<' not supported between instances of 'str' and 'bytes'"
+        );
+        assert_eq!(
+            err(&mut [row("b", "x", false), row("a", "q", false), row("b", "b'y'", true), row("a", "z", false)]),
+            "'<' not supported between instances of 'bytes' and 'str'"
+        );
+        let mut apart = [row("a", "x", false), row("b", "b'y'", true), row("a", "z", false)];
+        assert!(sort_listing(&mut apart).is_ok());
+        assert_eq!(apart.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["x", "z", "b'y'"]);
+    }
 }

@@ -12,13 +12,33 @@ pub fn first_body_line(body: &str) -> Option<&str> {
     py_strip(body).split('\n').map(py_strip).find(|l| !l.is_empty() && !l.starts_with('#'))
 }
 
-/// The listing name (NAME-1): the frontmatter name (or folder name) cut to
-/// 64 characters; `None` when it is not a string (the skill is dropped).
-pub fn listing_name(fm: &Map, dir_name: &str) -> Option<String> {
+/// The listing name (NAME-1): `name[:64]` of the frontmatter name (or the
+/// folder name); `None` where that raises and the skill is dropped. Only a
+/// string or a `!!binary` bytes name survives (a list slices, but then
+/// cannot be hashed).
+pub fn listing_name(fm: &Map, dir_name: &str) -> Option<ListingName> {
     match fm.get("name") {
-        None => Some(take_chars(dir_name, MAX_NAME_LENGTH).to_owned()),
-        Some(Value::Str(s)) => Some(take_chars(s, MAX_NAME_LENGTH).to_owned()),
+        None => Some(ListingName::Str(take_chars(dir_name, MAX_NAME_LENGTH).to_owned())),
+        Some(Value::Str(s)) => Some(ListingName::Str(take_chars(s, MAX_NAME_LENGTH).to_owned())),
+        Some(Value::Bytes(b)) => Some(ListingName::Bytes(b[..b.len().min(MAX_NAME_LENGTH)].to_vec())),
         Some(_) => None,
+    }
+}
+
+/// A listed skill's name: a string, or the bytes a `!!binary` name holds.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum ListingName {
+    Str(String),
+    Bytes(Vec<u8>),
+}
+
+impl ListingName {
+    /// The name as text: a string itself, bytes as Python prints them.
+    pub fn text(&self) -> String {
+        match self {
+            ListingName::Str(s) => s.clone(),
+            ListingName::Bytes(b) => super::value::py_bytes_repr(b),
+        }
     }
 }
 

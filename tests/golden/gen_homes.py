@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Seeded random Hermes homes for the parity tests.
 
-usage: python3 tests/golden/gen_homes.py [FIRST_SEED [COUNT]]   (defaults 1, 6)
+usage: python3 tests/golden/gen_homes.py [FIRST_SEED [COUNT]]   (defaults 1, 16)
 
 Writes tests/fixtures/gen_<seed>/ (replacing it): a home with a dozen skills
 whose frontmatter puts YAML values of every kind (YAML 1.1 scalars, dates,
@@ -118,6 +118,24 @@ def bundle_yaml(rng, names):
     return "\n".join(lines) + "\n"
 
 
+FILE_NAMES = ["a", "b", "z", "notes", "API", "_x", "0", "é", "long-name-here", "b.tar", ".hidden"]
+EXTENSIONS = [".md", ".py", ".yaml", ".yml", ".json", ".tex", ".sh", ".txt", ".js", ".bash", ""]
+
+
+def support_files(rng, folder):
+    """Random files in the support folders, some nested, for file order."""
+    for sub in rng.sample(["references", "templates", "assets", "scripts"], rng.randint(0, 4)):
+        for _ in range(rng.randint(1, 5)):
+            parts = [sub] + [rng.choice(FILE_NAMES) for _ in range(rng.choice([0, 0, 1, 2]))]
+            path = folder.joinpath(*parts, rng.choice(FILE_NAMES) + rng.choice(EXTENSIONS))
+            if any(p.exists() and not p.is_dir() for p in path.parents):
+                continue
+            if path.exists():
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(f"{path.name}\n", encoding="utf-8")
+
+
 def generate(seed):
     rng = random.Random(seed)
     root = FIXTURES / f"gen_{seed}"
@@ -129,6 +147,7 @@ def generate(seed):
         folder = home / "skills" / category / name if category else home / "skills" / name
         folder.mkdir(parents=True)
         (folder / "SKILL.md").write_text(skill_md(rng, name), encoding="utf-8")
+        support_files(rng, folder)
     (home / "config.yaml").write_text(config_yaml(rng, names), encoding="utf-8")
     bundles = home / "skill-bundles"
     bundles.mkdir()
@@ -140,7 +159,7 @@ def generate(seed):
 
 def main():
     first = int(sys.argv[1]) if len(sys.argv) > 1 else 1
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 6
+    count = int(sys.argv[2]) if len(sys.argv) > 2 else 16
     for seed in range(first, first + count):
         generate(seed)
 

@@ -34,7 +34,9 @@ impl Engine {
                 Ok(s) => s,
                 Err(e) => return json!({"error": e, "success": false}),
             };
-            sort_listing(&mut skills);
+            if let Err(e) = sort_listing(&mut skills) {
+                return json!({"error": e, "success": false});
+            }
             for s in skills {
                 if seen.insert(s.name.clone()) {
                     entries.push((source, s));
@@ -46,12 +48,14 @@ impl Engine {
             .iter()
             .map(|r| ListedSkill {
                 name: r.name.clone(),
+                bytes_name: false,
                 description: Value::Str(r.description.clone()),
                 category: r.category.clone(),
                 skill_md: PathBuf::from(format!("db:{TABLE}/{}", r.id)),
             })
             .collect();
-        sort_listing(&mut db_skills);
+        // Database names are strings: sorting them cannot fail.
+        let _ = sort_listing(&mut db_skills);
         for s in db_skills {
             if seen.insert(s.name.clone()) {
                 entries.push((Source::Db, s));
