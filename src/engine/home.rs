@@ -4,6 +4,7 @@
 use super::env::Env;
 use super::paths;
 use super::value::{Map, Value};
+use super::yaml::{self, Loader};
 use indexmap::IndexMap;
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -45,7 +46,7 @@ impl Home {
     pub fn load(root: PathBuf, env: &Env) -> Home {
         let skills_dir = root.join("skills");
         let config_path = root.join("config.yaml");
-        let (raw_config, config_problem) = read_raw_config(&config_path);
+        let (raw_config, config_problem) = read_raw_config(&config_path, Loader::CSafe);
         let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
         let external_dirs = external_dirs(&root, &skills_dir, &raw_config, env);
         let dotenv = read_dotenv(&root.join(".env"));
@@ -102,7 +103,9 @@ impl Home {
     }
 }
 
-fn read_raw_config(path: &Path) -> (Map, Option<String>) {
+/// A config file read with the loader Hermes uses for it: `CSafeLoader` for
+/// the home's config.yaml, `yaml.safe_load` for the managed overlay.
+fn read_raw_config(path: &Path, loader: Loader) -> (Map, Option<String>) {
     if fs::symlink_metadata(path).is_err() {
         return (Map::new(), None);
     }
@@ -110,7 +113,7 @@ fn read_raw_config(path: &Path) -> (Map, Option<String>) {
         Ok(t) => t,
         Err(e) => return (Map::new(), Some(format!("{}: {e}", path.display()))),
     };
-    match Value::from_yaml(&text) {
+    match yaml::load_with(&text, loader) {
         Ok(Value::Map(m)) => (m, None),
         Ok(Value::Null) => (Map::new(), None),
         Ok(_) => (Map::new(), Some(format!("{}: not a mapping; Hermes ignores it", path.display()))),
@@ -195,7 +198,7 @@ fn merged_config(config_path: &Path, raw: &Map, raw_failed: bool, env: &Env) -> 
     expand_config_vars(&mut value, env);
     let Value::Map(mut config) = value else { unreachable!("a mapping stays a mapping") };
     if let Some(managed) = managed.filter(|m| m != config_path) {
-        if let (overlay, None) = read_raw_config(&managed) {
+        if let (overlay, None) = read_raw_config(&managed, Loader::Safe) {
             deep_merge(&mut config, &overlay);
         }
     }
@@ -269,6 +272,28 @@ mod tests {
         let merged = merged_config(Path::new("/nonexistent/config.yaml"), &raw, false, &env);
         assert!(merged["skills"].get("template_vars").is_some());
         assert_eq!(merged["foo"], Value::Str("on-${Y}".into()));
+    }
+
+    /// The managed overlay is read with `yaml.safe_load`, whose scanner
+    /// refuses a tab after a value (libyaml accepts it): Hermes ignores
+    /// that overlay, so its setting does not apply.
+    #[test]
+    fn managed_overlay_takes_the_pure_python_loader() {
+        let t = tempfile::tempdir().unwrap();
+        let managed = t.path().join("managed");
+        fs::create_dir_all(&managed).unwrap();
+        let env = Env::with_vars([("HERMES_MANAGED_DIR", managed.to_str().unwrap())], Os::Linux);
+        let config = Path::new("/nonexistent/config.yaml");
+        fs::write(managed.join("config.yaml"), "skills:\n  template_vars: false\t# off\n").unwrap();
+        assert_eq!(
+            merged_config(config, &Map::new(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
+            Value::Bool(true)
+        );
+        fs::write(managed.join("config.yaml"), "skills:\n  template_vars: false  # off\n").unwrap();
+        assert_eq!(
+            merged_config(config, &Map::new(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
+            Value::Bool(false)
+        );
     }
 
     #[test]

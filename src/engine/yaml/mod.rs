@@ -1,16 +1,17 @@
 //! YAML read exactly as Hermes reads it: PyYAML 6 with YAML 1.1 types.
 //!
 //! Hermes loads frontmatter and config.yaml with `yaml.CSafeLoader` (libyaml
-//! 0.2.5's parser under PyYAML's composer, resolver and constructor) and
-//! bundles with `yaml.safe_load` (the same resolver and constructor over
-//! PyYAML's pure-Python parser). [`load`] follows that pipeline step by step:
+//! 0.2.5's parser under PyYAML's composer, resolver and constructor), and
+//! bundles and the managed config overlay with `yaml.safe_load` (the same
+//! resolver and constructor over PyYAML's pure-Python parser, whose
+//! differences `pure` applies). [`load`] follows that pipeline step by step:
 //!
-//! - [`events`]: libyaml's own parser (the `unsafe-libyaml` translation of
+//! - `events`: libyaml's own parser (the `unsafe-libyaml` translation of
 //!   the release PyYAML's wheels bundle), so syntax is accepted and refused
 //!   exactly as `CSafeLoader` does;
-//! - [`compose`]: anchors, aliases and the single-document rule;
-//! - [`resolve`]: implicit types of plain scalars and explicit tags;
-//! - [`construct`]: `SafeConstructor`, in its order, with its exceptions
+//! - `compose`: anchors, aliases and the single-document rule;
+//! - `resolve`: implicit types of plain scalars and explicit tags;
+//! - `construct`: `SafeConstructor`, in its order, with its exceptions
 //!   (`ConstructorError` and the `ValueError`s of `int()`, `datetime`, ...).
 //!
 //! What Python would hold without limit is capped so bad input cannot
@@ -145,7 +146,8 @@ impl fmt::Display for LoadError {
 pub enum Loader {
     /// `yaml.CSafeLoader` (frontmatter, config.yaml).
     CSafe,
-    /// `yaml.safe_load`, the pure-Python `SafeLoader` (bundles). Its
+    /// `yaml.safe_load`, the pure-Python `SafeLoader` (bundles, the
+    /// managed config overlay). Its
     /// scanner refuses tabs libyaml accepts; otherwise the two agree on
     /// what Hermes' files hold.
     Safe,
