@@ -9,8 +9,8 @@
 //! - `events`: libyaml's own parser (the `unsafe-libyaml` translation of
 //!   libyaml 0.2.5, the release PyYAML's wheels bundle), so syntax is
 //!   accepted and refused exactly as `CSafeLoader` does. The safe port
-//!   `libyaml-safer` was not chosen: it restructures the code and fixes
-//!   bugs, and every such fix would be a difference from Hermes;
+//!   `libyaml-safer` was not chosen: it restructures the code, and any
+//!   behaviour it drifts into would be a difference from Hermes;
 //! - `compose`: anchors, aliases and the single-document rule;
 //! - `resolve`: implicit types of plain scalars and explicit tags;
 //! - `construct`: `SafeConstructor`, in its order, with its exceptions
