@@ -21,6 +21,8 @@ pub struct Node {
     pub kind: NodeKind,
     pub tag: Tag,
     pub start: Mark,
+    /// An alias refers to it.
+    pub aliased: bool,
 }
 
 impl Node {
@@ -103,7 +105,10 @@ fn compose_document(
         let is_seq = matches!(event, Event::SequenceStart { .. });
         let (node, anchor) = match event {
             Event::Alias { anchor } => match anchors.get(&anchor) {
-                Some(&id) => (Some(id), None),
+                Some(&id) => {
+                    nodes[id].aliased = true;
+                    (Some(id), None)
+                }
                 None => return Err(LoadError::yaml("ComposerError", None, "found undefined alias".into(), start)),
             },
             Event::Scalar { anchor, tag, value, plain_implicit, quoted_implicit, quoted_or_block } => {
@@ -120,7 +125,7 @@ fn compose_document(
                     None | Some("!") => resolve_scalar(&value, plain_implicit, quoted_implicit),
                     Some(t) => Tag::from_full(t),
                 };
-                nodes.push(Node { kind: NodeKind::Scalar { value }, tag, start });
+                nodes.push(Node { kind: NodeKind::Scalar { value }, tag, start, aliased: false });
                 (Some(nodes.len() - 1), anchor)
             }
             Event::SequenceStart { anchor, tag } | Event::MappingStart { anchor, tag } => {
@@ -139,7 +144,7 @@ fn compose_document(
                     Some(t) => Tag::from_full(t),
                 };
                 let kind = if is_seq { NodeKind::Seq(Vec::new()) } else { NodeKind::Map(Vec::new()) };
-                nodes.push(Node { kind, tag, start });
+                nodes.push(Node { kind, tag, start, aliased: false });
                 let id = nodes.len() - 1;
                 register(&mut anchors, anchor, id, nodes, start)?;
                 stack.push(Open { id, pending_key: None });

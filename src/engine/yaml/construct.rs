@@ -91,7 +91,7 @@ impl Constructor<'_> {
                 self.scalar(node)?;
                 (Value::Null, None)
             }
-            Tag::Str => (Value::Str(self.scalar(node)?), None),
+            Tag::Str => (Value::Str(self.owned_scalar(node)?), None),
             Tag::Bool => {
                 let text = self.scalar(node)?.to_lowercase();
                 let b = match text.as_str() {
@@ -101,8 +101,8 @@ impl Constructor<'_> {
                 };
                 (Value::Bool(b), None)
             }
-            Tag::Int => (construct_int(&self.scalar(node)?).map_err(py)?, None),
-            Tag::Float => (construct_float(&self.scalar(node)?).map_err(py)?, None),
+            Tag::Int => (construct_int(self.scalar(node)?).map_err(py)?, None),
+            Tag::Float => (construct_float(self.scalar(node)?).map_err(py)?, None),
             Tag::Binary => (self.binary(node)?, None),
             Tag::Timestamp => {
                 self.scalar(node)?;
@@ -137,7 +137,7 @@ impl Constructor<'_> {
 
     /// SafeConstructor's `construct_scalar`: a mapping with a `=` key
     /// stands for that key's value.
-    fn scalar(&self, node: NodeId) -> Result<String, LoadError> {
+    fn scalar(&self, node: NodeId) -> Result<&str, LoadError> {
         let n = &self.nodes[node];
         if let NodeKind::Map(pairs) = &n.kind {
             if let Some(&(_, value)) = pairs.iter().find(|(k, _)| self.nodes[*k].tag == Tag::Value) {
@@ -145,8 +145,18 @@ impl Constructor<'_> {
             }
         }
         match &n.kind {
-            NodeKind::Scalar { value, .. } => Ok(value.clone()),
+            NodeKind::Scalar { value, .. } => Ok(value),
             _ => Err(constructor_error(None, format!("expected a scalar node, but found {}", n.id()), n.start)),
+        }
+    }
+
+    /// [`Constructor::scalar`] as an owned string: moved out of a node
+    /// nothing else refers to (no alias), so a document's text is copied
+    /// once, not twice.
+    fn owned_scalar(&mut self, node: NodeId) -> Result<String, LoadError> {
+        match &mut self.nodes[node] {
+            Node { kind: NodeKind::Scalar { value }, aliased: false, .. } => Ok(std::mem::take(value)),
+            _ => self.scalar(node).map(str::to_owned),
         }
     }
 
