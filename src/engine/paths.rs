@@ -368,9 +368,27 @@ pub struct TreeFile {
     pub is_symlink: bool,
 }
 
-/// The entry for `path` in a folder's listing, if it has one.
+/// The entry for `path` in a folder's listing, if it has one. Listings
+/// hold paths joined onto their root, so bytes are compared (a path spelled
+/// otherwise is not found, and callers then ask the disk).
 pub fn tree_entry<'a>(tree: &'a [TreeFile], path: &Path) -> Option<&'a TreeFile> {
-    tree.iter().find(|f| f.path == path)
+    let wanted = path.as_os_str().as_encoded_bytes();
+    tree.iter().find(|f| f.path.as_os_str().as_encoded_bytes() == wanted)
+}
+
+/// Whether `path` lies below `dir`, by bytes (`dir/...`), for paths joined
+/// onto `dir`.
+pub fn is_below(path: &Path, dir: &Path) -> bool {
+    let (p, d) = (path.as_os_str().as_encoded_bytes(), dir.as_os_str().as_encoded_bytes());
+    p.len() > d.len() + 1 && p.starts_with(d) && std::path::is_separator(char::from(p[d.len()]))
+}
+
+/// Whether `path` is an entry directly in `dir`, by bytes.
+pub fn is_child_of(path: &Path, dir: &Path) -> bool {
+    is_below(path, dir)
+        && !path.as_os_str().as_encoded_bytes()[dir.as_os_str().len() + 1..]
+            .iter()
+            .any(|&b| std::path::is_separator(char::from(b)))
 }
 
 /// What the listing of `root` ([`rglob_all`]) knows of `path`: its entry,
@@ -382,7 +400,7 @@ fn listed<'a>(tree: &'a [TreeFile], root: &Path, path: &Path) -> Option<Option<&
     }
     let parent = path.parent()?;
     let parent_listed =
-        (parent == root && !tree.is_empty()) || tree.iter().any(|f| f.path == parent && f.is_dir && !f.is_symlink);
+        (parent == root && !tree.is_empty()) || tree_entry(tree, parent).is_some_and(|f| f.is_dir && !f.is_symlink);
     parent_listed.then_some(None)
 }
 

@@ -599,10 +599,10 @@ pub fn linked_files_in(skill_dir: &Path, tree: &[paths::TreeFile]) -> LinkedFile
     let [refs, templates, assets, scripts] = &support;
     let name = |f: &paths::TreeFile| f.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     fn in_dir<'a>(tree: &'a [paths::TreeFile], dir: &'a Path) -> impl Iterator<Item = &'a paths::TreeFile> {
-        tree.iter().filter(move |f| f.path.parent() == Some(dir))
+        tree.iter().filter(move |f| paths::is_child_of(&f.path, dir))
     }
     fn below<'a>(tree: &'a [paths::TreeFile], dir: &'a Path) -> impl Iterator<Item = &'a paths::TreeFile> {
-        tree.iter().filter(move |f| f.path != dir && f.path.starts_with(dir))
+        tree.iter().filter(move |f| paths::is_below(&f.path, dir))
     }
     let mut linked = LinkedFiles {
         references: in_dir(tree, refs)

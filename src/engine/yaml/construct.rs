@@ -24,7 +24,8 @@ enum Obj {
     List(Vec<ObjId>),
     /// A `(key, value)` tuple of `!!omap` / `!!pairs`.
     Pair(ObjId, ObjId),
-    Dict(IndexMap<Key, ObjId>),
+    /// Entries with distinct keys, in first-insertion order.
+    Dict(Vec<(Key, ObjId)>),
     Set(Vec<Key>),
 }
 
@@ -42,14 +43,24 @@ struct Constructor<'n> {
     built: Vec<Option<ObjId>>,
     /// Objects an alias refers to again: copied out, not moved.
     shared: Vec<bool>,
+    /// The document has aliases or merge keys.
+    shares: bool,
     queue: VecDeque<(Fill, NodeId, ObjId)>,
 }
 
 /// `construct_document(root)`.
 pub fn construct(nodes: &mut [Node], root: NodeId) -> Result<Value, LoadError> {
     let count = nodes.len();
-    let mut c =
-        Constructor { nodes, objs: Vec::new(), built: vec![None; count], shared: Vec::new(), queue: VecDeque::new() };
+    // Aliases and merge keys let one node stand in several places.
+    let shares = nodes.iter().any(|n| n.aliased || n.tag == Tag::Merge);
+    let mut c = Constructor {
+        nodes,
+        objs: Vec::new(),
+        built: vec![None; count],
+        shared: Vec::new(),
+        shares,
+        queue: VecDeque::new(),
+    };
     let top = c.object(root)?;
     while let Some((fill, node, obj)) = c.queue.pop_front() {
         c.fill(fill, node, obj)?;
@@ -86,7 +97,7 @@ impl Constructor<'_> {
         let start = self.nodes[node].start;
         let py = |e: PyError| LoadError::python(e, start);
         let container = |fill| Some(fill);
-        let (value, fill) = match self.nodes[node].tag.clone() {
+        let (value, fill) = match &self.nodes[node].tag {
             Tag::Null => {
                 self.scalar(node)?;
                 (Value::Null, None)
@@ -115,11 +126,8 @@ impl Constructor<'_> {
             Tag::Omap => (Value::Null, container(Fill::Pairs { omap: true })),
             Tag::Pairs => (Value::Null, container(Fill::Pairs { omap: false })),
             tag @ (Tag::Merge | Tag::Value | Tag::Other(_)) => {
-                return Err(constructor_error(
-                    None,
-                    format!("could not determine a constructor for the tag {}", py_str_repr(&tag.full())),
-                    start,
-                ))
+                let message = format!("could not determine a constructor for the tag {}", py_str_repr(&tag.full()));
+                return Err(constructor_error(None, message, start));
             }
         };
         let Some(fill) = fill else {
@@ -127,7 +135,7 @@ impl Constructor<'_> {
         };
         let empty = match fill {
             Fill::Seq | Fill::Pairs { .. } => Obj::List(Vec::new()),
-            Fill::Map => Obj::Dict(IndexMap::new()),
+            Fill::Map => Obj::Dict(Vec::new()),
             Fill::Set => Obj::Set(Vec::new()),
         };
         let id = self.new_obj(node, empty);
@@ -202,7 +210,7 @@ impl Constructor<'_> {
             }
             Fill::Set => {
                 let entries = self.mapping(node)?;
-                self.objs[obj] = Obj::Set(entries.into_keys().collect());
+                self.objs[obj] = Obj::Set(entries.into_iter().map(|(k, _)| k).collect());
             }
             Fill::Pairs { omap } => {
                 let what = if omap { "while constructing an ordered map" } else { "while constructing pairs" };
@@ -247,7 +255,7 @@ impl Constructor<'_> {
     /// SafeConstructor's `construct_mapping`: merge keys first, then each
     /// key (which must be hashable) and value in order; a later equal key
     /// replaces the value and keeps the first key.
-    fn mapping(&mut self, node: NodeId) -> Result<IndexMap<Key, ObjId>, LoadError> {
+    fn mapping(&mut self, node: NodeId) -> Result<Vec<(Key, ObjId)>, LoadError> {
         if matches!(self.nodes[node].kind, NodeKind::Map(_)) {
             self.flatten(node, 0)?;
         }
@@ -256,10 +264,13 @@ impl Constructor<'_> {
             return Err(constructor_error(None, format!("expected a mapping node, but found {}", n.id()), n.start));
         };
         let (pairs, start) = (pairs.clone(), n.start);
-        let mut out = IndexMap::with_capacity(pairs.len());
+        let mut out = Entries::with_capacity(pairs.len());
         for (k, v) in pairs {
             let key_obj = self.object(k)?;
-            let key = match &self.objs[key_obj] {
+            // Without aliases or merges a key is read once: its value moves into the key.
+            let only_here = !self.shares;
+            let key = match &mut self.objs[key_obj] {
+                Obj::Scalar(value) if only_here => Key::new(std::mem::take(value)),
                 Obj::Scalar(value) => Key::new(value.clone()),
                 _ => None,
             };
@@ -273,7 +284,7 @@ impl Constructor<'_> {
             let value = self.object(v)?;
             out.insert(key, value);
         }
-        Ok(out)
+        Ok(out.entries)
     }
 
     /// `flatten_mapping`: splices `<<` merges into the node (earlier
@@ -347,6 +358,42 @@ impl Constructor<'_> {
         match &self.nodes[node].kind {
             NodeKind::Map(pairs) => pairs.clone(),
             _ => Vec::new(),
+        }
+    }
+}
+
+/// A mapping being built: a short one finds equal keys by comparing them
+/// (most frontmatter has a dozen keys), a long one through an index, so
+/// each key is hashed once at most, when the value tree is built.
+struct Entries {
+    entries: Vec<(Key, ObjId)>,
+    index: Option<IndexMap<Key, usize>>,
+}
+
+impl Entries {
+    const SCAN_UP_TO: usize = 16;
+
+    fn with_capacity(n: usize) -> Entries {
+        Entries { entries: Vec::with_capacity(n), index: None }
+    }
+
+    /// `dict[key] = value`: an equal key keeps its place and the first key.
+    fn insert(&mut self, key: Key, value: ObjId) {
+        if self.index.is_none() && self.entries.len() >= Self::SCAN_UP_TO {
+            self.index = Some(self.entries.iter().enumerate().map(|(i, (k, _))| (k.clone(), i)).collect());
+        }
+        let found = match &self.index {
+            Some(index) => index.get(&key).copied(),
+            None => self.entries.iter().position(|(k, _)| *k == key),
+        };
+        match found {
+            Some(i) => self.entries[i].1 = value,
+            None => {
+                if let Some(index) = &mut self.index {
+                    index.insert(key.clone(), self.entries.len());
+                }
+                self.entries.push((key, value));
+            }
         }
     }
 }
@@ -520,8 +567,12 @@ impl Out<'_> {
             Obj::Set(keys) => Entered::Leaf(Value::Set(keys.clone())),
             Obj::List(items) => Entered::Open(frame(items.clone(), None)),
             Obj::Pair(k, v) => Entered::Open(frame(vec![*k, *v], None)),
-            Obj::Dict(entries) => {
+            Obj::Dict(entries) if copy => {
                 let (keys, children) = entries.iter().map(|(k, v)| (k.clone(), *v)).unzip();
+                Entered::Open(frame(children, Some(keys)))
+            }
+            Obj::Dict(entries) => {
+                let (keys, children) = std::mem::take(entries).into_iter().unzip();
                 Entered::Open(frame(children, Some(keys)))
             }
         };

@@ -181,7 +181,11 @@ unsafe fn convert(raw: &unsafe_sys::yaml_event_t) -> Event {
             Event::Scalar {
                 anchor: text(s.anchor),
                 tag: text(s.tag),
-                value: String::from_utf8_lossy(bytes).into_owned(),
+                // libyaml hands back UTF-8 for UTF-8 input; checking is cheaper than the lossy path.
+                value: match std::str::from_utf8(bytes) {
+                    Ok(s) => s.to_owned(),
+                    Err(_) => String::from_utf8_lossy(bytes).into_owned(),
+                },
                 plain_implicit: s.plain_implicit,
                 quoted_implicit: s.quoted_implicit,
                 quoted_or_block: s.style != unsafe_sys::YAML_PLAIN_SCALAR_STYLE,

@@ -77,11 +77,22 @@ impl Tag {
 }
 
 struct Resolvers {
-    bool: Regex,
     float: Regex,
     int: Regex,
-    null: Regex,
     timestamp: Regex,
+}
+
+/// PyYAML's bool and null patterns are fixed word lists.
+const BOOL_WORDS: [&str; 18] = [
+    "yes", "Yes", "YES", "no", "No", "NO", "true", "True", "TRUE", "false", "False", "FALSE", "on", "On", "ON", "off",
+    "Off", "OFF",
+];
+const NULL_WORDS: [&str; 4] = ["~", "null", "Null", "NULL"];
+
+/// Whether `value` is one of `words`, allowing Python's `$` before a final newline.
+fn is_word(value: &str, words: &[&str]) -> bool {
+    let value = value.strip_suffix('\n').unwrap_or(value);
+    words.contains(&value)
 }
 
 // PyYAML's patterns, with Python's `$` (end, or before a final newline).
@@ -90,7 +101,6 @@ fn resolvers() -> &'static Resolvers {
     RESOLVERS.get_or_init(|| {
         let re = |body: &str| Regex::new(&format!(r"\A(?:{body})\n?\z")).expect("resolver pattern");
         Resolvers {
-            bool: re("yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF"),
             float: re(concat!(
                 r"[-+]?(?:[0-9][0-9_]*)\.[0-9_]*(?:[eE][-+][0-9]+)?",
                 r"|\.[0-9][0-9_]*(?:[eE][-+][0-9]+)?",
@@ -105,7 +115,6 @@ fn resolvers() -> &'static Resolvers {
                 r"|[-+]?0x[0-9a-fA-F_]+",
                 r"|[-+]?[1-9][0-9_]*(?::[0-5]?[0-9])+"
             )),
-            null: re("~|null|Null|NULL|"),
             timestamp: re(concat!(
                 r"[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]",
                 r"|[0-9][0-9][0-9][0-9]-[0-9][0-9]?-[0-9][0-9]?",
@@ -124,14 +133,18 @@ pub fn resolve_scalar(value: &str, plain_implicit: bool, _quoted_implicit: bool)
     if !plain_implicit {
         return Tag::Str;
     }
-    let r = resolvers();
     let Some(first) = value.chars().next() else {
         return Tag::Null; // the resolver for '' is null's
     };
+    let word = |words: &[&str], tag: Tag| if is_word(value, words) { tag } else { Tag::Str };
+    match first {
+        'y' | 'Y' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => return word(&BOOL_WORDS, Tag::Bool),
+        'n' | 'N' if is_word(value, &BOOL_WORDS) => return Tag::Bool,
+        'n' | 'N' | '~' => return word(&NULL_WORDS, Tag::Null),
+        _ => {}
+    }
+    let r = resolvers();
     let tried: &[(&Regex, Tag)] = match first {
-        'y' | 'Y' | 't' | 'T' | 'f' | 'F' | 'o' | 'O' => &[(&r.bool, Tag::Bool)],
-        'n' | 'N' => &[(&r.bool, Tag::Bool), (&r.null, Tag::Null)],
-        '~' => &[(&r.null, Tag::Null)],
         '-' | '+' => &[(&r.float, Tag::Float), (&r.int, Tag::Int)],
         '.' => &[(&r.float, Tag::Float)],
         '0'..='9' => &[(&r.float, Tag::Float), (&r.int, Tag::Int), (&r.timestamp, Tag::Timestamp)],

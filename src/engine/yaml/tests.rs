@@ -155,3 +155,16 @@ fn set_members_keep_their_order() {
     let Value::Set(keys) = v else { panic!() };
     assert_eq!(keys, vec![Key::from("b"), Key::from("a")]);
 }
+
+#[test]
+fn long_mappings_keep_python_key_rules() {
+    let mut text: String = (0..20).map(|i| format!("k{i}: {i}\n")).collect();
+    text.push_str("1: one\nk3: again\n1.0: float-one\ntrue: bool-one\n");
+    let v = load_ok(&text);
+    let m = v.as_map().unwrap();
+    assert_eq!(m.len(), 21);
+    assert_eq!(m.get("k3"), Some(&Value::Str("again".into())));
+    let (k, val) = m.get_index(20).unwrap();
+    assert_eq!((k.value(), val), (&Value::Int(1), &Value::Str("bool-one".into())));
+    assert_eq!(m.get_index(3).unwrap().0.as_str(), Some("k3"));
+}
