@@ -399,7 +399,7 @@ impl Entries {
 }
 
 /// `construct_yaml_timestamp` on a scalar's text.
-fn timestamp(text: &str) -> Result<Value, PyError> {
+pub(super) fn timestamp(text: &str) -> Result<Value, PyError> {
     let caps = timestamp_fields(text)
         .ok_or_else(|| PyError::new("AttributeError", "'NoneType' object has no attribute 'groupdict'"))?;
     let num = |name: &str| caps.name(name).map(|m| m.as_str().parse::<u32>().unwrap_or(0));
@@ -434,7 +434,7 @@ fn py_char_repr(c: char) -> String {
 }
 
 /// `binascii.a2b_base64` in its default, non-strict mode.
-fn a2b_base64(data: &[u8]) -> Result<Vec<u8>, String> {
+pub(super) fn a2b_base64(data: &[u8]) -> Result<Vec<u8>, String> {
     fn sextet(c: u8) -> Option<u8> {
         Some(match c {
             b'A'..=b'Z' => c - b'A',

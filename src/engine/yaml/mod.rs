@@ -24,6 +24,7 @@ mod compose;
 mod construct;
 mod events;
 mod number;
+mod plain;
 mod pure;
 mod resolve;
 
@@ -163,11 +164,15 @@ pub fn load(text: &str) -> Result<Value, LoadError> {
 
 /// [`load`] with the given loader's rules.
 pub fn load_with(text: &str, loader: Loader) -> Result<Value, LoadError> {
-    let mut graph = compose::compose(text, loader == Loader::Safe)?;
-    match graph.root {
-        None => Ok(Value::Null),
-        Some(root) => construct::construct(&mut graph.nodes, root),
+    let pure = loader == Loader::Safe;
+    let mut graph = compose::compose(text, pure)?;
+    let Some(root) = graph.root else { return Ok(Value::Null) };
+    if let Some(value) = plain::construct(&mut graph.nodes, root) {
+        return Ok(value);
     }
+    // The plain path may have emptied nodes: the faithful one parses again.
+    let mut graph = compose::compose(text, pure)?;
+    construct::construct(&mut graph.nodes, root)
 }
 
 #[cfg(test)]
