@@ -724,7 +724,7 @@ pub fn json_truthy(v: &Json) -> bool {
 /// Python `str()` of a JSON value that came from YAML.
 pub fn json_py_str(v: &Json) -> String {
     match v {
-        Json::String(s) => s.clone(),
+        Json::String(s) if super::value::marked_non_finite(s).is_none() => s.clone(),
         other => Value::from_json(other).py_str(),
     }
 }

@@ -252,7 +252,7 @@ impl Value {
                     }
                 }
             },
-            Json::String(s) => Value::Str(s.clone()),
+            Json::String(s) => marked_non_finite(s).map_or_else(|| Value::Str(s.clone()), Value::Float),
             Json::Array(a) => Value::Seq(a.iter().map(Value::from_json).collect()),
             Json::Object(o) => {
                 Value::Map(o.iter().map(|(k, v)| (Key::from(k.as_str()), Value::from_json(v))).collect())
@@ -287,6 +287,15 @@ fn py_json_float(f: f64) -> Json {
         marked(if f > 0.0 { 1 } else { 2 })
     } else {
         Json::Number(json_number(&py_float_repr(f)))
+    }
+}
+
+/// The float a marked non-finite string stands for (see [`json_text`]).
+pub fn marked_non_finite(s: &str) -> Option<f64> {
+    match NON_FINITE.iter().position(|(marked, _)| *marked == s)? {
+        0 => Some(f64::NAN),
+        1 => Some(f64::INFINITY),
+        _ => Some(f64::NEG_INFINITY),
     }
 }
 
@@ -476,6 +485,20 @@ mod tests {
         );
         assert_eq!(v("['yes', '1.5', 'a: b', '']"), r#"["yes", "1.5", "a: b", ""]"#);
         assert_eq!(v("x"), "x");
+    }
+
+    /// Non-finite floats survive a trip through `serde_json` values and
+    /// come back as floats; written out, they are bare as Python writes them.
+    #[test]
+    fn non_finite_floats_round_trip() {
+        for f in [f64::INFINITY, f64::NEG_INFINITY] {
+            let json = Value::Float(f).to_json();
+            assert_eq!(Value::from_json(&json), Value::Float(f));
+            let doc = serde_json::json!({"x": json});
+            assert_eq!(json_text(&doc, false), format!("{{\"x\":{}}}", py_float_repr(f).replace("inf", "Infinity")));
+        }
+        assert!(matches!(Value::from_json(&Value::Float(f64::NAN).to_json()), Value::Float(f) if f.is_nan()));
+        assert_eq!(crate::engine::messages::json_py_str(&Value::Float(f64::NAN).to_json()), "nan");
     }
 
     #[test]
