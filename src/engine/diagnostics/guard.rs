@@ -40,6 +40,7 @@ enum Matcher {
 
 impl Matcher {
     fn compile(source: &str) -> Option<Matcher> {
+        let source = &without_folding_of_perl_classes(source);
         match regex::Regex::new(source) {
             Ok(linear) => Some(Matcher::Linear(linear)),
             Err(_) => Regex::new(source).ok().map(Matcher::Backtracking),
@@ -119,7 +120,9 @@ pub fn table() -> &'static Table {
         let mut alone = Vec::new();
         let mut sources = Vec::new();
         for (i, p) in patterns.iter().enumerate() {
-            let loose = with_wide_classes(&without_look_around(&without_word_boundaries(&p.source)));
+            let loose = without_folding_of_perl_classes(&with_wide_classes(&without_look_around(
+                &without_word_boundaries(&p.source),
+            )));
             if regex_syntax::Parser::new().parse(&loose).is_ok() {
                 in_set.push(i);
                 sources.push(loose);
@@ -142,6 +145,62 @@ pub fn table() -> &'static Table {
         };
         Table { patterns, union, set, in_set, alone }
     })
+}
+
+/// The pattern with each Perl class outside brackets (`\w`, `\d`, `\s` and
+/// their negations) marked case-sensitive, and `[\s\S]` (any character)
+/// written as `(?s-i:.)`: each is closed under case folding, so it matches
+/// the same, but folding large Unicode classes costs milliseconds per
+/// pattern when it compiles (19 ms for `[\s\S]`).
+fn without_folding_of_perl_classes(src: &str) -> String {
+    let mut src = src.to_owned();
+    for any in [r"[\s\S]", r"[\S\s]", r"[\w\W]", r"[\W\w]", r"[\d\D]", r"[\D\d]"] {
+        src = src.replace(any, "(?s-i:.)");
+    }
+    map_escapes_outside_classes(&src, |k| {
+        matches!(k, 'w' | 'W' | 'd' | 'D' | 's' | 'S').then(|| format!("(?-i:\\{k})"))
+    })
+}
+
+/// Rewrites each escape `\k` outside brackets for which `f(k)` answers;
+/// the rest of the pattern is kept as it is.
+fn map_escapes_outside_classes(src: &str, f: impl Fn(char) -> Option<String>) -> String {
+    let mut out = String::with_capacity(src.len() + 16);
+    let mut chars = src.chars();
+    let mut in_class = false;
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => match chars.next() {
+                Some(next) => match f(next).filter(|_| !in_class) {
+                    Some(replacement) => out.push_str(&replacement),
+                    None => {
+                        out.push(c);
+                        out.push(next);
+                    }
+                },
+                None => out.push(c),
+            },
+            '[' if !in_class => {
+                in_class = true;
+                out.push(c);
+                // `[]...]` and `[^]...]`: the first `]` is a member.
+                if chars.clone().next() == Some('^') {
+                    out.push('^');
+                    chars.next();
+                }
+                if chars.clone().next() == Some(']') {
+                    out.push(']');
+                    chars.next();
+                }
+            }
+            ']' if in_class => {
+                in_class = false;
+                out.push(c);
+            }
+            _ => out.push(c),
+        }
+    }
+    out
 }
 
 /// The pattern with `\b` and `\B` removed: it matches wherever the
@@ -174,44 +233,12 @@ fn without_word_boundaries(src: &str) -> String {
 /// non-ASCII character plus their ASCII members: again looser, and far
 /// cheaper to compile and run than the Unicode classes.
 fn with_wide_classes(src: &str) -> String {
-    let mut out = String::with_capacity(src.len());
-    let mut chars = src.chars();
-    let mut in_class = false;
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' => match chars.next() {
-                // Both cases are in already: case folding (slow on such
-                // ranges) is off inside.
-                Some('w') if !in_class => out.push_str(r"(?-i:[0-9A-Za-z_\x{80}-\x{10FFFF}])"),
-                Some('d') if !in_class => out.push_str(r"(?-i:[0-9\x{80}-\x{10FFFF}])"),
-                Some(next) => {
-                    out.push(c);
-                    out.push(next);
-                }
-                None => out.push(c),
-            },
-            '[' if !in_class => {
-                in_class = true;
-                out.push(c);
-                // A `]` first in a class is a member, not its end.
-                let mut rest = chars.clone();
-                if rest.next() == Some('^') {
-                    out.push('^');
-                    chars.next();
-                }
-                if chars.clone().next() == Some(']') {
-                    out.push(']');
-                    chars.next();
-                }
-            }
-            ']' if in_class => {
-                in_class = false;
-                out.push(c);
-            }
-            _ => out.push(c),
-        }
-    }
-    out
+    // Both cases are in already: case folding (slow on such ranges) is off inside.
+    map_escapes_outside_classes(src, |k| match k {
+        'w' => Some(r"(?-i:[0-9A-Za-z_\x{80}-\x{10FFFF}])".to_owned()),
+        'd' => Some(r"(?-i:[0-9\x{80}-\x{10FFFF}])".to_owned()),
+        _ => None,
+    })
 }
 
 /// The pattern with look-around groups `(?=…)`, `(?!…)`, `(?<=…)` and
@@ -452,6 +479,19 @@ mod tests {
             }
         }
         texts
+    }
+
+    /// Perl classes lose their case folding and "any character" classes
+    /// become `.`; a pattern then matches exactly as before.
+    #[test]
+    fn perl_classes_are_not_case_folded() {
+        let src = r"(?i)a\s+[\s\S]*?b\w[\w.]\\d";
+        let out = without_folding_of_perl_classes(src);
+        assert_eq!(out, r"(?i)a(?-i:\s)+(?s-i:.)*?b(?-i:\w)[\w.]\\d");
+        let (before, after) = (regex::Regex::new(src).unwrap(), regex::Regex::new(&out).unwrap());
+        for text in ["A \nXbÉ_\\d", "a  \u{212A}bK.\\d", "ab", "a b\\d", "a\tb\u{17F}x\\d"] {
+            assert_eq!(before.is_match(text), after.is_match(text), "{text:?}");
+        }
     }
 
     #[test]
