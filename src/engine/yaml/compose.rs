@@ -50,7 +50,7 @@ struct Open {
 }
 
 /// `get_single_node()`: the stream's only document, or the error PyYAML
-/// raises for it. `pure`: the pure-Python parser's rule on tabs applies.
+/// raises for it. `pure`: the pure-Python parser's differences apply (see `pure`).
 pub fn compose(text: &str, pure: bool) -> Result<Graph, LoadError> {
     let absorbed;
     let text = if pure {
