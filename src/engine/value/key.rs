@@ -15,11 +15,7 @@ pub struct Key(Value);
 impl Key {
     /// A key from a value Python can hash; `None` for lists, dicts, sets.
     pub fn new(value: Value) -> Option<Key> {
-        match value {
-            Value::Seq(_) | Value::Map(_) | Value::Set(_) => None,
-            Value::Tuple(ref items) if items.iter().any(|v| Key::new(v.clone()).is_none()) => None,
-            v => Some(Key(v)),
-        }
+        is_hashable(&value).then_some(Key(value))
     }
 
     pub fn value(&self) -> &Value {
@@ -110,24 +106,37 @@ fn number(v: &Value) -> Option<Number> {
     })
 }
 
+/// Whether Python can hash the value: lists, dicts and sets it cannot,
+/// nor a tuple holding one.
+pub fn is_hashable(value: &Value) -> bool {
+    match value {
+        Value::Seq(_) | Value::Map(_) | Value::Set(_) => false,
+        Value::Tuple(items) => items.iter().all(is_hashable),
+        _ => true,
+    }
+}
+
+/// Python `==` between hashable values (see [`Key`]).
+pub fn hashable_eq(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Str(a), Value::Str(b)) => a == b,
+        (Value::Null, Value::Null) => true,
+        (Value::Bytes(a), Value::Bytes(b)) => a == b,
+        (Value::Date(a), Value::Date(b)) => a == b,
+        (Value::DateTime(a), Value::DateTime(b)) => a == b,
+        (Value::Tuple(a), Value::Tuple(b)) => a.len() == b.len() && a.iter().zip(b).all(|(x, y)| hashable_eq(x, y)),
+        // NaN is never equal to itself as a fresh value.
+        (Value::Float(f), _) | (_, Value::Float(f)) if f.is_nan() => false,
+        (a, b) => match (number(a), number(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => false,
+        },
+    }
+}
+
 impl PartialEq for Key {
     fn eq(&self, other: &Key) -> bool {
-        match (&self.0, &other.0) {
-            (Value::Str(a), Value::Str(b)) => a == b,
-            (Value::Null, Value::Null) => true,
-            (Value::Bytes(a), Value::Bytes(b)) => a == b,
-            (Value::Date(a), Value::Date(b)) => a == b,
-            (Value::DateTime(a), Value::DateTime(b)) => a == b,
-            (Value::Tuple(a), Value::Tuple(b)) => {
-                a.len() == b.len() && a.iter().zip(b).all(|(x, y)| Key(x.clone()) == Key(y.clone()))
-            }
-            // NaN is never equal to itself as a fresh value.
-            (Value::Float(f), _) | (_, Value::Float(f)) if f.is_nan() => false,
-            (a, b) => match (number(a), number(b)) {
-                (Some(x), Some(y)) => x == y,
-                _ => false,
-            },
-        }
+        hashable_eq(&self.0, &other.0)
     }
 }
 

@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 mod key;
 pub mod time;
 
-pub use key::Key;
+pub use key::{is_hashable, Key};
 pub use time::{Date, DateTime};
 
 use super::yaml::LoadError;
@@ -59,7 +59,7 @@ impl Value {
             }
             (Value::Seq(_) | Value::Tuple(_) | Value::Set(_) | Value::Map(_), _)
             | (_, Value::Seq(_) | Value::Tuple(_) | Value::Set(_) | Value::Map(_)) => false,
-            (a, b) => Key::new(a.clone()) == Key::new(b.clone()),
+            (a, b) => key::hashable_eq(a, b),
         }
     }
 
