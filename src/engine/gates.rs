@@ -3,7 +3,7 @@
 
 use super::env::Env;
 use super::home::Home;
-use super::value::{py_strip, Key, Map, Value};
+use super::value::{is_hashable, py_strip, Key, Map, Value};
 use std::collections::HashSet;
 
 /// A Python exception message, for the rare inputs where Hermes raises.
@@ -180,6 +180,19 @@ impl Conditions {
         }
     }
 
+    /// The conditions as the prompt snapshot (JSON) holds them once read
+    /// back: tuples become lists, keys strings. `Err` when `json.dump`
+    /// cannot write one (a date, a set, bytes), and so writes no snapshot.
+    pub fn through_json(&self) -> Result<Conditions, String> {
+        let back = |v: &Value| v.try_to_json().map(|json| Value::from_json(&json));
+        Ok(Conditions {
+            fallback_for_toolsets: back(&self.fallback_for_toolsets)?,
+            requires_toolsets: back(&self.requires_toolsets)?,
+            fallback_for_tools: back(&self.fallback_for_tools)?,
+            requires_tools: back(&self.requires_tools)?,
+        })
+    }
+
     pub fn is_empty(&self) -> bool {
         [&self.fallback_for_toolsets, &self.requires_toolsets, &self.fallback_for_tools, &self.requires_tools]
             .iter()
@@ -205,7 +218,9 @@ pub fn should_show(cond: &Conditions, avail: &ToolAvailability) -> Result<bool, 
     let member = |set: &HashSet<String>, item: &Value| -> Result<bool, PyError> {
         match item {
             Value::Str(s) => Ok(set.contains(s)),
-            other if Key::new(other.clone()).is_none() => Err(format!("unhashable type: '{}'", other.type_name())),
+            // `set.__contains__` retries a set as a frozenset, which equals no string.
+            Value::Set(_) => Ok(false),
+            other if !is_hashable(other) => Err(format!("unhashable type: '{}'", other.type_name())),
             _ => Ok(false),
         }
     };

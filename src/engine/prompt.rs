@@ -151,18 +151,24 @@ impl Engine {
         let snapshot = match cache {
             PromptCache::Cold => None,
             PromptCache::Auto => super::snapshot::load(&self.home),
-            // The snapshot a cold scan would write; a cold scan that raises
-            // writes none, and the next call scans cold again.
+            // The snapshot a cold scan would write, as read back from its
+            // JSON; a cold scan that raises, or whose entries JSON cannot
+            // hold, writes none, and the next call scans cold again.
             PromptCache::Warm => match super::snapshot::load(&self.home) {
                 Some(snap) => Some(snap),
-                None => {
-                    self.local_index_entries().into_iter().map(|(e, _, _)| e).collect::<Result<Vec<_>, _>>().ok().map(
-                        |entries| super::snapshot::Snapshot {
-                            entries,
-                            category_descriptions: category_descriptions(skills_dir),
-                        },
-                    )
-                }
+                None => self
+                    .local_index_entries()
+                    .into_iter()
+                    .map(|(entry, _, _)| {
+                        let entry = entry.ok()?;
+                        let conditions = entry.conditions.through_json().ok()?;
+                        Some(IndexEntry { conditions, ..entry })
+                    })
+                    .collect::<Option<Vec<_>>>()
+                    .map(|entries| super::snapshot::Snapshot {
+                        entries,
+                        category_descriptions: category_descriptions(skills_dir),
+                    }),
             },
         };
         if let Some(snap) = snapshot {
