@@ -4,7 +4,7 @@
 
 mod common;
 
-use skillscope::engine::diagnostics::{Finding, Progress, RULES};
+use skillscope::engine::diagnostics::{Finding, Progress, Severity, RULES};
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;
@@ -37,11 +37,18 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
         f.sort_by(|a, b| (&a.rel_path, a.line, &a.rule, &a.message).cmp(&(&b.rel_path, b.line, &b.rule, &b.message)));
         f
     };
-    let (catalog, in_one_walk) = engine.checked_catalog_with(&Progress::default());
+    let (catalog, in_one_walk) = engine.checked_catalog_with(&Progress::default(), Severity::Info);
     let on_a_catalog = engine.check_home(&engine.catalog());
     let on_a_catalog = sorted(on_a_catalog);
     assert_eq!(sorted(in_one_walk), on_a_catalog);
     assert_eq!(catalog.skills.len(), engine.catalog().skills.len());
+    // A check for errors alone keeps exactly those, dropping the rest as
+    // it goes rather than at the end.
+    for min in [Severity::Warning, Severity::Error] {
+        let kept = sorted(engine.checked_catalog_with(&Progress::default(), min).1);
+        let expected: Vec<Finding> = on_a_catalog.iter().filter(|f| f.severity >= min).cloned().collect();
+        assert_eq!(kept, expected, "findings at or above {min:?}");
+    }
     on_a_catalog
 }
 
@@ -309,8 +316,8 @@ fn unreadable_skill_files() {
     std::fs::create_dir_all(engine.home.skills_dir.join("bin")).expect("mkdir");
     std::fs::write(engine.home.skills_dir.join("bin/SKILL.md"), [0xff, 0xfe, 0x00]).expect("write");
     let found = engine.check_home(&engine.catalog());
-    assert!(found.iter().any(|f| f.rule == "hermes-unreadable" && f.rel_path == "bin/SKILL.md"), "{found:?}");
-    assert!(!found.iter().any(|f| f.rule == "hermes-unreadable" && f.rel_path == "good/SKILL.md"));
+    assert!(found.iter().any(|f| f.rule == "hermes-unreadable" && &*f.rel_path == "bin/SKILL.md"), "{found:?}");
+    assert!(!found.iter().any(|f| f.rule == "hermes-unreadable" && &*f.rel_path == "good/SKILL.md"));
 }
 
 #[test]
@@ -344,8 +351,8 @@ fn symlink_rules() {
     std::os::unix::fs::symlink(engine.home.root.join("shared.md"), dir.join("shared.md")).expect("symlink");
     std::os::unix::fs::symlink(engine.home.root.join("gone.md"), dir.join("gone.md")).expect("symlink");
     let found = engine.check_home(&engine.catalog());
-    assert!(found.iter().any(|f| f.rule == "hermes-symlink-sandbox" && f.rel_path == "a/references/shared.md"));
-    assert!(found.iter().any(|f| f.rule == "hermes-dangling-symlink" && f.rel_path == "a/references/gone.md"));
+    assert!(found.iter().any(|f| f.rule == "hermes-symlink-sandbox" && &*f.rel_path == "a/references/shared.md"));
+    assert!(found.iter().any(|f| f.rule == "hermes-dangling-symlink" && &*f.rel_path == "a/references/gone.md"));
     let clean = findings(&[("skills/a/SKILL.md", &ok_skill("a", "", ""))]);
     assert!(!has(&clean, "hermes-symlink-sandbox") && !has(&clean, "hermes-dangling-symlink"));
 }
@@ -363,7 +370,7 @@ fn home_under_an_excluded_folder() {
 fn findings_carry_lines_and_relative_paths() {
     let found = findings(&[("skills/cat/a/SKILL.md", "---\nname: a\ndescription: d\nplatforms: [mac]\n---\nb\n")]);
     let f = found.iter().find(|f| f.rule == "hermes-platform-unknown").expect("finding");
-    assert_eq!((f.rel_path.as_str(), f.line), ("cat/a/SKILL.md", Some(4)));
+    assert_eq!((&*f.rel_path, f.line), ("cat/a/SKILL.md", Some(4)));
     assert_eq!(f.skill_name.as_deref(), Some("a"));
     let json = f.to_json();
     let keys: Vec<&String> = json.as_object().expect("object").keys().collect();
@@ -451,9 +458,9 @@ fn one_walk_check_counts_its_progress() {
     let skill = |name: &str| ok_skill(name, "", "Body.\n");
     let (_t, engine) = home(&[("skills/a/SKILL.md", &skill("a")), ("skills/c/b/SKILL.md", &skill("b"))]);
     let expected = Progress::expecting(5);
-    engine.checked_catalog_with(&expected);
+    engine.checked_catalog_with(&expected, Severity::Info);
     assert_eq!((expected.done(), expected.total()), (2, 5));
     let unknown = Progress::default();
-    engine.checked_catalog_with(&unknown);
+    engine.checked_catalog_with(&unknown, Severity::Info);
     assert_eq!((unknown.done(), unknown.total()), (2, 2));
 }

@@ -454,8 +454,8 @@ fn layer_findings(h: &LayeredHome, layers: &Layers, db: &DbRead) -> (Vec<Finding
     for f in &findings {
         if let Some(i) = f.skill {
             assert_eq!(
-                f.skill_md.as_ref(),
-                Some(&catalog.skills[i].skill_md),
+                f.skill_md.as_deref(),
+                Some(catalog.skills[i].skill_md.as_path()),
                 "indices point into the layered catalog"
             );
         }
@@ -470,8 +470,7 @@ fn layer_rules_name_what_hides_what() {
     let h = LayeredHome::new();
     let (layers, db) = h.layers("alice");
     let (user, rows) = layer_findings(&h, &layers, &db);
-    let shadow: Vec<&str> =
-        user.iter().filter(|f| f.rule == "layer-shadows-shared").map(|f| f.rel_path.as_str()).collect();
+    let shadow: Vec<&str> = user.iter().filter(|f| f.rule == "layer-shadows-shared").map(|f| &*f.rel_path).collect();
     assert_eq!(shadow, ["users/alice/skills/devops/deploy/SKILL.md"]);
     let unused: Vec<(&str, &str)> = rows
         .iter()

@@ -12,11 +12,12 @@ use std::time::Duration;
 
 /// The findings for the named skills (name, folder or categorized path) and
 /// bundles (`/slug`), or for the whole home.
-pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<Vec<Finding>, String> {
+/// Findings below `min` are not kept.
+pub fn findings(engine: &Engine, layered: Layered, names: &[String], min: Severity) -> Result<Vec<Finding>, String> {
     crate::engine::diagnostics::guard::prepare_in_background();
     let (catalog, mut all) = with_progress(|progress| match layered {
-        Some((layers, db)) => engine.check_layered_with(layers, db, progress),
-        None => engine.checked_catalog_with(progress),
+        Some((layers, db)) => engine.check_layered_with(layers, db, progress, min),
+        None => engine.checked_catalog_with(progress, min),
     });
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
@@ -46,7 +47,10 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String]) -> Result<V
             }
             keep_skills.extend(matched);
         }
-        all.retain(|f| f.skill.is_some_and(|s| keep_skills.contains(&s)) || keep_bundles.contains(&f.path));
+        all.retain(|f| {
+            f.skill.is_some_and(|s| keep_skills.contains(&s))
+                || keep_bundles.iter().any(|b: &std::path::PathBuf| **b == *f.path)
+        });
     }
     all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
     Ok(all)
@@ -107,14 +111,14 @@ pub fn run(
     json: bool,
     out: &mut Out,
 ) -> io::Result<i32> {
-    let all = match findings(engine, layered, names) {
+    let all = match findings(engine, layered, names, min) {
         Ok(f) => f,
         Err(e) => {
             eprintln!("skillscope: {e}");
             return Ok(EXIT_USAGE);
         }
     };
-    let shown: Vec<&Finding> = all.iter().filter(|f| f.severity >= min).collect();
+    let shown: Vec<&Finding> = all.iter().collect();
     let code = if shown.is_empty() { EXIT_OK } else { EXIT_ANSWER_ERROR };
     if json {
         // One finding's JSON at a time: a big home has tens of thousands.
@@ -124,7 +128,7 @@ pub fn run(
     }
     let mut last_path = "";
     for f in &shown {
-        if f.rel_path != last_path {
+        if *f.rel_path != *last_path {
             if !last_path.is_empty() {
                 writeln!(out)?;
             }

@@ -768,7 +768,7 @@ impl App {
             if let Some(denied) = f.skill.and_then(|i| self.edit_denied(self.skill(i))) {
                 return Some(Err(denied));
             }
-            return Some(Ok(Effect::OpenEditor { path: f.path.clone(), line: f.line.unwrap_or(1) }));
+            return Some(Ok(Effect::OpenEditor { path: f.path.to_path_buf(), line: f.line.unwrap_or(1) }));
         }
         let skill = self.skill(self.selected_skill()?);
         if let Some(denied) = self.edit_denied(skill) {

@@ -113,7 +113,7 @@ impl App {
             return;
         }
         let s = self.skill(skill);
-        if f.path == s.skill_md {
+        if *f.path == *s.skill_md {
             self.view = ViewTab::Preview;
             self.raw = true;
             self.view_scroll = f.line.unwrap_or(1).saturating_sub(1);

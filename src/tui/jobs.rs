@@ -3,7 +3,7 @@
 //! request carries an id; the app keeps only the answer to its latest one.
 
 use crate::engine::bundles::MemberStatus;
-use crate::engine::diagnostics::{Finding, Progress};
+use crate::engine::diagnostics::{Finding, Progress, Severity};
 use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::Engine;
@@ -121,9 +121,9 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             let findings = match layers {
                 Some(l) => {
                     let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-                    engine.check_layered_with(l, &db, progress).1
+                    engine.check_layered_with(l, &db, progress, Severity::Info).1
                 }
-                None => engine.checked_catalog_with(progress).1,
+                None => engine.checked_catalog_with(progress, Severity::Info).1,
             };
             JobOutput::Diagnostics(findings)
         }

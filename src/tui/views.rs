@@ -720,7 +720,7 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
         let selected = i == app.diag.cursor;
         let at = match f.line {
             Some(l) => format!("{}:{l}", f.rel_path),
-            None => f.rel_path.clone(),
+            None => f.rel_path.to_string(),
         };
         out.push(Line::from(vec![
             Span::styled(if selected { "▶ " } else { "  " }, theme.accent),

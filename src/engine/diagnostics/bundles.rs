@@ -38,7 +38,7 @@ pub(super) fn check(
             skill_md: None,
             skill_name: None,
             rel_path: relative(&problem.path, roots),
-            path: problem.path.clone(),
+            path: problem.path.as_path().into(),
         };
         sink.add("bundle-unparseable", Some(1), format!("Hermes skips this bundle: {}", problem.reason));
     }
@@ -52,7 +52,7 @@ pub(super) fn check(
             skill_md: None,
             skill_name: None,
             rel_path: relative(&bundle.path, roots),
-            path: bundle.path.clone(),
+            path: bundle.path.as_path().into(),
         };
         if let Some(cmd) = catalog.commands.get(key) {
             sink.add(

@@ -221,10 +221,10 @@ pub(super) fn check_files(
     for (path, rule, message) in found {
         let mut sink = Sink {
             findings,
-            skill_md: Some(skill.skill_md.clone()),
-            skill_name: Some(skill.name.clone()),
+            skill_md: Some(skill.skill_md.as_path().into()),
+            skill_name: Some(skill.name.as_str().into()),
             rel_path: relative(&path, roots),
-            path,
+            path: path.into(),
         };
         sink.add(rule, None, message);
     }

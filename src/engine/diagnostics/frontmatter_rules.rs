@@ -477,7 +477,7 @@ fn check_gates(text: &str, fm: &Map, sink: &mut Sink) {
             };
             let hint = super::rule("hermes-platform-unknown").map_or("", |r| r.hint);
             sink.add_with(
-                "hermes-platform-unknown",
+                "hermes-platform-unknown".into(),
                 severity,
                 key_line(text, "platforms"),
                 format!("{}: {effect}", unknown.join(", ")),

@@ -7,7 +7,7 @@ use super::{relative, Finding, Severity};
 use crate::engine::catalog::CatalogSkill;
 use fancy_regex::Regex;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 const PATTERNS: &str = include_str!("../../../assets/skills_guard_patterns.jsonl");
 
@@ -322,6 +322,14 @@ fn has_invisible(text: &str) -> bool {
     memchr::memchr2(0xE2, 0xEF, text.as_bytes()).is_some() && text.chars().any(is_invisible)
 }
 
+/// What every guard finding advises.
+pub const HINT: &str = "Hermes' skills guard flags this when the skill is installed from a hub; rephrase it, or make sure it is what you mean.";
+
+/// The diagnostics rule of a guard pattern (or `invisible_unicode`).
+pub fn rule_id(id: String) -> std::borrow::Cow<'static, str> {
+    format!("{}{id}", super::rules::GUARD_FAMILY).into()
+}
+
 /// Scans one text and reports (pattern or invisible, line, excerpt).
 pub fn scan_text(text: &str) -> Vec<(String, Severity, usize, String, String)> {
     LOCAL.with(|local| scan_with(table(), &mut local.borrow_mut(), text))
@@ -415,19 +423,23 @@ pub fn check_skill_dir(
                 _ => continue,
             },
         };
+        // Shared by the file's findings (most files have none).
+        let mut file_ref: Option<(Arc<Path>, Arc<str>)> = None;
         for (id, severity, line, message, excerpt) in scan_text(&text) {
             let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
+            let (path, rel_path) =
+                file_ref.get_or_insert_with(|| (file.as_path().into(), relative(file, roots))).clone();
             findings.push(Finding {
-                rule: format!("{}{id}", super::rules::GUARD_FAMILY),
+                rule: rule_id(id),
                 severity,
                 skill: None,
-                skill_name: Some(skill.name.clone()),
-                skill_md: Some(skill.skill_md.clone()),
-                path: file.clone(),
-                rel_path: relative(file, roots),
+                skill_name: Some(skill.name.as_str().into()),
+                skill_md: Some(skill.skill_md.as_path().into()),
+                path,
+                rel_path,
                 line: Some(line),
                 message,
-                hint: "Hermes' skills guard flags this when the skill is installed from a hub; rephrase it, or make sure it is what you mean.".into(),
+                hint: HINT.into(),
             });
         }
     }

@@ -19,15 +19,20 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
             findings: &mut *findings,
             skill_md: None,
             skill_name: None,
-            path: engine.home.root.clone(),
-            rel_path: engine.home.root.display().to_string(),
+            path: engine.home.root.as_path().into(),
+            rel_path: engine.home.root.display().to_string().into(),
         };
         let msg = format!("{} contains a folder name skills_list excludes: it lists no skill", root.display());
         home.add("hermes-home-excluded", None, msg);
     }
     let config = engine.home.config_path();
-    let mut sink =
-        Sink { findings, skill_md: None, skill_name: None, rel_path: relative(&config, roots), path: config.clone() };
+    let mut sink = Sink {
+        findings,
+        skill_md: None,
+        skill_name: None,
+        rel_path: relative(&config, roots),
+        path: config.as_path().into(),
+    };
     let text = crate::engine::source::read_text(&config).unwrap_or_default();
 
     let Some(skills) = engine.home.raw_skills() else { return };

@@ -16,10 +16,12 @@ use super::discover::{is_noted_md, WalkReport};
 use super::paths::TreeFile;
 use super::Engine;
 use serde_json::{json, Value as Json};
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Severity {
@@ -47,24 +49,25 @@ impl Severity {
     }
 }
 
-/// One problem found.
+/// One problem found. A big home has hundreds of thousands: what many
+/// share (the rule, the hint, the file, the skill) is shared, not copied.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
-    pub rule: String,
+    pub rule: Cow<'static, str>,
     pub severity: Severity,
     /// The skill it concerns (its catalog index), if any.
     pub skill: Option<usize>,
-    pub skill_name: Option<String>,
+    pub skill_name: Option<Arc<str>>,
     /// That skill's SKILL.md, which identifies it across catalogs.
-    pub skill_md: Option<PathBuf>,
+    pub skill_md: Option<Arc<Path>>,
     /// The file, absolute.
-    pub path: PathBuf,
+    pub path: Arc<Path>,
     /// The file relative to its root (skills dir, external dir, or home).
-    pub rel_path: String,
+    pub rel_path: Arc<str>,
     /// 1-based.
     pub line: Option<usize>,
     pub message: String,
-    pub hint: String,
+    pub hint: Cow<'static, str>,
 }
 
 impl Finding {
@@ -72,8 +75,8 @@ impl Finding {
         json!({
             "rule": self.rule,
             "severity": self.severity.name(),
-            "skill": self.skill_name,
-            "path": self.rel_path,
+            "skill": self.skill_name.as_deref(),
+            "path": &*self.rel_path,
             "line": self.line,
             "message": self.message,
             "hint": self.hint,
@@ -86,18 +89,18 @@ pub(crate) struct Sink<'a> {
     pub findings: &'a mut Vec<Finding>,
     /// The SKILL.md of the skill concerned (its catalog index is set by
     /// whoever knows it, see [`Engine::check_skill`]).
-    pub skill_md: Option<PathBuf>,
-    pub skill_name: Option<String>,
-    pub path: PathBuf,
-    pub rel_path: String,
+    pub skill_md: Option<Arc<Path>>,
+    pub skill_name: Option<Arc<str>>,
+    pub path: Arc<Path>,
+    pub rel_path: Arc<str>,
 }
 
 impl Sink<'_> {
     /// Adds a finding of a registered rule.
-    pub fn add(&mut self, rule_id: &str, line: Option<usize>, message: impl Into<String>) {
+    pub fn add(&mut self, rule_id: &'static str, line: Option<usize>, message: impl Into<String>) {
         let info = rule(rule_id);
         self.add_with(
-            rule_id,
+            rule_id.into(),
             info.map_or(Severity::Warning, |r| r.severity),
             line,
             message,
@@ -107,14 +110,14 @@ impl Sink<'_> {
 
     pub fn add_with(
         &mut self,
-        rule_id: &str,
+        rule_id: Cow<'static, str>,
         severity: Severity,
         line: Option<usize>,
         message: impl Into<String>,
-        hint: &str,
+        hint: &'static str,
     ) {
         self.findings.push(Finding {
-            rule: rule_id.to_owned(),
+            rule: rule_id,
             severity,
             skill: None,
             skill_name: self.skill_name.clone(),
@@ -123,19 +126,19 @@ impl Sink<'_> {
             rel_path: self.rel_path.clone(),
             line,
             message: message.into(),
-            hint: hint.to_owned(),
+            hint: hint.into(),
         });
     }
 }
 
 /// A path relative to the first root containing it, else the home, else as is.
-pub(crate) fn relative(path: &Path, roots: &[PathBuf]) -> String {
+pub(crate) fn relative(path: &Path, roots: &[PathBuf]) -> Arc<str> {
     for root in roots {
         if let Ok(rel) = path.strip_prefix(root) {
-            return super::paths::rel_string(rel);
+            return super::paths::rel_string(rel).into();
         }
     }
-    super::paths::path_string(path)
+    super::paths::path_string(path).into()
 }
 
 impl Engine {
@@ -189,10 +192,10 @@ impl Engine {
     /// rules that need the whole catalog, the config and the bundles. The
     /// catalog returned keeps, of each skill's frontmatter, only `name`.
     /// The rest has been checked already and is dropped so that a big home's
-    /// check stays small.
-    pub fn checked_catalog_with(&self, progress: &Progress) -> (Catalog, Vec<Finding>) {
+    /// check stays small. Findings below `min` are dropped as they are made.
+    pub fn checked_catalog_with(&self, progress: &Progress, min: Severity) -> (Catalog, Vec<Finding>) {
         let mut md_names = HashSet::new();
-        let (mut catalog, mut findings) = self.checked_skills_noting(progress, Some(&mut md_names));
+        let (mut catalog, mut findings) = self.checked_skills_noting(progress, min, Some(&mut md_names));
         self.refresh_bundles(&mut catalog);
         let roots = self.diagnostic_roots(&catalog);
         home_rules::check(self, &catalog, &roots, &mut findings);
@@ -201,13 +204,14 @@ impl Engine {
         let has_bundles = !catalog.bundles.bundles.is_empty();
         let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
         bundles::check(self, &catalog, index.as_ref(), &roots, &mut findings);
+        findings.retain(|f| f.severity >= min);
         (catalog, findings)
     }
 
     /// [`Engine::checked_catalog_with`] for the skills alone (no bundles,
     /// no home-level rules): a user's layer.
-    pub fn checked_skills_catalog(&self, progress: &Progress) -> (Catalog, Vec<Finding>) {
-        self.checked_skills_noting(progress, None)
+    pub fn checked_skills_catalog(&self, progress: &Progress, min: Severity) -> (Catalog, Vec<Finding>) {
+        self.checked_skills_noting(progress, min, None)
     }
 
     /// [`Engine::checked_skills_catalog`], adding to `md_names` the name of
@@ -215,6 +219,7 @@ impl Engine {
     fn checked_skills_noting(
         &self,
         progress: &Progress,
+        min: Severity,
         mut md_names: Option<&mut HashSet<OsString>>,
     ) -> (Catalog, Vec<Finding>) {
         // The roots are known before the walk; findings name files by them.
@@ -224,7 +229,11 @@ impl Engine {
         let (catalog, per_skill) = self.skills_catalog_with(
             &|skill, text| {
                 let files = skill_files(skill);
-                let found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
+                let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
+                // A big home's findings below `min` (mostly infos) would
+                // outweigh its catalog.
+                found.retain(|f| f.severity >= min);
+                found.shrink_to_fit();
                 progress.checked_one_more();
                 // Checked: of the frontmatter, linking and name lookups
                 // read only `name`. On a big home the rest is most of the
@@ -257,6 +266,7 @@ impl Engine {
                 .then(|| super::source::read_text(&catalog.skills[index].skill_md).ok())
                 .flatten();
             linked_findings(&catalog, index, text, &roots, &mut found);
+            found.retain(|f| f.severity >= min);
             findings.append(&mut found);
         }
         (catalog, findings)
@@ -318,11 +328,12 @@ fn md_file_names(files: &[TreeFile]) -> Vec<OsString> {
 
 /// The sink for findings on a skill's SKILL.md.
 fn skill_sink<'a>(findings: &'a mut Vec<Finding>, skill: &CatalogSkill, roots: &[PathBuf]) -> Sink<'a> {
+    let skill_md: Arc<Path> = skill.skill_md.as_path().into();
     Sink {
         findings,
-        skill_md: Some(skill.skill_md.clone()),
-        skill_name: Some(skill.name.clone()),
-        path: skill.skill_md.clone(),
+        skill_md: Some(skill_md.clone()),
+        skill_name: Some(skill.name.as_str().into()),
+        path: skill_md,
         rel_path: relative(&skill.skill_md, roots),
     }
 }
@@ -370,9 +381,9 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
     let mut sink = Sink {
         findings,
         skill_md: None,
-        skill_name: Some(name.to_owned()),
-        path: PathBuf::from(rel_path),
-        rel_path: rel_path.to_owned(),
+        skill_name: Some(name.into()),
+        path: Path::new(rel_path).into(),
+        rel_path: rel_path.into(),
     };
     let (fm, _) = super::frontmatter::parse(text);
     let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -408,8 +419,7 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
     }
     for (id, severity, line, message, excerpt) in guard::scan_text(text) {
         let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
-        let hint = "Hermes' skills guard flags this when the skill is installed from a hub; rephrase it, or make sure it is what you mean.";
-        sink.add_with(&format!("{}{id}", rules::GUARD_FAMILY), severity, Some(line), message, hint);
+        sink.add_with(guard::rule_id(id), severity, Some(line), message, guard::HINT);
     }
 }
 

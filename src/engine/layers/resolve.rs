@@ -243,7 +243,7 @@ impl Engine {
     /// into: the shared home's, the user's folder's (paths under
     /// `users/<id>/skills/`), the database rows', and which layer hides which.
     pub fn check_layered(&self, layers: &Layers, db: &DbRead) -> (Catalog, Vec<Finding>) {
-        self.check_layered_with(layers, db, &diagnostics::Progress::default())
+        self.check_layered_with(layers, db, &diagnostics::Progress::default(), diagnostics::Severity::Info)
     }
 
     /// [`Engine::check_layered`], counting checked skills in `progress`.
@@ -252,12 +252,13 @@ impl Engine {
         layers: &Layers,
         db: &DbRead,
         progress: &diagnostics::Progress,
+        min: diagnostics::Severity,
     ) -> (Catalog, Vec<Finding>) {
         let user = self.user_engine(&layers.user);
-        let (user_catalog, user_findings) = user.checked_skills_catalog(progress);
-        let (shared_catalog, mut findings) = self.checked_catalog_with(progress);
+        let (user_catalog, user_findings) = user.checked_skills_catalog(progress, min);
+        let (shared_catalog, mut findings) = self.checked_catalog_with(progress, min);
         for mut f in user_findings {
-            f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path);
+            f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path).into();
             findings.push(f);
         }
         let mut in_rows = Vec::new();
@@ -270,6 +271,7 @@ impl Engine {
         }
         let catalog = self.merge_layers(layers, db, user_catalog, shared_catalog);
         findings.extend(shadowing_findings(&catalog, layers));
+        findings.retain(|f| f.severity >= min);
         // Indices pointed into the catalogs merged above.
         let by_path: HashMap<&Path, usize> =
             catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
@@ -345,16 +347,16 @@ fn shadowing_findings(catalog: &Catalog, layers: &Layers) -> Vec<Finding> {
         };
         let info = diagnostics::rule(rule);
         out.push(Finding {
-            rule: rule.to_owned(),
+            rule: rule.into(),
             severity: info.map_or(diagnostics::Severity::Warning, |r| r.severity),
             skill: None,
-            skill_name: Some(on.name.clone()),
-            skill_md: Some(on.skill_md.clone()),
-            path: on.skill_md.clone(),
-            rel_path: shown(on),
+            skill_name: Some(on.name.as_str().into()),
+            skill_md: Some(on.skill_md.as_path().into()),
+            path: on.skill_md.as_path().into(),
+            rel_path: shown(on).into(),
             line: None,
             message,
-            hint: info.map_or("", |r| r.hint).to_owned(),
+            hint: info.map_or("", |r| r.hint).into(),
         });
     }
     out
