@@ -118,3 +118,30 @@ fn the_listing_from_a_catalog_is_the_scans() {
         assert_eq!(summary(from_catalog), summary(scanned), "{}", engine.home.root.display());
     }
 }
+
+/// A browser's lean catalog holds the same skills with the same statuses;
+/// it drops the frontmatter but `name`, and gives back the whole of it
+/// (read again) on demand, also after a skill is re-read.
+#[test]
+fn a_lean_catalog_reads_a_frontmatter_again_when_asked() {
+    for fixture in ["basic", "gates", "collisions", "frontmatter", "commands"] {
+        let s = Scenario::fixture(fixture);
+        let engine = s.engine();
+        let full = engine.catalog();
+        let mut lean = engine.lean_catalog();
+        assert!(lean.lean && !full.lean);
+        assert_eq!(lean.commands, full.commands, "{fixture}");
+        assert_eq!(lean.skills.len(), full.skills.len(), "{fixture}");
+        for (l, f) in lean.skills.iter().zip(&full.skills) {
+            assert_eq!((&l.name, &l.status, &l.skill_md), (&f.name, &f.status, &f.skill_md), "{fixture}");
+            assert!(l.frontmatter.keys().all(|k| *k == "name"), "{fixture}: {:?}", l.frontmatter);
+            assert_eq!(*engine.frontmatter_of(&lean, l), f.frontmatter, "{fixture}: {}", l.name);
+        }
+        let all: Vec<usize> = (0..lean.skills.len()).collect();
+        engine.refresh_skills(&mut lean, &all);
+        for (l, f) in lean.skills.iter().zip(&full.skills) {
+            assert!(l.frontmatter.keys().all(|k| *k == "name"), "{fixture}: refreshed {}", l.name);
+            assert_eq!(*engine.frontmatter_of(&lean, l), f.frontmatter, "{fixture}: refreshed {}", l.name);
+        }
+    }
+}

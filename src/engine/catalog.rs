@@ -98,6 +98,16 @@ pub struct Catalog {
     pub commands: IndexMap<String, SkillCommand>,
     /// Problems worth a line in the status bar (config, unreadable folders).
     pub problems: Vec<String>,
+    /// Of each skill's frontmatter only `name` is held (a browser's
+    /// catalog, see [`Engine::lean_catalog`]); [`Engine::frontmatter_of`]
+    /// reads the rest again.
+    pub lean: bool,
+}
+
+/// Drops all of a skill's frontmatter but `name`: see [`Catalog::lean`].
+pub(crate) fn keep_name_only(skill: &mut CatalogSkill) {
+    skill.frontmatter.retain(|key, _| *key == "name");
+    skill.frontmatter.shrink_to_fit();
 }
 
 impl Catalog {
@@ -170,6 +180,34 @@ impl Engine {
         let mut catalog = self.skills_catalog();
         self.refresh_bundles(&mut catalog);
         catalog
+    }
+
+    /// [`Engine::catalog`] holding of each skill's frontmatter only `name`
+    /// (what linking needs), dropped skill by skill as the walk reads them:
+    /// on a big home the frontmatter is most of a catalog's memory, and a
+    /// browser shows one skill's at a time ([`Engine::frontmatter_of`]).
+    pub fn lean_catalog(&self) -> Catalog {
+        let (mut catalog, _) = self.skills_catalog_with(&|skill, _| keep_name_only(skill), None);
+        catalog.lean = true;
+        self.refresh_bundles(&mut catalog);
+        catalog
+    }
+
+    /// A skill's frontmatter: held by the catalog, or read again from its
+    /// SKILL.md (or database row) when the catalog is lean. Empty when the
+    /// file cannot be read.
+    pub fn frontmatter_of<'a>(&self, catalog: &Catalog, skill: &'a CatalogSkill) -> std::borrow::Cow<'a, Map> {
+        if !catalog.lean {
+            return std::borrow::Cow::Borrowed(&skill.frontmatter);
+        }
+        let fields = match &skill.db_row {
+            Some(row) => frontmatter::parse(&row.content).0.fields,
+            None => match super::source::read_text(&skill.skill_md) {
+                Ok(text) => frontmatter::parse(&text).0.fields,
+                Err(_) => Map::new(),
+            },
+        };
+        std::borrow::Cow::Owned(fields)
     }
 
     /// Reads the bundles again; their problems replace the old ones.
@@ -246,7 +284,7 @@ impl Engine {
             }
         }
         let commands = self.link_catalog(&mut skills);
-        (Catalog { roots, skills, bundles: Default::default(), commands, problems }, results)
+        (Catalog { roots, skills, bundles: Default::default(), commands, problems, lean: false }, results)
     }
 
     /// Re-reads the skills at `changed` (indexes into the catalog's skills)
@@ -262,7 +300,10 @@ impl Engine {
                 continue;
             }
             let file = IndexedFile { path: old.skill_md.clone(), regular: false, text: None };
-            let fresh = self.catalog_skill(old.root, &root, self.parse_for_catalog(file));
+            let mut fresh = self.catalog_skill(old.root, &root, self.parse_for_catalog(file));
+            if catalog.lean {
+                keep_name_only(&mut fresh);
+            }
             let old = std::mem::replace(&mut catalog.skills[i], fresh);
             if link_inputs(&old) != link_inputs(&catalog.skills[i]) {
                 relink = true;

@@ -1000,12 +1000,17 @@ impl App {
 }
 
 /// The catalog the browser shows: the home, or its layers for one user.
+/// It is lean ([`Catalog::lean`]): the views read the frontmatter of the
+/// skill they show.
 pub fn load_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
     match layers {
         Some(l) => {
             let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-            engine.layered_catalog(l, &db)
+            let mut catalog = engine.layered_catalog(l, &db);
+            catalog.skills.iter_mut().for_each(crate::engine::catalog::keep_name_only);
+            catalog.lean = true;
+            catalog
         }
-        None => engine.catalog(),
+        None => engine.lean_catalog(),
     }
 }

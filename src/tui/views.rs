@@ -277,7 +277,7 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         "status",
         format!("{mark} {state}{}", skill.status.command.as_ref().map(|c| format!(", {c}")).unwrap_or_default()),
     );
-    for (k, v) in &skill.frontmatter {
+    for (k, v) in app.engine.frontmatter_of(&app.catalog, skill).iter() {
         if *k == "name" || *k == "description" {
             continue;
         }
@@ -423,7 +423,7 @@ pub fn file_preview(path: &std::path::Path, width: u16, theme: &Theme) -> Vec<Li
 fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let engine = &app.engine;
-    let fm = &skill.frontmatter;
+    let fm = &*engine.frontmatter_of(&app.catalog, skill);
     let backend = engine.options.backend;
     let r = readiness::evaluate(fm, &engine.home, &engine.env, backend.name());
     let mut out = Vec::new();

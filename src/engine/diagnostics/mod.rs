@@ -238,8 +238,7 @@ impl Engine {
                 // Checked: of the frontmatter, linking and name lookups
                 // read only `name`. On a big home the rest is most of the
                 // catalog's memory.
-                skill.frontmatter.retain(|key, _| *key == "name");
-                skill.frontmatter.shrink_to_fit();
+                super::catalog::keep_name_only(skill);
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
                 let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };

@@ -236,7 +236,7 @@ impl Engine {
             }
         }
         crate::engine::catalog::link_shadows(&mut skills);
-        Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems }
+        Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems, lean: false }
     }
 
     /// Every finding with layers on, and the layered catalog they point
