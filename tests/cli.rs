@@ -246,6 +246,30 @@ fn check_exit_statuses_json_and_filters() {
     assert_eq!(run(&s, &["--home", &h, "check", "--min-severity", "loud"]).status.code(), Some(2));
 }
 
+/// The summary counts every finding, also those below `--min-severity`
+/// (which a whole-home check drops as it goes), for the home or the names.
+#[test]
+fn check_summary_counts_what_it_leaves_out() {
+    let s = Scenario::fixture("basic");
+    let h = home_arg(&s);
+    for names in [&[][..], &["deploy-tool", "longdesc"][..]] {
+        let all = run(&s, &[&["--home", &h, "check", "--json", "--min-severity", "info"][..], names].concat());
+        let all: Json = serde_json::from_slice(&all.stdout).expect("json");
+        let count = |sev: &str| all.as_array().expect("array").iter().filter(|f| f["severity"] == sev).count();
+        assert!(count("info") > 0, "the fixture has infos to leave out");
+        let out = run(&s, &[&["--home", &h, "check", "--min-severity", "warning"][..], names].concat());
+        let text = String::from_utf8_lossy(&out.stdout);
+        let expected = format!(
+            "{} errors, {} warnings, {} info; showing {} at or above warning",
+            count("error"),
+            count("warning"),
+            count("info"),
+            count("error") + count("warning")
+        );
+        assert!(text.trim_end().ends_with(&expected), "{names:?}: {text}");
+    }
+}
+
 #[test]
 fn check_bundles_by_slug_and_human_output() {
     let s = Scenario::fixture("bundles");

@@ -45,9 +45,14 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
     // A check for errors alone keeps exactly those, dropping the rest as
     // it goes rather than at the end.
     for min in [Severity::Warning, Severity::Error] {
-        let kept = sorted(engine.checked_catalog_with(&Progress::default(), min).1);
+        let progress = Progress::default();
+        let kept = sorted(engine.checked_catalog_with(&progress, min).1);
         let expected: Vec<Finding> = on_a_catalog.iter().filter(|f| f.severity >= min).cloned().collect();
         assert_eq!(kept, expected, "findings at or above {min:?}");
+        for severity in [Severity::Info, Severity::Warning] {
+            let below = on_a_catalog.iter().filter(|f| f.severity == severity && severity < min).count();
+            assert_eq!(progress.dropped(severity), below, "{severity:?} findings left out below {min:?}");
+        }
     }
     on_a_catalog
 }

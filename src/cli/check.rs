@@ -10,14 +10,25 @@ use std::io::{self, IsTerminal};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
+/// What a check found: the findings at or above its `min`, and how many
+/// of each severity it left out below that.
+pub struct Checked {
+    pub findings: Vec<Finding>,
+    pub below_min: [usize; 3],
+}
+
 /// The findings for the named skills (name, folder or categorized path) and
-/// bundles (`/slug`), or for the whole home.
-/// Findings below `min` are not kept.
-pub fn findings(engine: &Engine, layered: Layered, names: &[String], min: Severity) -> Result<Vec<Finding>, String> {
+/// bundles (`/slug`), or for the whole home, at or above `min`.
+pub fn findings(engine: &Engine, layered: Layered, names: &[String], min: Severity) -> Result<Checked, String> {
     crate::engine::diagnostics::guard::prepare_in_background();
-    let (catalog, mut all) = with_progress(|progress| match layered {
-        Some((layers, db)) => engine.check_layered_with(layers, db, progress, min),
-        None => engine.checked_catalog_with(progress, min),
+    // A whole-home check drops what is below `min` as it goes; one for some
+    // names keeps all until the other skills' findings are set aside, so
+    // that what it leaves out is counted for those names alone.
+    let keep = if names.is_empty() { min } else { Severity::Info };
+    let progress = Progress::default();
+    let (catalog, mut all) = with_progress(&progress, || match layered {
+        Some((layers, db)) => engine.check_layered_with(layers, db, &progress, keep),
+        None => engine.checked_catalog_with(&progress, keep),
     });
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
@@ -49,15 +60,23 @@ pub fn findings(engine: &Engine, layered: Layered, names: &[String], min: Severi
         }
         all.retain(|f| {
             f.skill.is_some_and(|s| keep_skills.contains(&s))
-                || keep_bundles.iter().any(|b: &std::path::PathBuf| **b == *f.path)
+                || keep_bundles.iter().any(|b: &std::path::PathBuf| b.as_path() == &*f.path)
         });
     }
+    let mut below_min = [Severity::Info, Severity::Warning, Severity::Error].map(|s| progress.dropped(s));
+    all.retain(|f| {
+        let keep = f.severity >= min;
+        if !keep {
+            below_min[f.severity.index()] += 1;
+        }
+        keep
+    });
     all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
-    Ok(all)
+    Ok(Checked { findings: all, below_min })
 }
 
 /// Findings as a JSON array, each built when it is written.
-struct FindingsJson<'a>(&'a [&'a Finding]);
+struct FindingsJson<'a>(&'a [Finding]);
 
 impl serde::Serialize for FindingsJson<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -68,12 +87,11 @@ impl serde::Serialize for FindingsJson<'_> {
 /// How long a check runs before a progress bar is worth drawing.
 const PROGRESS_AFTER: Duration = Duration::from_millis(300);
 
-/// Runs `work`, drawing a progress bar on stderr while it runs when stderr
+/// Runs `work`, drawing its `progress` as a bar on stderr while it runs when stderr
 /// is a terminal (nothing when it is piped, nothing for a quick check).
-fn with_progress<T>(work: impl FnOnce(&Progress) -> T) -> T {
-    let progress = Progress::default();
+fn with_progress<T>(progress: &Progress, work: impl FnOnce() -> T) -> T {
     if !std::io::stderr().is_terminal() {
-        return work(&progress);
+        return work();
     }
     let finished = AtomicBool::new(false);
     std::thread::scope(|scope| {
@@ -95,7 +113,7 @@ fn with_progress<T>(work: impl FnOnce(&Progress) -> T) -> T {
             }
             bar.finish_and_clear();
         });
-        let out = work(&progress);
+        let out = work();
         finished.store(true, Ordering::Relaxed);
         // Wake the drawer: the check does not wait out its sleep.
         drawer.thread().unpark();
@@ -111,23 +129,22 @@ pub fn run(
     json: bool,
     out: &mut Out,
 ) -> io::Result<i32> {
-    let all = match findings(engine, layered, names, min) {
-        Ok(f) => f,
+    let Checked { findings: all, below_min } = match findings(engine, layered, names, min) {
+        Ok(checked) => checked,
         Err(e) => {
             eprintln!("skillscope: {e}");
             return Ok(EXIT_USAGE);
         }
     };
-    let shown: Vec<&Finding> = all.iter().collect();
-    let code = if shown.is_empty() { EXIT_OK } else { EXIT_ANSWER_ERROR };
+    let code = if all.is_empty() { EXIT_OK } else { EXIT_ANSWER_ERROR };
     if json {
         // One finding's JSON at a time: a big home has tens of thousands.
-        serde_json::to_writer_pretty(&mut *out, &FindingsJson(&shown))?;
+        serde_json::to_writer_pretty(&mut *out, &FindingsJson(&all))?;
         writeln!(out)?;
         return Ok(code);
     }
     let mut last_path = "";
-    for f in &shown {
+    for f in &all {
         if *f.rel_path != *last_path {
             if !last_path.is_empty() {
                 writeln!(out)?;
@@ -146,8 +163,8 @@ pub fn run(
         )?;
         writeln!(out, "      hint: {}", clean_line(&f.hint))?;
     }
-    let count = |s: Severity| all.iter().filter(|f| f.severity == s).count();
-    if !shown.is_empty() {
+    let count = |s: Severity| all.iter().filter(|f| f.severity == s).count() + below_min[s.index()];
+    if !all.is_empty() {
         writeln!(out)?;
     }
     writeln!(
@@ -156,7 +173,7 @@ pub fn run(
         count(Severity::Error),
         count(Severity::Warning),
         count(Severity::Info),
-        shown.len(),
+        all.len(),
         min.name()
     )?;
     Ok(code)

@@ -411,6 +411,8 @@ pub fn check_skill_dir(
 ) {
     let others = tree.iter().filter(|f| f.is_file && f.path != skill.skill_md && scanned(&f.path));
     let files = std::iter::once(&skill.skill_md).chain(others.map(|f| &f.path));
+    // Shared by the skill's findings (most skills have none).
+    let mut skill_ref: Option<(Arc<str>, Arc<Path>)> = None;
     for file in files {
         let text = match skill_md_text {
             // The size limit is on the file: its text, with `\r\n` read as
@@ -429,12 +431,14 @@ pub fn check_skill_dir(
             let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
             let (path, rel_path) =
                 file_ref.get_or_insert_with(|| (file.as_path().into(), relative(file, roots))).clone();
+            let (skill_name, skill_md) =
+                skill_ref.get_or_insert_with(|| (skill.name.as_str().into(), skill.skill_md.as_path().into())).clone();
             findings.push(Finding {
                 rule: rule_id(id),
                 severity,
                 skill: None,
-                skill_name: Some(skill.name.as_str().into()),
-                skill_md: Some(skill.skill_md.as_path().into()),
+                skill_name: Some(skill_name),
+                skill_md: Some(skill_md),
                 path,
                 rel_path,
                 line: Some(line),

@@ -39,6 +39,11 @@ impl Severity {
         }
     }
 
+    /// 0 for info, 1 for warning, 2 for error.
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
     pub fn parse(s: &str) -> Option<Severity> {
         match s.trim().to_ascii_lowercase().as_str() {
             "info" => Some(Severity::Info),
@@ -131,6 +136,17 @@ impl Sink<'_> {
     }
 }
 
+/// Keeps the findings at or above `min`, counting the others in `progress`.
+pub(crate) fn keep_at_least(findings: &mut Vec<Finding>, min: Severity, progress: &Progress) {
+    findings.retain(|f| {
+        let keep = f.severity >= min;
+        if !keep {
+            progress.dropped[f.severity.index()].fetch_add(1, Ordering::Relaxed);
+        }
+        keep
+    });
+}
+
 /// A path relative to the first root containing it, else the home, else as is.
 pub(crate) fn relative(path: &Path, roots: &[PathBuf]) -> Arc<str> {
     for root in roots {
@@ -204,7 +220,7 @@ impl Engine {
         let has_bundles = !catalog.bundles.bundles.is_empty();
         let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
         bundles::check(self, &catalog, index.as_ref(), &roots, &mut findings);
-        findings.retain(|f| f.severity >= min);
+        keep_at_least(&mut findings, min, progress);
         (catalog, findings)
     }
 
@@ -232,7 +248,7 @@ impl Engine {
                 let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
                 // A big home's findings below `min` (mostly infos) would
                 // outweigh its catalog.
-                found.retain(|f| f.severity >= min);
+                keep_at_least(&mut found, min, progress);
                 found.shrink_to_fit();
                 progress.checked_one_more();
                 // Checked: of the frontmatter, linking and name lookups
@@ -265,7 +281,7 @@ impl Engine {
                 .then(|| super::source::read_text(&catalog.skills[index].skill_md).ok())
                 .flatten();
             linked_findings(&catalog, index, text, &roots, &mut found);
-            found.retain(|f| f.severity >= min);
+            keep_at_least(&mut found, min, progress);
             findings.append(&mut found);
         }
         (catalog, findings)
@@ -347,13 +363,16 @@ fn read_error(skill: &CatalogSkill) -> String {
 pub struct Progress {
     done: AtomicUsize,
     total: AtomicUsize,
+    /// Findings below the check's `min`, dropped as they were made, by
+    /// severity (see [`Severity::index`]).
+    dropped: [AtomicUsize; 3],
 }
 
 impl Progress {
     /// Progress towards `skills` skills, a guess (the last scan's count):
     /// a check that walks and checks at once learns the count only at the end.
     pub fn expecting(skills: usize) -> Progress {
-        Progress { done: AtomicUsize::new(0), total: AtomicUsize::new(skills) }
+        Progress { total: AtomicUsize::new(skills), ..Progress::default() }
     }
 
     /// Skills checked so far.
@@ -365,6 +384,12 @@ impl Progress {
     /// [`Progress::done`]. Equal to it when nothing was expected.
     pub fn total(&self) -> usize {
         self.total.load(Ordering::Relaxed)
+    }
+
+    /// How many findings of `severity` the check dropped for being below
+    /// its `min`: kept ones and these are all it found.
+    pub fn dropped(&self, severity: Severity) -> usize {
+        self.dropped[severity.index()].load(Ordering::Relaxed)
     }
 
     /// One more skill checked.

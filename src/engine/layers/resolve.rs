@@ -271,7 +271,7 @@ impl Engine {
         }
         let catalog = self.merge_layers(layers, db, user_catalog, shared_catalog);
         findings.extend(shadowing_findings(&catalog, layers));
-        findings.retain(|f| f.severity >= min);
+        diagnostics::keep_at_least(&mut findings, min, progress);
         // Indices pointed into the catalogs merged above.
         let by_path: HashMap<&Path, usize> =
             catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
