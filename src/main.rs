@@ -15,5 +15,20 @@ fn main() {
     // measurable speed.
     // SAFETY: sets a number mimalloc reads on its next purge; any value is valid.
     unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    no_transparent_huge_pages();
     std::process::exit(skillscope::cli::run(std::env::args_os()));
+}
+
+/// Turns transparent huge pages off for this process. Where the system
+/// allows them (`madvise` or `always`), mimalloc's arena is backed by 2 MiB
+/// pages, and a page keeps all of its 2 MiB resident while any small
+/// allocation in it lives: the browser held a third of its memory that way
+/// (10,000 skills: 92 MiB instead of 62), for no measurable speed.
+fn no_transparent_huge_pages() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl with PR_SET_THP_DISABLE takes plain integers and only
+    // sets a flag of this process; a failure (an old kernel) changes nothing.
+    unsafe {
+        libc::prctl(libc::PR_SET_THP_DISABLE, 1, 0, 0, 0);
+    }
 }
