@@ -79,7 +79,7 @@ fn home_of(n: usize) -> (tempfile::TempDir, std::path::PathBuf) {
 fn summary(catalog: &skillscope::engine::catalog::Catalog) -> Vec<String> {
     let skills =
         catalog.skills.iter().map(|s| format!("{} {} {:?} {}", s.name, s.description, s.status, s.skill_md.display()));
-    skills.chain(catalog.commands.iter().map(|(key, c)| format!("{key} {:?}", c.description))).collect()
+    skills.chain(catalog.skill_commands().iter().map(|(key, c)| format!("{key} {:?}", c.description))).collect()
 }
 
 fn changed(paths: &[std::path::PathBuf]) -> Pending {

@@ -95,7 +95,9 @@ pub struct Catalog {
     pub roots: Vec<Root>,
     pub skills: Vec<CatalogSkill>,
     pub bundles: super::bundles::BundleSet,
-    pub commands: IndexMap<String, SkillCommand>,
+    /// The slash commands, each to the index of the skill it runs (its
+    /// name and description are that skill's: [`Catalog::command`]).
+    pub commands: IndexMap<String, usize>,
     /// Problems worth a line in the status bar (config, unreadable folders).
     pub problems: Vec<String>,
     /// Of each skill's frontmatter only `name` is held (a browser's
@@ -117,6 +119,18 @@ impl Catalog {
 
     pub fn index_of(&self, skill_md: &Path) -> Option<usize> {
         self.skills.iter().position(|s| s.skill_md == skill_md)
+    }
+
+    /// The slash command `key` (`/name`), as `scan_skill_commands()` has it.
+    pub fn command(&self, key: &str) -> Option<SkillCommand> {
+        let skill = self.skills.get(*self.commands.get(key)?)?;
+        let (name, description) = skill.command_candidate.clone()?;
+        Some(SkillCommand::new(name, description, &skill.skill_md))
+    }
+
+    /// Every slash command in registration order: `scan_skill_commands()`.
+    pub fn skill_commands(&self) -> IndexMap<String, SkillCommand> {
+        self.commands.keys().filter_map(|key| Some((key.clone(), self.command(key)?))).collect()
     }
 }
 
@@ -317,11 +331,6 @@ impl Engine {
             kept.disabled = old.status.disabled;
             kept.ambiguous_with = old.status.ambiguous_with;
             kept.command = old.status.command;
-            if let (Some(key), Some((name, description))) = (&kept.command, &skill.command_candidate) {
-                if let Some(command) = catalog.commands.get_mut(key) {
-                    command.description = messages::command_description(name, description.clone());
-                }
-            }
         }
         if relink {
             catalog.commands = self.link_catalog(&mut catalog.skills);
@@ -376,7 +385,7 @@ impl Engine {
 
     /// The statuses that depend on every skill (names taken first, disabled
     /// lists, ambiguous lookups, slash commands), in scan order.
-    fn link_catalog(&self, skills: &mut [CatalogSkill]) -> IndexMap<String, SkillCommand> {
+    fn link_catalog(&self, skills: &mut [CatalogSkill]) -> IndexMap<String, usize> {
         let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
         // Listing order is scan order: first name wins; a disabled skill
         // is passed over before it takes its name.
@@ -427,20 +436,13 @@ impl Engine {
         drop(by_lookup);
         drop(dir_names);
 
-        let commands = messages::register_commands(
-            skills.iter().map(|s| (s.skill_md.as_path(), s.command_candidate.clone())),
+        let commands = messages::command_slots(
+            skills.iter().map(|s| s.command_candidate.as_ref().map(|(name, _)| name.as_str())),
             &disabled,
         );
-        // Commands are registered in scan order: walk both lists together.
         let mut command_of: Vec<Option<String>> = vec![None; skills.len()];
-        let mut next = 0;
-        for (key, cmd) in &commands {
-            while next < skills.len() && skills[next].skill_md != cmd.skill_md_path {
-                next += 1;
-            }
-            if let Some(slot) = command_of.get_mut(next) {
-                *slot = Some(key.clone());
-            }
+        for (key, &i) in &commands {
+            command_of[i] = Some(key.clone());
         }
         for (i, ((skill, ambiguous_with), command)) in skills.iter_mut().zip(ambiguous).zip(command_of).enumerate() {
             let (listed, shadowed_by, disabled) = linked[i];

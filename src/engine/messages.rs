@@ -150,6 +150,13 @@ pub struct SkillCommand {
 }
 
 impl SkillCommand {
+    /// The command of a skill whose candidate is `name` and `description`.
+    pub fn new(name: String, description: Value, skill_md_path: &Path) -> SkillCommand {
+        let description = command_description(&name, description);
+        let skill_dir = skill_md_path.parent().map(Path::to_path_buf).unwrap_or_default();
+        SkillCommand { name, description, skill_md_path: skill_md_path.to_path_buf(), skill_dir }
+    }
+
     pub fn to_json(&self) -> Json {
         json!({
             "name": self.name,
@@ -202,31 +209,45 @@ pub fn register_commands<'a>(
     candidates: impl Iterator<Item = (&'a Path, Option<(String, Value)>)>,
     disabled: &HashSet<String>,
 ) -> IndexMap<String, SkillCommand> {
-    let mut commands = IndexMap::new();
-    let mut seen: HashSet<String> = HashSet::new();
-    {
-        for (path, candidate) in candidates {
-            let Some((name, description)) = candidate else {
-                continue;
+    let candidates: Vec<(&Path, Option<(String, Value)>)> = candidates.collect();
+    let names = candidates.iter().map(|(_, c)| c.as_ref().map(|(name, _)| name.as_str()));
+    command_slots(names, disabled)
+        .into_iter()
+        .filter_map(|(key, i)| {
+            let (path, (name, description)) = match &candidates[i] {
+                (path, Some(candidate)) => (*path, candidate.clone()),
+                (_, None) => return None,
             };
-            if seen.contains(&name) || disabled.contains(&name) {
-                continue;
-            }
-            seen.insert(name.clone());
-            let slug = slugify(&name);
-            if slug.is_empty() || is_core_command(&slug) {
-                continue;
-            }
-            let key = format!("/{slug}");
-            if commands.contains_key(&key) {
-                continue;
-            }
-            let description = command_description(&name, description);
-            let skill_dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
-            commands.insert(key, SkillCommand { name, description, skill_md_path: path.to_path_buf(), skill_dir });
+            Some((key, SkillCommand::new(name, description, path)))
+        })
+        .collect()
+}
+
+/// Which candidate (by position) each slash command goes to, for
+/// candidates' names in scan order (`None`: the skill asks for none). The
+/// rules of [`register_commands`], without copying what it keeps.
+pub fn command_slots<'a>(
+    names: impl Iterator<Item = Option<&'a str>>,
+    disabled: &HashSet<String>,
+) -> IndexMap<String, usize> {
+    let mut slots = IndexMap::new();
+    let mut seen: HashSet<&str> = HashSet::new();
+    for (i, name) in names.enumerate() {
+        let Some(name) = name else { continue };
+        if seen.contains(name) || disabled.contains(name) {
+            continue;
+        }
+        seen.insert(name);
+        let slug = slugify(name);
+        if slug.is_empty() || is_core_command(&slug) {
+            continue;
+        }
+        let key = format!("/{slug}");
+        if !slots.contains_key(&key) {
+            slots.insert(key, i);
         }
     }
-    commands
+    slots
 }
 
 /// A command's description: the skill's, else one made from its name.

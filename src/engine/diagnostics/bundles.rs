@@ -54,7 +54,7 @@ pub(super) fn check(
             rel_path: relative(&bundle.path, roots),
             path: bundle.path.as_path().into(),
         };
-        if let Some(cmd) = catalog.commands.get(key) {
+        if let Some(cmd) = catalog.command(key) {
             sink.add(
                 "bundle-shadows-skill",
                 Some(1),

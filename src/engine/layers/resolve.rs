@@ -236,7 +236,8 @@ impl Engine {
             }
         }
         crate::engine::catalog::link_shadows(&mut skills);
-        Catalog { roots, skills, bundles: shared.bundles, commands: shared.commands, problems, lean: false }
+        let commands = shared.commands.into_iter().map(|(key, i)| (key, remap(i))).collect();
+        Catalog { roots, skills, bundles: shared.bundles, commands, problems, lean: false }
     }
 
     /// Every finding with layers on, and the layered catalog they point
