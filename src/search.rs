@@ -293,6 +293,7 @@ mod tests {
                 description: (*desc).into(),
                 tags: vec!["ops".into()],
                 frontmatter: Default::default(),
+                name_field: crate::engine::catalog::NameField::NotAString,
                 frontmatter_kind: crate::engine::frontmatter::FrontmatterKind::None,
                 body_line: 1,
                 read_error: None,

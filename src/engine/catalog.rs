@@ -62,12 +62,19 @@ pub struct CatalogSkill {
     pub name: String,
     pub description: String,
     pub tags: Vec<String>,
+    /// Its frontmatter; empty in a lean catalog ([`Catalog::lean`]).
     pub frontmatter: Map,
+    /// The frontmatter's `name` when it is a string, kept when the rest
+    /// of the frontmatter is dropped: [`CatalogSkill::frontmatter_name`].
+    pub(crate) name_field: NameField,
     pub frontmatter_kind: FrontmatterKind,
     /// 1-based line where the body starts (for opening an editor there).
     pub body_line: usize,
     pub read_error: Option<String>,
-    pub readiness: Readiness,
+    /// Its prerequisites as `skill_view` reports them, boxed only when
+    /// something is required or missing (most skills need nothing):
+    /// read it through [`CatalogSkill::readiness`].
+    pub(crate) readiness: Option<Box<Readiness>>,
     pub status: SkillStatus,
     /// The database row of a skill that has no folder (source `db`).
     pub db_row: Option<Box<super::layers::DbSkill>>,
@@ -77,7 +84,44 @@ pub struct CatalogSkill {
     pub command_candidate: Option<(String, Value)>,
 }
 
+/// A frontmatter `name` as a lean catalog keeps it: most skills' is the
+/// name they are listed by, which is then not held twice.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum NameField {
+    /// No `name`, or one that is not a string.
+    NotAString,
+    /// The same as [`CatalogSkill::name`].
+    Listed,
+    Other(Box<str>),
+}
+
+impl NameField {
+    pub(crate) fn of(fields: &Map, listed: &str) -> NameField {
+        match fields.get("name") {
+            Some(Value::Str(n)) if n == listed => NameField::Listed,
+            Some(Value::Str(n)) => NameField::Other(n.as_str().into()),
+            _ => NameField::NotAString,
+        }
+    }
+}
+
 impl CatalogSkill {
+    /// The frontmatter's `name`, when it is a string (linking and name
+    /// lookups read it; a lean catalog keeps it).
+    pub fn frontmatter_name(&self) -> Option<&str> {
+        match &self.name_field {
+            NameField::NotAString => None,
+            NameField::Listed => Some(&self.name),
+            NameField::Other(n) => Some(n),
+        }
+    }
+
+    /// Its prerequisites as `skill_view` reports them.
+    pub fn readiness(&self) -> &Readiness {
+        static NOTHING_NEEDED: Readiness = Readiness::NOTHING_NEEDED;
+        self.readiness.as_deref().unwrap_or(&NOTHING_NEEDED)
+    }
+
     /// Hermes will not show this skill to the agent (listing, prompt, commands).
     pub fn hidden(&self) -> bool {
         !self.status.platform_ok || !self.status.environment_ok || self.status.disabled
@@ -100,16 +144,17 @@ pub struct Catalog {
     pub commands: IndexMap<String, usize>,
     /// Problems worth a line in the status bar (config, unreadable folders).
     pub problems: Vec<String>,
-    /// Of each skill's frontmatter only `name` is held (a browser's
-    /// catalog, see [`Engine::lean_catalog`]); [`Engine::frontmatter_of`]
+    /// No skill's frontmatter is held (a browser's catalog, see
+    /// [`Engine::lean_catalog`]), but its string `name`
+    /// ([`CatalogSkill::frontmatter_name`]); [`Engine::frontmatter_of`]
     /// reads the rest again.
     pub lean: bool,
 }
 
-/// Drops all of a skill's frontmatter but `name`: see [`Catalog::lean`].
-pub(crate) fn keep_name_only(skill: &mut CatalogSkill) {
-    skill.frontmatter.retain(|key, _| *key == "name");
-    skill.frontmatter.shrink_to_fit();
+/// Drops a skill's frontmatter (its string `name` is kept apart): see
+/// [`Catalog::lean`].
+pub(crate) fn drop_frontmatter(skill: &mut CatalogSkill) {
+    skill.frontmatter = Map::new();
 }
 
 impl Catalog {
@@ -196,12 +241,13 @@ impl Engine {
         catalog
     }
 
-    /// [`Engine::catalog`] holding of each skill's frontmatter only `name`
-    /// (what linking needs), dropped skill by skill as the walk reads them:
+    /// [`Engine::catalog`] holding no skill's frontmatter (its string
+    /// `name`, what linking needs, is kept apart), dropped skill by skill
+    /// as the walk reads them:
     /// on a big home the frontmatter is most of a catalog's memory, and a
     /// browser shows one skill's at a time ([`Engine::frontmatter_of`]).
     pub fn lean_catalog(&self) -> Catalog {
-        let (mut catalog, _) = self.skills_catalog_with(&|skill, _| keep_name_only(skill), None);
+        let (mut catalog, _) = self.skills_catalog_with(&|skill, _| drop_frontmatter(skill), None);
         catalog.lean = true;
         self.refresh_bundles(&mut catalog);
         catalog
@@ -316,7 +362,7 @@ impl Engine {
             let file = IndexedFile { path: old.skill_md.clone(), regular: false, text: None };
             let mut fresh = self.catalog_skill(old.root, &root, self.parse_for_catalog(file));
             if catalog.lean {
-                keep_name_only(&mut fresh);
+                drop_frontmatter(&mut fresh);
             }
             let old = std::mem::replace(&mut catalog.skills[i], fresh);
             if link_inputs(&old) != link_inputs(&catalog.skills[i]) {
@@ -363,6 +409,7 @@ impl Engine {
             .path
             .components()
             .any(|c| matches!(c.as_os_str().to_str(), Some(".git" | ".github" | ".hub" | ".archive")));
+        let name_field = NameField::of(&p.fields, &name);
         CatalogSkill {
             root: root_index,
             categories,
@@ -371,7 +418,8 @@ impl Engine {
             name,
             description,
             tags: skill::tag_list(&p.fields, "tags"),
-            readiness: readiness::evaluate(&p.fields, &self.home, &self.env, self.options.backend.name()),
+            readiness: readiness::evaluate(&p.fields, &self.home, &self.env, self.options.backend.name()).boxed(),
+            name_field,
             frontmatter: p.fields,
             frontmatter_kind: p.kind,
             body_line: p.body_line,
@@ -418,7 +466,7 @@ impl Engine {
         }
         for (i, skill) in skills.iter().enumerate() {
             let dir_name: &str = &dir_names[i];
-            if let Some(Value::Str(n)) = skill.frontmatter.get("name") {
+            if let Some(n) = skill.frontmatter_name() {
                 if n != dir_name {
                     by_lookup.entry(n).or_default().push(i);
                 }
@@ -460,11 +508,11 @@ impl Engine {
 
 /// What the statuses linking skills to each other read of one skill (its
 /// folder and file never change on a refresh).
-fn link_inputs(skill: &CatalogSkill) -> (bool, &str, Option<&Value>, Option<&str>) {
+fn link_inputs(skill: &CatalogSkill) -> (bool, &str, Option<&str>, Option<&str>) {
     (
         skill.listing_kept,
         &skill.name,
-        skill.frontmatter.get("name"),
+        skill.frontmatter_name(),
         skill.command_candidate.as_ref().map(|(name, _)| name.as_str()),
     )
 }

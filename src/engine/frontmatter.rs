@@ -13,7 +13,7 @@ pub enum FrontmatterKind {
     /// YAML parsed, but not to a mapping: Hermes uses `{}`.
     NotAMapping,
     /// YAML failed (PyYAML raised); `key: value` lines were split by hand.
-    Fallback(LoadError),
+    Fallback(Box<LoadError>),
 }
 
 #[derive(Debug, Clone)]
@@ -107,7 +107,7 @@ fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, LoadError>) ->
     let (fields, kind) = match load(yaml) {
         Ok(Value::Map(m)) => (m, FrontmatterKind::Yaml),
         Ok(_) => (Map::new(), FrontmatterKind::NotAMapping),
-        Err(e) => (split_lines(yaml), FrontmatterKind::Fallback(e)),
+        Err(e) => (split_lines(yaml), FrontmatterKind::Fallback(Box::new(e))),
     };
     (Frontmatter { fields, body_start, kind, yaml_len: yaml.len() }, body)
 }

@@ -252,6 +252,22 @@ pub struct Readiness {
 }
 
 impl Readiness {
+    /// Nothing required, nothing missing.
+    pub const NOTHING_NEEDED: Readiness = Readiness {
+        required: Vec::new(),
+        missing_env: Vec::new(),
+        missing_files: Vec::new(),
+        setup_needed: false,
+        setup_help: None,
+        gateway_setup_hint: None,
+        setup_note: None,
+    };
+
+    /// Boxed, or `None` when nothing is needed: see `CatalogSkill::readiness`.
+    pub(crate) fn boxed(self) -> Option<Box<Readiness>> {
+        (self != Readiness::NOTHING_NEEDED).then(|| Box::new(self))
+    }
+
     pub fn status(&self) -> &'static str {
         if self.setup_needed {
             "setup_needed"

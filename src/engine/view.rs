@@ -167,9 +167,7 @@ impl Engine {
                         .skills
                         .iter()
                         .filter(|s| s.root == ri && s.db_row.is_none())
-                        .map(|s| {
-                            (s.skill_md.clone(), s.frontmatter.get("name").and_then(|v| v.as_str()).map(str::to_owned))
-                        })
+                        .map(|s| (s.skill_md.clone(), s.frontmatter_name().map(str::to_owned)))
                         .collect(),
                     None => {
                         discover::index_read_map(&root, "SKILL.md", &|f| {

@@ -1007,7 +1007,7 @@ pub fn load_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
         Some(l) => {
             let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
             let mut catalog = engine.layered_catalog(l, &db);
-            catalog.skills.iter_mut().for_each(crate::engine::catalog::keep_name_only);
+            catalog.skills.iter_mut().for_each(crate::engine::catalog::drop_frontmatter);
             catalog.lean = true;
             catalog
         }

@@ -219,7 +219,7 @@ pub fn marker(skill: &CatalogSkill, theme: &Theme) -> (&'static str, Style) {
         ("≈", theme.warn)
     } else if s.unlistable {
         ("!", theme.warn)
-    } else if skill.readiness.setup_needed {
+    } else if skill.readiness().setup_needed {
         ("⚠", theme.warn)
     } else {
         ("·", theme.ok)

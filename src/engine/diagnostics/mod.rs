@@ -206,9 +206,9 @@ impl Engine {
     /// Scans the home and checks every skill in one walk (each SKILL.md is
     /// read once, its rules run while the text is at hand), then the
     /// rules that need the whole catalog, the config and the bundles. The
-    /// catalog returned keeps, of each skill's frontmatter, only `name`.
-    /// The rest has been checked already and is dropped so that a big home's
-    /// check stays small. Findings below `min` are dropped as they are made.
+    /// catalog returned holds no skill's frontmatter but its string `name`:
+    /// the rest has been checked already and is dropped so that a big
+    /// home's check stays small. Findings below `min` are dropped as they are made.
     pub fn checked_catalog_with(&self, progress: &Progress, min: Severity) -> (Catalog, Vec<Finding>) {
         let mut md_names = HashSet::new();
         let (mut catalog, mut findings) = self.checked_skills_noting(progress, min, Some(&mut md_names));
@@ -221,6 +221,8 @@ impl Engine {
         let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
         bundles::check(self, &catalog, index.as_ref(), &roots, &mut findings);
         keep_at_least(&mut findings, min, progress);
+        // The browser keeps them: no room for a doubling's slack.
+        findings.shrink_to_fit();
         (catalog, findings)
     }
 
@@ -252,9 +254,9 @@ impl Engine {
                 found.shrink_to_fit();
                 progress.checked_one_more();
                 // Checked: of the frontmatter, linking and name lookups
-                // read only `name`. On a big home the rest is most of the
-                // catalog's memory.
-                super::catalog::keep_name_only(skill);
+                // read only `name`, which the skill keeps apart. On a big
+                // home the rest is most of the catalog's memory.
+                super::catalog::drop_frontmatter(skill);
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
                 let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };

@@ -2,7 +2,7 @@
 //! catalog and the findings only layers can have.
 
 use super::{DbRead, DbSkill, Layers, Source, TABLE};
-use crate::engine::catalog::{Catalog, CatalogSkill, Root, SkillStatus};
+use crate::engine::catalog::{Catalog, CatalogSkill, NameField, Root, SkillStatus};
 use crate::engine::diagnostics::{self, Finding};
 use crate::engine::frontmatter;
 use crate::engine::gates;
@@ -299,7 +299,8 @@ impl Engine {
             name: row.name.clone(),
             description: row.description.clone(),
             tags: skill::tag_list(&fm.fields, "tags"),
-            readiness: readiness::evaluate(&fm.fields, &self.home, &self.env, self.options.backend.name()),
+            readiness: readiness::evaluate(&fm.fields, &self.home, &self.env, self.options.backend.name()).boxed(),
+            name_field: NameField::of(&fm.fields, &row.name),
             frontmatter: fm.fields,
             frontmatter_kind: fm.kind,
             body_line,
