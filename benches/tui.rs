@@ -20,6 +20,11 @@
 
 mod common;
 
+// The allocator the skillscope binary runs on, tuned as it tunes it
+// (`main` below), so the in-process timings here are the app's.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use common::{bench_home, corpus, ms, tiers};
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
@@ -354,6 +359,7 @@ fn in_a_terminal(home: &Path, skills: usize) {
 }
 
 fn main() {
+    skillscope::memory::tune();
     let only = |what: &str| std::env::args().any(|a| a == what);
     let (reload_only, terminal_only) = (only("reload"), only("terminal"));
     for skills in tiers() {

@@ -8,6 +8,7 @@ pub mod cli;
 pub mod demo;
 pub mod engine;
 pub mod markdown;
+pub mod memory;
 pub mod open;
 pub mod sanitize;
 pub mod search;
