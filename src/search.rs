@@ -23,18 +23,52 @@ struct Texts {
     ends: Vec<[usize; 4]>,
 }
 
+/// Appends one field to `fields` (as `write` puts it) and its lower-cased
+/// form to `lower`; returns where each now ends.
+fn push_field(fields: &mut String, lower: &mut String, write: impl FnOnce(&mut String)) -> (usize, usize) {
+    let start = fields.len();
+    write(fields);
+    let added = &fields[start..];
+    if added.is_ascii() {
+        let at = lower.len();
+        lower.push_str(added);
+        lower[at..].make_ascii_lowercase();
+    } else {
+        lower.push_str(&added.to_lowercase());
+    }
+    (fields.len(), lower.len())
+}
+
 impl Texts {
-    fn new(skills: impl Iterator<Item = [String; 4]>) -> Texts {
-        let mut texts = Texts { text: String::new(), ends: Vec::new() };
-        for fields in skills {
-            let mut ends = [0; 4];
-            for (end, field) in ends.iter_mut().zip(fields) {
-                texts.text.push_str(&field);
-                *end = texts.text.len();
-            }
-            texts.ends.push(ends);
+    /// Every skill's fields as written, and lower-cased, written straight
+    /// into the two strings (no string per field).
+    fn of_catalog(catalog: &Catalog) -> (Texts, Texts) {
+        let count = catalog.skills.len();
+        // Sized once (lower-casing rarely changes a length): growing by
+        // doubling would copy and fault in the text again and again.
+        let bytes: usize = catalog
+            .skills
+            .iter()
+            .map(|s| {
+                let joined = |parts: &[String]| parts.iter().map(|p| p.len() + 1).sum::<usize>();
+                s.name.len() + joined(&s.categories) + joined(&s.tags) + s.description.len()
+            })
+            .sum();
+        let mut fields = Texts { text: String::with_capacity(bytes), ends: Vec::with_capacity(count) };
+        let mut lower = Texts { text: String::with_capacity(bytes), ends: Vec::with_capacity(count) };
+        for s in &catalog.skills {
+            let (mut as_written, mut lowered) = ([0; 4], [0; 4]);
+            let mut field = |i: usize, write: &dyn Fn(&mut String)| {
+                (as_written[i], lowered[i]) = push_field(&mut fields.text, &mut lower.text, write);
+            };
+            field(NAME, &|t| t.push_str(&s.name));
+            field(CATEGORY, &|t| join_into(t, &s.categories, "/"));
+            field(TAGS, &|t| join_into(t, &s.tags, " "));
+            field(DESCRIPTION, &|t| t.push_str(&s.description));
+            fields.ends.push(as_written);
+            lower.ends.push(lowered);
         }
-        texts
+        (fields, lower)
     }
 
     fn of(&self, skill: usize) -> SkillText<'_> {
@@ -115,16 +149,11 @@ struct Score {
 
 impl Search {
     pub fn new(catalog: &Catalog) -> Search {
-        let prepared = crate::engine::parallel_map_min(&catalog.skills, PARALLEL_FROM, |s| {
-            let fields = [s.name.clone(), s.category_path(), s.tags.join(" "), s.description.clone()];
-            let lower = fields.clone().map(|f| f.to_lowercase());
-            (fields, lower)
-        });
-        let count = prepared.len();
-        let (fields, lower): (Vec<_>, Vec<_>) = prepared.into_iter().unzip();
-        let (fields, lower) = (Texts::new(fields.into_iter()), Texts::new(lower.into_iter()));
+        let count = catalog.skills.len();
+        let (fields, lower) = Texts::of_catalog(catalog);
         let mut by_name: Vec<usize> = (0..count).collect();
-        by_name.sort_by(|&a, &b| {
+        // A total order (the index breaks ties): unstable sorting is exact.
+        by_name.sort_unstable_by(|&a, &b| {
             let (na, nb) = (fields.of(a).get(NAME), fields.of(b).get(NAME));
             na.len().cmp(&nb.len()).then(na.cmp(nb)).then(a.cmp(&b))
         });
@@ -232,6 +261,16 @@ fn key_rank(key: u64) -> u8 {
     6 - (key >> (32 + COST_BITS)) as u8
 }
 
+/// `parts.join(sep)`, written into `text`.
+fn join_into(text: &mut String, parts: &[String], sep: &str) {
+    for (i, part) in parts.iter().enumerate() {
+        if i > 0 {
+            text.push_str(sep);
+        }
+        text.push_str(part);
+    }
+}
+
 /// The width of the greedy in-order match of `needle` in `haystack` (from
 /// its first matched character to its last), or `None` when it does not
 /// match.
@@ -309,6 +348,21 @@ mod tests {
 
     fn names(c: &Catalog, ranked: &[usize]) -> Vec<String> {
         ranked.iter().map(|&i| c.skills[i].name.clone()).collect()
+    }
+
+    #[test]
+    fn fields_are_written_as_joined_and_lower_cased() {
+        let mut c = catalog(&[("Deploy-Ops", "Infra", "Ships İt ΣΟΦΟΣ"), ("ünï", "dev", "plain")]);
+        c.skills[0].categories.push("K8s".into());
+        c.skills[1].tags = vec![];
+        let (fields, lower) = Texts::of_catalog(&c);
+        for (i, s) in c.skills.iter().enumerate() {
+            let expected = [s.name.clone(), s.category_path(), s.tags.join(" "), s.description.clone()];
+            for (f, text) in expected.iter().enumerate() {
+                assert_eq!(fields.of(i).get(f), text);
+                assert_eq!(lower.of(i).get(f), text.to_lowercase());
+            }
+        }
     }
 
     #[test]
