@@ -22,7 +22,7 @@ pub fn tune() {
 /// allows them (`madvise` or `always`), mimalloc's arena is backed by 2 MiB
 /// pages, and a page keeps all of its 2 MiB resident while any small
 /// allocation in it lives: the browser held a third of its memory that way
-/// (10,000 skills: 92 MiB instead of 62). Small pages cost page faults: a
+/// (10,000 skills: 93–95 MiB instead of 62–64). Small pages cost page faults: a
 /// 10,000-skill check takes about 15 % more CPU time, in the same wall time
 /// within noise (0.48–0.55 s against 0.50–0.61 s).
 fn no_transparent_huge_pages() {

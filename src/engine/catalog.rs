@@ -168,14 +168,19 @@ impl Catalog {
 
     /// The slash command `key` (`/name`), as `scan_skill_commands()` has it.
     pub fn command(&self, key: &str) -> Option<SkillCommand> {
-        let skill = self.skills.get(*self.commands.get(key)?)?;
-        let (name, description) = skill.command_candidate.clone()?;
-        Some(SkillCommand::new(name, description, &skill.skill_md))
+        self.command_of(*self.commands.get(key)?)
     }
 
     /// Every slash command in registration order: `scan_skill_commands()`.
     pub fn skill_commands(&self) -> IndexMap<String, SkillCommand> {
-        self.commands.keys().filter_map(|key| Some((key.clone(), self.command(key)?))).collect()
+        self.commands.iter().filter_map(|(key, &i)| Some((key.clone(), self.command_of(i)?))).collect()
+    }
+
+    /// The slash command of the skill at `index`, which registered one.
+    fn command_of(&self, index: usize) -> Option<SkillCommand> {
+        let skill = self.skills.get(index)?;
+        let (name, description) = skill.command_candidate.clone()?;
+        Some(SkillCommand::new(name, description, &skill.skill_md))
     }
 }
 

@@ -209,15 +209,15 @@ pub fn register_commands<'a>(
     candidates: impl Iterator<Item = (&'a Path, Option<(String, Value)>)>,
     disabled: &HashSet<String>,
 ) -> IndexMap<String, SkillCommand> {
-    let candidates: Vec<(&Path, Option<(String, Value)>)> = candidates.collect();
+    let mut candidates: Vec<(&Path, Option<(String, Value)>)> = candidates.collect();
     let names = candidates.iter().map(|(_, c)| c.as_ref().map(|(name, _)| name.as_str()));
-    command_slots(names, disabled)
+    let slots = command_slots(names, disabled);
+    // Each candidate has one slot at most: its name and description move.
+    slots
         .into_iter()
         .filter_map(|(key, i)| {
-            let (path, (name, description)) = match &candidates[i] {
-                (path, Some(candidate)) => (*path, candidate.clone()),
-                (_, None) => return None,
-            };
+            let (path, candidate) = &mut candidates[i];
+            let (name, description) = candidate.take()?;
             Some((key, SkillCommand::new(name, description, path)))
         })
         .collect()
