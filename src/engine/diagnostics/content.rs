@@ -11,7 +11,7 @@ use crate::engine::view::linked_files_in;
 use std::path::PathBuf;
 
 /// Phrases whose presence makes skill_view log an injection warning.
-const INJECTION_PATTERNS: [&str; 9] = [
+pub(super) const INJECTION_PATTERNS: [&str; 9] = [
     "ignore previous instructions",
     "ignore all previous",
     "you are now",
@@ -27,8 +27,10 @@ const INJECTION_PATTERNS: [&str; 9] = [
 const FOREIGN_TEMPLATES: [&str; 5] =
     ["SKILL_DIR", "SKILL_ROOT", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "SKILL_PATH"];
 
-/// Rules on the text of a SKILL.md; `files` is its folder's `rglob("*")`.
-pub(super) fn check(skill: &CatalogSkill, text: &str, files: &[paths::TreeFile], sink: &mut Sink) {
+/// Rules on the text of a SKILL.md; `flagged` holds the lines the guard's
+/// one pass flagged in it ([`super::guard::Scanned`]), `files` its
+/// folder's `rglob("*")`.
+pub(super) fn check(skill: &CatalogSkill, text: &str, flagged: &[usize], files: &[paths::TreeFile], sink: &mut Sink) {
     let body_offset = text.len() - frontmatter::body(text).len();
     for (range, cmd) in inline_shell_snippets(text) {
         sink.add(
@@ -38,33 +40,24 @@ pub(super) fn check(skill: &CatalogSkill, text: &str, files: &[paths::TreeFile],
         );
     }
     check_templates(text, sink);
-    check_injection_phrases(text, sink);
+    check_injection_phrases(text, flagged, sink);
     check_references(skill, text, body_offset, files, sink);
 }
 
-/// The phrases skill_view warns about, looked for in the lowercased text.
-fn check_injection_phrases(text: &str, sink: &mut Sink) {
-    static ANY_INJECTION: std::sync::OnceLock<Option<aho_corasick::AhoCorasick>> = std::sync::OnceLock::new();
-    let any = ANY_INJECTION.get_or_init(|| {
-        aho_corasick::AhoCorasick::builder().ascii_case_insensitive(true).build(INJECTION_PATTERNS).ok()
-    });
-    // One pass over the text says whether any line needs a look. On ASCII
-    // text, lowercasing is ASCII case folding, which the pass ignores; other
-    // text is lowercased first (some characters lowercase to ASCII ones).
-    let lower;
-    let haystack = if text.is_ascii() {
-        text
-    } else {
-        lower = text.to_lowercase();
-        &lower
-    };
-    if any.as_ref().is_some_and(|ac| !ac.is_match(haystack)) {
-        return;
-    }
-    // Lowercasing never adds or removes a line: the lines stay numbered.
-    for (i, line) in text.to_lowercase().lines().enumerate() {
-        if let Some(p) = INJECTION_PATTERNS.iter().find(|p| line.contains(*p)) {
-            sink.add("hermes-injection-phrase", Some(i + 1), format!("contains `{p}`"));
+/// The phrases skill_view warns about, looked for in the lowercased text,
+/// on the lines the guard's pass flagged: its case-insensitive match of each
+/// phrase finds every line whose lowercased form holds one (no character
+/// lowercases into an ASCII letter it does not also fold to, but `İ`,
+/// whose `i̇` no phrase can hold).
+fn check_injection_phrases(text: &str, flagged: &[usize], sink: &mut Sink) {
+    let mut line = 1;
+    let mut counted_to = 0;
+    for &start in flagged {
+        line += memchr::memchr_iter(b'\n', &text.as_bytes()[counted_to..start]).count();
+        counted_to = start;
+        let lower = text[start..].split('\n').next().unwrap_or_default().to_lowercase();
+        if let Some(p) = INJECTION_PATTERNS.iter().find(|p| lower.contains(*p)) {
+            sink.add("hermes-injection-phrase", Some(line), format!("contains `{p}`"));
         }
     }
 }
@@ -150,7 +143,8 @@ fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
         let rest = &body[at + 1..];
         if let Some(end) = rest.find('`') {
             let code = &rest[..end];
-            if support_dirs.iter().any(|d| code.starts_with(&format!("{d}/"))) {
+            let in_support_dir = |d: &&str| code.strip_prefix(*d).is_some_and(|rest| rest.starts_with('/'));
+            if support_dirs.iter().any(in_support_dir) {
                 let token = code.split_whitespace().next().unwrap_or("");
                 out.push((at, trim_path(token).to_owned()));
             }
@@ -233,6 +227,47 @@ pub(super) fn check_files(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines holding a phrase, as skill_view finds them: in the whole text lowercased.
+    fn phrase_lines(text: &str) -> Vec<usize> {
+        let lower = text.to_lowercase();
+        let hit = |(i, l): (usize, &str)| INJECTION_PATTERNS.iter().any(|p| l.contains(p)).then_some(i + 1);
+        lower.lines().enumerate().filter_map(hit).collect()
+    }
+
+    #[test]
+    fn injection_phrases_are_found_on_every_line_lowercasing_finds_them() {
+        let mut texts = vec![
+            "plain\nIGNORE previous instructions\r\nyou are now\n".to_owned(),
+            "x\nFor\u{212A}et your instructions\n\u{130}gnore all previous\nNEW INSTRUCTIONS: <SYSTEM>".to_owned(),
+            "]]>".to_owned(),
+            "ΣYSTEM PROMPT: you are\nnow".to_owned(),
+        ];
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/corpus");
+        texts.extend(
+            paths::rglob_all(&corpus)
+                .iter()
+                .filter(|f| f.is_file)
+                .filter_map(|f| std::fs::read_to_string(&f.path).ok()),
+        );
+        let mut found_lines = 0;
+        for text in &texts {
+            let flagged = super::super::guard::scan_flagging(text).flagged;
+            let mut findings = Vec::new();
+            let mut sink = Sink {
+                findings: &mut findings,
+                skill_md: None,
+                skill_name: None,
+                rel_path: "".into(),
+                path: std::path::Path::new("").into(),
+            };
+            check_injection_phrases(text, &flagged, &mut sink);
+            let lines: Vec<usize> = findings.iter().filter_map(|f| f.line).collect();
+            assert_eq!(lines, phrase_lines(text), "{text:.80?}");
+            found_lines += lines.len();
+        }
+        assert!(found_lines >= 5, "{found_lines}");
+    }
 
     #[test]
     fn references_found_and_filtered() {

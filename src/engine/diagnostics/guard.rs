@@ -133,7 +133,10 @@ pub fn table() -> &'static Table {
         // The lazy DFA of 121 case-insensitive Unicode patterns outgrows the
         // default cache on ordinary text and would be rebuilt over and over.
         let set = regex::RegexSetBuilder::new(&sources).dfa_size_limit(32 << 20).build();
-        let joined: Vec<String> = sources.iter().map(|s| format!("(?:{s})")).collect();
+        // The phrases skill_view warns about ride along in the one pass:
+        // the lines it flags are all a SKILL.md's phrase check looks at.
+        let phrases = super::content::INJECTION_PATTERNS.iter().map(|p| format!("(?i:{})", regex::escape(p)));
+        let joined: Vec<String> = sources.iter().map(|s| format!("(?:{s})")).chain(phrases).collect();
         let union = regex::RegexBuilder::new(&joined.join("|")).dfa_size_limit(32 << 20).build();
         let (set, union) = match (set, union) {
             (Ok(set), Ok(union)) => (set, union),
@@ -330,18 +333,37 @@ pub fn rule_id(id: String) -> std::borrow::Cow<'static, str> {
     format!("{}{id}", super::rules::GUARD_FAMILY).into()
 }
 
-/// Scans one text and reports (pattern or invisible, line, excerpt).
-pub fn scan_text(text: &str) -> Vec<(String, Severity, usize, String, String)> {
-    LOCAL.with(|local| scan_with(table(), &mut local.borrow_mut(), text))
+/// A guard hit: pattern (or invisible), severity, line, message, excerpt.
+pub type Hit = (String, Severity, usize, String, String);
+
+/// One text scanned: its hits, and the start of every line the one pass
+/// flagged (a superset of the lines holding a hit or an injection phrase).
+pub struct Scanned {
+    pub hits: Vec<Hit>,
+    pub flagged: Vec<usize>,
 }
 
-fn scan_with(t: &Table, local: &mut Local, text: &str) -> Vec<(String, Severity, usize, String, String)> {
+/// Scans one text and reports (pattern or invisible, line, excerpt).
+pub fn scan_text(text: &str) -> Vec<Hit> {
+    scan_flagging(text).hits
+}
+
+/// [`scan_text`], keeping the lines the one pass flagged.
+pub fn scan_flagging(text: &str) -> Scanned {
+    LOCAL.with(|local| {
+        let local = &mut local.borrow_mut();
+        let flagged = lines_that_can_match(&local.union, text);
+        let hits = scan_with(table(), local, text, &flagged);
+        Scanned { hits, flagged }
+    })
+}
+
+fn scan_with(t: &Table, local: &mut Local, text: &str, hit_lines: &[usize]) -> Vec<Hit> {
     let mut out = Vec::new();
-    // Most files match nothing: one pass over the whole text finds the
-    // lines that can (and one look for invisible characters) before any
+    // Most files match nothing: one pass over the whole text found the
+    // lines that can (and one look finds invisible characters) before any
     // line is looked at.
     let invisible = has_invisible(text);
-    let hit_lines = lines_that_can_match(&local.union, text);
     if t.alone.is_empty() && hit_lines.is_empty() && !invisible {
         return out;
     }
@@ -400,11 +422,11 @@ fn scanned(path: &Path) -> bool {
 }
 
 /// Guard findings for every text file of a skill folder: `skill_md_text`
-/// is its SKILL.md, already read, and `tree` the folder's `rglob("*")`
-/// ([`crate::engine::paths::rglob_all`]).
+/// is its SKILL.md, already read and scanned, and `tree` the folder's
+/// `rglob("*")` ([`crate::engine::paths::rglob_all`]).
 pub fn check_skill_dir(
     skill: &CatalogSkill,
-    skill_md_text: Option<&str>,
+    skill_md_text: Option<(&str, Vec<Hit>)>,
     tree: &[crate::engine::paths::TreeFile],
     roots: &[PathBuf],
     findings: &mut Vec<Finding>,
@@ -413,21 +435,20 @@ pub fn check_skill_dir(
     let files = std::iter::once(&skill.skill_md).chain(others.map(|f| &f.path));
     // Shared by the skill's findings (most skills have none).
     let mut skill_ref: Option<(Arc<str>, Arc<Path>)> = None;
+    let mut skill_md_text = skill_md_text;
     for file in files {
-        let text = match skill_md_text {
+        let hits = match skill_md_text.take_if(|_| *file == skill.skill_md) {
             // The size limit is on the file: its text, with `\r\n` read as
             // `\n`, is at least half as long.
-            Some(text) if *file == skill.skill_md && text.len() as u64 * 2 <= MAX_BYTES => {
-                std::borrow::Cow::Borrowed(text)
-            }
+            Some((text, hits)) if text.len() as u64 * 2 <= MAX_BYTES => hits,
             _ => match crate::engine::source::read_text_at_most(file, MAX_BYTES) {
-                Ok(Some(text)) => std::borrow::Cow::Owned(text),
+                Ok(Some(text)) => scan_text(&text),
                 _ => continue,
             },
         };
         // Shared by the file's findings (most files have none).
         let mut file_ref: Option<(Arc<Path>, Arc<str>)> = None;
-        for (id, severity, line, message, excerpt) in scan_text(&text) {
+        for (id, severity, line, message, excerpt) in hits {
             let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
             let (path, rel_path) =
                 file_ref.get_or_insert_with(|| (file.as_path().into(), relative(file, roots))).clone();

@@ -187,10 +187,13 @@ impl Engine {
     ) -> Vec<Finding> {
         let mut findings = Vec::new();
         let mut sink = skill_sink(&mut findings, skill, roots);
+        let mut scanned = None;
         match &text {
             Ok(text) => {
+                let scan = guard::scan_flagging(text);
                 frontmatter_rules::check(self, skill, text, &mut sink);
-                content::check(skill, text, files, &mut sink);
+                content::check(skill, text, &scan.flagged, files, &mut sink);
+                scanned = Some((*text, scan.hits));
             }
             Err(e) => sink.add(
                 "hermes-unreadable",
@@ -199,7 +202,7 @@ impl Engine {
             ),
         }
         content::check_files(skill, files, roots, &mut findings);
-        guard::check_skill_dir(skill, text.ok(), files, roots, &mut findings);
+        guard::check_skill_dir(skill, scanned, files, roots, &mut findings);
         findings
     }
 
