@@ -5,7 +5,9 @@
 //!   work as the first draw): 150 ms up to 10,000 skills, 1 s at 100,000;
 //! - with layers (`--user`, `--db`) adding 1,000 user skills and 1,000
 //!   database rows to the 10,000-skill home, first frame under 200 ms;
-//! - filtering the tree for one more typed character under 16 ms;
+//! - filtering the tree for a typed character under 16 ms, the first one
+//!   included, once the search index is made (while the browser is idle,
+//!   each step of it under 16 ms too);
 //! - a reload after one atomic save of a SKILL.md reads that one file and
 //!   walks no folder (asserted), within the save-to-screen goal less the
 //!   watcher's debounce (`cargo bench --bench tui -- reload` alone);
@@ -129,9 +131,23 @@ fn first_frame(home: &Path, extra: &[&std::ffi::OsStr], what: &str, budget_ms: f
 
 fn filtering(home: &Path, skills: usize) {
     let mut a = app(home);
+    // The browser makes the search index while idle, a step per turn of
+    // its event loop: a key pressed meanwhile waits for one step at most.
+    let (mut steps, mut longest, started) = (0, Duration::ZERO, Instant::now());
+    while a.search_index_pending() {
+        let start = Instant::now();
+        a.index_search();
+        longest = longest.max(start.elapsed());
+        steps += 1;
+    }
+    println!(
+        "{skills} skills: search index made while idle in {steps} steps, {:.1} ms in all, longest step {:.2} ms (budget 16 ms: {})",
+        ms(started.elapsed()),
+        ms(longest),
+        verdict(longest, 16.0)
+    );
     key(&mut a, '/');
     let mut per_char = Vec::new();
-    // The first character builds the search index; each later one narrows.
     let query = "deploy";
     for (i, c) in query.char_indices() {
         let start = Instant::now();
@@ -143,13 +159,11 @@ fn filtering(home: &Path, skills: usize) {
             ms(t),
             a.search.matches.as_ref().map_or(0, |m| m.len())
         );
-        if i > 0 {
-            per_char.push(t);
-        }
+        per_char.push(t);
     }
     let worst = per_char.iter().max().copied().unwrap_or_default();
     println!(
-        "{skills} skills: filtering for one more character: worst {:.2} ms (budget 16 ms: {})",
+        "{skills} skills: filtering for a typed character, the first included: worst {:.2} ms (budget 16 ms: {})",
         ms(worst),
         verdict(worst, 16.0)
     );

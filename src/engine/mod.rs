@@ -126,3 +126,32 @@ pub(crate) fn parallel_map_min<T: Sync, R: Send>(items: &[T], min_items: usize, 
         handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     })
 }
+
+/// [`parallel_map_min`] keeping only the `Some` answers, in order: each
+/// thread keeps its own, and they are joined once (no vector of options).
+pub(crate) fn parallel_filter_map_min<T: Sync, R: Send>(
+    items: &[T],
+    min_items: usize,
+    f: impl Fn(&T) -> Option<R> + Sync,
+) -> Vec<R> {
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if threads <= 1 || items.len() < min_items {
+        return items.iter().filter_map(&f).collect();
+    }
+    let chunk = items.len().div_ceil(threads);
+    let parts: Vec<Vec<R>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(chunk)
+            .map(|part| {
+                let f = &f;
+                scope.spawn(move || part.iter().filter_map(f).collect::<Vec<R>>())
+            })
+            .collect();
+        handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
+    });
+    let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());
+    for part in parts {
+        out.extend(part);
+    }
+    out
+}

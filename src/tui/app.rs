@@ -17,7 +17,7 @@ use crate::engine::layers::{can_edit, read_db, DbSkill, Layers, Source};
 use crate::engine::reload::{self, Pending, ReloadPlan};
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
-use crate::search::Search;
+use crate::search;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
 use ratatui::text::Line;
@@ -243,8 +243,10 @@ pub struct App {
     pub editor: Option<String>,
     /// The pager command from the config file, over $PAGER.
     pub pager: Option<String>,
-    /// Built on the first search: the first frame does not wait for it.
-    pub(super) search_index: Option<Search>,
+    /// Made a step at a time while the browser is idle (see
+    /// [`App::index_search`]): the first frame does not wait for it, and the
+    /// first typed character seldom does.
+    pub(super) search_index: search::Index,
     pub file_cursor: usize,
     pub diag: DiagnosticsView,
     pub notice: Option<String>,
@@ -330,7 +332,7 @@ impl App {
             config_note: None,
             editor: None,
             pager: None,
-            search_index: None,
+            search_index: search::Index::new(),
             file_cursor: 0,
             diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
             notice: None,
@@ -363,14 +365,22 @@ impl App {
     /// The tree's rows, or while a query is active the ranked matches as a
     /// flat list (no folder rows).
     pub(super) fn refresh_rows(&mut self) {
-        self.rows = match &self.search.matches {
-            Some(ranked) => ranked
-                .iter()
-                .filter_map(|&s| self.tree.skill_node(s))
-                .map(|node| Row { node, depth: 0, expanded: false, has_children: false, count: 1 })
-                .collect(),
-            None => self.tree.rows(),
-        };
+        match &self.search.matches {
+            // A search's rows are rewritten on each typed character: in the
+            // same allocation (tens of thousands of rows, no fresh pages).
+            Some(ranked) => {
+                self.rows.clear();
+                let node_rows = ranked.iter().filter_map(|&s| self.tree.skill_node(s));
+                self.rows.extend(node_rows.map(|node| Row {
+                    node,
+                    depth: 0,
+                    expanded: false,
+                    has_children: false,
+                    count: 1,
+                }));
+            }
+            None => self.rows = self.tree.rows(),
+        }
         self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
     }
 
@@ -848,6 +858,17 @@ impl App {
         true
     }
 
+    /// Whether the search index still has work: the event loop then calls
+    /// [`App::index_search`] whenever no event is waiting.
+    pub fn search_index_pending(&self) -> bool {
+        !self.search_index.is_ready()
+    }
+
+    /// One step of the search index (a few milliseconds at most).
+    pub fn index_search(&mut self) {
+        self.search_index.advance(&self.catalog, search::INDEX_STEP);
+    }
+
     /// After a new catalog: the tree, the search and the selection follow it.
     fn catalog_changed(&mut self, key: Option<&NodeKey>, scroll: usize, rebuild_tree: bool) {
         if rebuild_tree {
@@ -855,7 +876,7 @@ impl App {
             tree.keep_expansion_of(&self.tree);
             self.tree = tree;
         }
-        self.search_index = None;
+        self.search_index = search::Index::new();
         self.answers_changed();
         let query = self.search.query().trim().to_owned();
         self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };

@@ -142,20 +142,29 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
             (None, Some(since)) => (since + NOTICE_TTL).saturating_duration_since(Instant::now()),
             (None, None) => Duration::from_secs(3600),
         };
+        // Idle time makes the search index, a step per empty turn; gauges
+        // wait for it (a few steps) rather than redraw on each.
+        let indexing = app.search_index_pending();
         if app.scan.is_some() {
             timeout = timeout.min(GAUGE_REFRESH);
-            dirty = true;
+            dirty |= !indexing;
         }
         if app.checking() {
             timeout = timeout.min(GAUGE_REFRESH);
             app.cache.retain(|key, _| key.2 != app::ViewTab::Diagnostics);
-            dirty = true;
+            dirty |= !indexing;
+        }
+        if indexing {
+            timeout = Duration::ZERO;
         }
         let first = match rx.recv_timeout(timeout) {
             Ok(m) => Some(m),
             Err(mpsc::RecvTimeoutError::Timeout) => None,
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
+        if first.is_none() && indexing {
+            app.index_search();
+        }
         // Coalesce a burst: everything already queued is applied before drawing.
         let mut messages: Vec<Message> = first.into_iter().collect();
         messages.extend(rx.try_iter());

@@ -6,7 +6,6 @@ use super::app::{App, Effect, Focus, ViewSearch};
 use super::help::HelpState;
 use super::keymap::Action;
 use super::line_edit::LineEdit;
-use crate::search::Search;
 use crossterm::event::{KeyCode, KeyEvent};
 
 impl App {
@@ -228,8 +227,7 @@ impl App {
     }
 
     pub(super) fn rank(&mut self, query: &str) -> Vec<usize> {
-        let catalog = &self.catalog;
-        self.search_index.get_or_insert_with(|| Search::new(catalog)).rank(query)
+        self.search_index.ready(&self.catalog).rank(&self.catalog, query)
     }
 
     /// Selects a skill's row, opening its folders (and leaving a search
