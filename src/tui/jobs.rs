@@ -125,7 +125,10 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                 }
                 None => engine.checked_catalog_with(progress, Severity::Info).1,
             };
-            JobOutput::Diagnostics(findings)
+            // Made on the walk's threads among the catalog's strings, the
+            // findings would keep the pages of that catalog, long dropped, in
+            // memory: they are copied out together.
+            JobOutput::Diagnostics(crate::engine::diagnostics::compacted(findings))
         }
     };
     JobResult { id: request.id, kind: request.kind.clone(), output }
