@@ -543,6 +543,16 @@ impl Engine {
         note: impl Fn(&str) -> String,
     ) -> Members {
         let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
+        // Each lookup without an index walks every root: for several names,
+        // one index of the home is the cheaper walk.
+        let built;
+        let index = match index {
+            None if identifiers.len() > 1 => {
+                built = self.lookup_index();
+                Some(&built)
+            }
+            given => given,
+        };
         let mut members = Members::default();
         let mut seen = HashSet::new();
         for raw in identifiers {
@@ -583,7 +593,17 @@ impl Engine {
         task_id: Option<&str>,
     ) -> Option<Composed> {
         let set = self.bundles();
-        let info = set.bundles.get(key)?;
+        self.bundle_message_of(index, set.bundles.get(key)?, instruction, task_id)
+    }
+
+    /// [`Engine::bundle_message_with`] for a bundle already read.
+    pub fn bundle_message_of(
+        &self,
+        index: Option<&LookupIndex>,
+        info: &super::bundles::Bundle,
+        instruction: &str,
+        task_id: Option<&str>,
+    ) -> Option<Composed> {
         let m = self.load_members(index, &info.skills, task_id, DisabledAs::Disabled, |_| {
             format!("[Loaded as part of the \"{}\" skill bundle.]", info.name)
         });
