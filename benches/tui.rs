@@ -17,8 +17,11 @@
 //! - the largest corpus SKILL.md (pytorch-fsdp, 160 KB, one 130,000-character
 //!   line): first render under 30 ms, and scrolling without re-rendering.
 //!
-//! Run with `cargo bench --bench tui` (`-- reload`, `-- terminal` or
-//! `-- filtering` for one part).
+//! - each view's job, answered while a whole-home check runs, within 2× the
+//!   time of the CLI commands that answer the same (`-- jobs`).
+//!
+//! Run with `cargo bench --bench tui` (`-- reload`, `-- terminal`,
+//! `-- filtering` or `-- jobs` for one part).
 
 mod common;
 
@@ -166,6 +169,105 @@ fn filtering(home: &Path, skills: usize) {
         "{skills} skills: filtering for a typed character, the first included: worst {:.2} ms (budget 16 ms: {})",
         ms(worst),
         verdict(worst, 16.0)
+    );
+}
+
+/// The median time of `runs` runs of `skillscope --home HOME ARGS`.
+fn cli_time(home: &Path, args: &[&str], runs: usize) -> Duration {
+    let once = || {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        cmd.arg("--home").arg(home).args(args).env("HOME", "/nonexistent");
+        let (t, _, ok) = common::run_measured(&mut cmd);
+        assert!(ok, "skillscope {args:?} failed");
+        t
+    };
+    once();
+    median((0..runs).map(|_| once()).collect())
+}
+
+/// Each view's job as the browser's worker answers it while a whole-home
+/// check runs on its other lane, against the CLI commands that answer the
+/// same (budget: 2x); and the check's own job against `check`.
+fn view_jobs(home: &Path, skills: usize) {
+    use skillscope::tui::app::Effect;
+    use skillscope::tui::jobs::{JobKind, JobRequest, SharedProgress, Worker};
+    use std::sync::mpsc;
+    let mut a = app(home);
+    let mut request_of = |view: char| {
+        let effects = a.handle_event(&Event::Key(KeyEvent::new(KeyCode::Char(view), KeyModifiers::NONE)));
+        effects.into_iter().chain(a.wanted_jobs()).find_map(|e| match e {
+            Effect::Job(r) if !matches!(r.kind, JobKind::Diagnostics(_)) => Some(r.kind),
+            _ => None,
+        })
+    };
+    let agent = request_of('4').expect("the Agent view asks for a job");
+    let command = match &agent {
+        JobKind::Agent { command: Some(key), .. } => key.clone(),
+        other => panic!("the selected skill has no slash command: {other:?}"),
+    };
+    let bundles = request_of('5').expect("a Bundles job");
+    let prompt = request_of('6').expect("a Prompt job");
+    // The view shows every bundle's members and message; the CLI lists the
+    // bundles and builds one message.
+    let bundle = a.catalog.bundles.bundles.keys().next().expect("the home has bundles").clone();
+    let jobs = [
+        ("Agent", agent, vec![vec!["invoke", command.as_str()], vec!["prompt"]]),
+        ("Bundles", bundles, vec![vec!["bundles", "--json"], vec!["invoke", bundle.as_str()]]),
+        ("Prompt", prompt, vec![vec!["prompt"]]),
+    ];
+    let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+    let engine = std::sync::Arc::new(Engine::new(home.to_path_buf(), env, Options::default()));
+    let (tx, rx) = mpsc::channel();
+    let worker = Worker::spawn(move |r| {
+        let _ = tx.send((r.id, Instant::now()));
+    });
+    let request = |id, kind| JobRequest { id, kind, progress: SharedProgress::default() };
+    let runs = if skills >= 100_000 { 3 } else { 5 };
+    for (view, kind, commands) in jobs {
+        let mut times = Vec::new();
+        for _ in 0..runs {
+            worker.submit(engine.clone(), request(0, JobKind::Diagnostics(None)));
+            std::thread::sleep(Duration::from_millis(20));
+            let start = Instant::now();
+            worker.submit(engine.clone(), request(1, kind.clone()));
+            let mut answered = None;
+            let mut checked = false;
+            while answered.is_none() || !checked {
+                let (id, at) = rx.recv_timeout(Duration::from_secs(600)).expect("an answer");
+                match id {
+                    1 => answered = Some(at - start),
+                    _ => checked = true,
+                }
+            }
+            times.push(answered.expect("answered"));
+        }
+        let job = median(times);
+        let cli: Duration = commands.iter().map(|args| cli_time(home, args, runs)).sum();
+        let ratio = job.as_secs_f64() / cli.as_secs_f64();
+        let named: Vec<String> = commands.iter().map(|c| c.join(" ")).collect();
+        println!(
+            "{skills} skills: the {view} view's job while a check runs: median {:.0} ms; `{}`: {:.0} ms ({ratio:.1}x, budget 2x: {})",
+            ms(job),
+            named.join("` + `"),
+            ms(cli),
+            if ratio <= 2.0 { "within" } else { "OVER" }
+        );
+    }
+    let mut times = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        worker.submit(engine.clone(), request(2, JobKind::Diagnostics(None)));
+        let (_, at) = rx.recv_timeout(Duration::from_secs(600)).expect("the check's answer");
+        times.push(at - start);
+    }
+    let job = median(times);
+    let cli = cli_time(home, &["check", "--json", "--min-severity", "info"], runs);
+    let ratio = job.as_secs_f64() / cli.as_secs_f64();
+    println!(
+        "{skills} skills: the Diagnostics view's job: median {:.0} ms; `check --json --min-severity info`: {:.0} ms ({ratio:.1}x, budget 2x: {})",
+        ms(job),
+        ms(cli),
+        if ratio <= 2.0 { "within" } else { "OVER" }
     );
 }
 
@@ -382,6 +484,10 @@ fn main() {
             filtering(&home, skills);
             continue;
         }
+        if only("jobs") {
+            view_jobs(&home, skills);
+            continue;
+        }
         if !terminal_only {
             reload_after_one_save(&home, skills);
         }
@@ -394,6 +500,7 @@ fn main() {
         let budget = if skills >= 100_000 { 1000.0 } else { 150.0 };
         first_frame(&home, &[], &format!("{skills} skills"), budget);
         filtering(&home, skills);
+        view_jobs(&home, skills);
         if skills == 10_000 {
             let db = layered_home(&home);
             let layers = ["--user".as_ref(), "bench".as_ref(), "--db".as_ref(), db.as_os_str()];

@@ -110,7 +110,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                     name: b.name.clone(),
                     description: b.description.clone(),
                     members: engine.bundle_members_with(Some(&index), b),
-                    message: engine.bundle_message_with(Some(&index), key, "", session).map(|c| c.0),
+                    message: engine.bundle_message_of(Some(&index), b, "", session).map(|c| c.0),
                 })
                 .collect();
             JobOutput::Bundles(reports)
@@ -147,7 +147,10 @@ impl Worker {
     pub fn spawn(done: impl Fn(JobResult) + Send + Sync + 'static) -> Worker {
         let done = Arc::new(done);
         let for_checks = done.clone();
-        Worker { views: Lane::spawn(move |r| done(r)), checks: Lane::spawn(move |r| for_checks(r)) }
+        Worker {
+            views: Lane::spawn(Priority::Normal, move |r| done(r)),
+            checks: Lane::spawn(Priority::Background, move |r| for_checks(r)),
+        }
     }
 
     pub fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
@@ -158,15 +161,40 @@ impl Worker {
     }
 }
 
+/// How a lane's thread is scheduled against the others.
+#[derive(Clone, Copy)]
+enum Priority {
+    Normal,
+    /// Niced, with every thread it starts (the check's walkers): on a
+    /// machine with few cores a view's answer does not queue behind a check.
+    Background,
+}
+
+impl Priority {
+    fn apply(self) {
+        #[cfg(target_os = "linux")]
+        if let Priority::Background = self {
+            // SAFETY: on Linux the nice value belongs to the thread: this
+            // sets the calling thread's own (threads it starts inherit it).
+            // A failure leaves it as it was.
+            unsafe {
+                let thread = libc::syscall(libc::SYS_gettid) as libc::id_t;
+                libc::setpriority(libc::PRIO_PROCESS, thread, 10);
+            }
+        }
+    }
+}
+
 /// One thread answering requests in order, the latest of each kind.
 struct Lane {
     tx: Sender<(Arc<Engine>, JobRequest)>,
 }
 
 impl Lane {
-    fn spawn(done: impl Fn(JobResult) + Send + 'static) -> Lane {
+    fn spawn(priority: Priority, done: impl Fn(JobResult) + Send + 'static) -> Lane {
         let (tx, rx): (Sender<(Arc<Engine>, JobRequest)>, Receiver<_>) = mpsc::channel();
         std::thread::spawn(move || {
+            priority.apply();
             while let Ok(job) = rx.recv() {
                 // Only the latest request of each kind matters.
                 let mut pending = vec![job];
