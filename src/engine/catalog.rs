@@ -15,6 +15,11 @@ use super::skill::{self, LISTING_READ_CHARS};
 use super::value::{take_chars, Map, Value};
 use super::Engine;
 use indexmap::IndexMap;
+
+/// What a catalog scan runs on each skill as it is found: the skill, its
+/// SKILL.md text (when read) and its folder's `rglob("*")` (when asked for).
+pub(crate) type EachSkill<'a, T> =
+    dyn Fn(&mut CatalogSkill, Option<&str>, Option<Vec<super::paths::TreeFile>>) -> T + Sync + 'a;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -252,7 +257,7 @@ impl Engine {
     /// on a big home the frontmatter is most of a catalog's memory, and a
     /// browser shows one skill's at a time ([`Engine::frontmatter_of`]).
     pub fn lean_catalog(&self) -> Catalog {
-        let (mut catalog, _) = self.skills_catalog_with(&|skill, _| drop_frontmatter(skill), None);
+        let (mut catalog, _) = self.skills_catalog_with(&|skill, _, _| drop_frontmatter(skill), false, None);
         catalog.lean = true;
         self.refresh_bundles(&mut catalog);
         catalog
@@ -286,7 +291,7 @@ impl Engine {
     /// [`Engine::catalog`] without the bundles, for a skill folder that
     /// shares its home's bundles (a user's layer).
     pub(crate) fn skills_catalog(&self) -> Catalog {
-        self.skills_catalog_with(&|_, _| (), None).0
+        self.skills_catalog_with(&|_, _, _| (), false, None).0
     }
 
     /// The folders a scan walks: the skills dir, then the external dirs.
@@ -311,7 +316,8 @@ impl Engine {
     /// to it.
     pub(crate) fn skills_catalog_with<T: Send>(
         &self,
-        each: &(dyn Fn(&mut CatalogSkill, Option<&str>) -> T + Sync),
+        each: &EachSkill<'_, T>,
+        with_trees: bool,
         mut notes: Option<&mut discover::WalkReport>,
     ) -> (Catalog, Vec<T>) {
         let roots = self.skill_roots();
@@ -322,17 +328,18 @@ impl Engine {
         let mut skills: Vec<CatalogSkill> = Vec::new();
         let mut results: Vec<T> = Vec::new();
         for (ri, root) in roots.iter().enumerate() {
-            let map = |f| {
+            let map = |mut f: IndexedFile| {
+                let tree = f.tree.take();
                 let mut parsed = self.parse_for_catalog(f);
                 let text = parsed.text.take();
                 let mut skill = self.catalog_skill(ri, &root.path, parsed);
-                let result = each(&mut skill, text.as_deref());
+                let result = each(&mut skill, text.as_deref(), tree);
                 // Boxed until it joins the catalog: sorting and merging the
                 // walk's lists then move pointers, and each skill leaves its
                 // box as the catalog's list grows, so it is held once.
                 Walked(Box::new(skill), result)
             };
-            let how = discover::Walk { read: true, note_md_names: notes.is_some() };
+            let how = discover::Walk { read: true, note_md_names: notes.is_some(), tree: with_trees };
             let (items, mut report) = discover::walk_found(&root.path, "SKILL.md", how, &map);
             if let Some(notes) = notes.as_deref_mut() {
                 notes.excluded.append(&mut report.excluded);
@@ -364,7 +371,7 @@ impl Engine {
             if old.db_row.is_some() {
                 continue;
             }
-            let file = IndexedFile { path: old.skill_md.clone(), regular: false, text: None };
+            let file = IndexedFile { path: old.skill_md.clone(), regular: false, text: None, tree: None };
             let mut fresh = self.catalog_skill(old.root, &root, self.parse_for_catalog(file));
             if catalog.lean {
                 drop_frontmatter(&mut fresh);

@@ -92,6 +92,9 @@ pub struct Walk {
     pub read: bool,
     /// Note the name of every `*.md` file listed ([`WalkReport::md_names`]).
     pub note_md_names: bool,
+    /// Give each file found its folder's `rglob("*")` ([`IndexedFile::tree`]),
+    /// made from the listing in hand.
+    pub tree: bool,
 }
 
 /// `iter_skill_index_files(root, filename)`: every `filename` under `root`,
@@ -109,6 +112,9 @@ pub struct IndexedFile {
     pub regular: bool,
     /// Its text, when the walk was asked to read the files it finds.
     pub text: Option<Result<String, ReadError>>,
+    /// Its folder's `rglob("*")` ([`paths::rglob_all`]), when the walk was
+    /// asked for it.
+    pub tree: Option<Vec<paths::TreeFile>>,
 }
 
 impl IndexedFile {
@@ -285,16 +291,16 @@ impl<'a, T> Walker<'a, T> {
         };
         let mut listing = Listing { subdirs: Vec::new(), has_skill_md: false };
         let mut target = None;
-        for entry in entries {
+        for entry in &entries {
             match entry.kind {
-                EntryKind::Dir(k) => listing.subdirs.push((entry.name, k)),
+                EntryKind::Dir(k) => listing.subdirs.push((entry.name.clone(), k)),
                 EntryKind::File { regular } => {
                     listing.has_skill_md |= entry.name == "SKILL.md";
                     if entry.name == self.filename {
                         target = Some(regular);
                     }
                     if self.how.note_md_names && is_noted_md(&entry.name) {
-                        self.report.md_names.push(entry.name);
+                        self.report.md_names.push(entry.name.clone());
                     }
                 }
             }
@@ -302,7 +308,12 @@ impl<'a, T> Walker<'a, T> {
         if let Some(regular) = target {
             let path = dir.join(self.filename);
             let text = self.how.read.then(|| reader.read_text(OsStr::new(self.filename), regular, &path));
-            self.matches.push((self.map)(IndexedFile { path, regular, text }));
+            let tree = self.how.tree.then(|| {
+                let mut tree = Vec::new();
+                paths::rglob_listed(reader, dir, entries, &mut tree);
+                tree
+            });
+            self.matches.push((self.map)(IndexedFile { path, regular, text, tree }));
         }
         Some(listing)
     }
@@ -387,6 +398,35 @@ mod tests {
     fn touch(p: &Path) {
         fs::create_dir_all(p.parent().unwrap()).unwrap();
         fs::write(p, "x").unwrap();
+    }
+
+    /// The tree a walk gives each SKILL.md it finds is its folder's
+    /// `rglob_all`: files, support folders, hidden files, nested skills,
+    /// symlinks to files and to folders (not entered).
+    #[test]
+    fn the_walks_tree_of_a_skill_is_its_rglob() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("skills");
+        let skill = root.join("cat/one");
+        for f in ["SKILL.md", "references/a.md", "scripts/deep/run.sh", ".hidden", "nested/SKILL.md"] {
+            touch(&skill.join(f));
+        }
+        touch(&root.join("cat/two/SKILL.md"));
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(skill.join("references"), skill.join("linked-dir")).unwrap();
+            std::os::unix::fs::symlink(skill.join(".hidden"), skill.join("linked-file")).unwrap();
+            std::os::unix::fs::symlink(skill.join("gone"), skill.join("dangling")).unwrap();
+        }
+        let how = Walk { tree: true, ..Walk::default() };
+        let (found, _) = walk_root(&root, "SKILL.md", how, &|f| f);
+        assert_eq!(found.len(), 3);
+        for f in &found {
+            let dir = f.path.parent().unwrap();
+            assert_eq!(f.tree.as_ref().expect("a tree"), &paths::rglob_all(dir), "{}", dir.display());
+        }
+        let one = found.iter().find(|f| f.path == skill.join("SKILL.md")).unwrap();
+        assert!(one.tree.as_ref().unwrap().len() >= 9, "{:?}", one.tree);
     }
 
     #[test]

@@ -427,38 +427,47 @@ pub fn is_dir_in(tree: &[TreeFile], root: &Path, path: &Path) -> bool {
 /// folders not entered. Rules that each filtered their own walk of a skill
 /// folder share this one.
 pub fn rglob_all(dir: &Path) -> Vec<TreeFile> {
-    use super::dirfd::{DirReader, EntryKind};
-    fn visit(reader: &mut DirReader, dir: &Path, out: &mut Vec<TreeFile>) {
-        let entries = reader.entries((0, 0)).unwrap_or_default();
-        let mut subdirs = Vec::new();
-        for e in entries {
-            let path = dir.join(&e.name);
-            let is_dir = matches!(e.kind, EntryKind::Dir(_));
-            if is_dir && !e.symlink {
-                subdirs.push((e.name.clone(), path.clone()));
-            }
-            if !fnmatch(&e.name.to_string_lossy(), "*") {
-                continue;
-            }
-            let is_file = match e.kind {
-                EntryKind::File { regular } if !e.symlink => regular,
-                // What a symlink leads to, or a special file, takes a stat.
-                EntryKind::File { .. } => fs::metadata(&path).is_ok_and(|m| m.is_file()),
-                EntryKind::Dir(_) => false,
-            };
-            out.push(TreeFile { path, is_file, is_dir, is_symlink: e.symlink });
-        }
-        for (name, path) in subdirs {
-            if let Ok(mut child) = reader.open_child(&name) {
-                visit(&mut child, &path, out);
-            }
-        }
-    }
     let mut out = Vec::new();
-    if let Ok((mut reader, _)) = DirReader::open(dir) {
-        visit(&mut reader, dir, &mut out);
+    if let Ok((mut reader, _)) = super::dirfd::DirReader::open(dir) {
+        let entries = reader.entries((0, 0)).unwrap_or_default();
+        rglob_listed(&reader, dir, entries, &mut out);
     }
     out
+}
+
+/// [`rglob_all`] of the folder open in `reader`, whose `entries` a walk
+/// has listed already: only its subfolders are opened and listed.
+pub(crate) fn rglob_listed(
+    reader: &super::dirfd::DirReader,
+    dir: &Path,
+    entries: Vec<super::dirfd::Entry>,
+    out: &mut Vec<TreeFile>,
+) {
+    use super::dirfd::EntryKind;
+    let mut subdirs = Vec::new();
+    for e in entries {
+        let path = dir.join(&e.name);
+        let is_dir = matches!(e.kind, EntryKind::Dir(_));
+        if is_dir && !e.symlink {
+            subdirs.push((e.name.clone(), path.clone()));
+        }
+        if !fnmatch(&e.name.to_string_lossy(), "*") {
+            continue;
+        }
+        let is_file = match e.kind {
+            EntryKind::File { regular } if !e.symlink => regular,
+            // What a symlink leads to, or a special file, takes a stat.
+            EntryKind::File { .. } => fs::metadata(&path).is_ok_and(|m| m.is_file()),
+            EntryKind::Dir(_) => false,
+        };
+        out.push(TreeFile { path, is_file, is_dir, is_symlink: e.symlink });
+    }
+    for (name, path) in subdirs {
+        if let Ok(mut child) = reader.open_child(&name) {
+            let entries = child.entries((0, 0)).unwrap_or_default();
+            rglob_listed(&child, &path, entries, out);
+        }
+    }
 }
 
 /// Every regular file under `dir` (recursively, symlinked dirs not entered),

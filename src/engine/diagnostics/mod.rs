@@ -248,8 +248,8 @@ impl Engine {
         let noting = md_names.is_some();
         let mut walked = WalkReport::default();
         let (catalog, per_skill) = self.skills_catalog_with(
-            &|skill, text| {
-                let files = skill_files(skill);
+            &|skill, text, tree| {
+                let files = tree.unwrap_or_else(|| skill_files(skill));
                 let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
                 // A big home's findings below `min` (mostly infos) would
                 // outweigh its catalog.
@@ -265,6 +265,7 @@ impl Engine {
                 let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
                 (found, names)
             },
+            true,
             noting.then_some(&mut walked),
         );
         if let Some(md_names) = md_names.as_deref_mut() {
