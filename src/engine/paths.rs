@@ -392,16 +392,33 @@ pub fn is_child_of(path: &Path, dir: &Path) -> bool {
 }
 
 /// What the listing of `root` ([`rglob_all`]) knows of `path`: its entry,
-/// `Some(None)` when the folder holding it was listed without it, `None`
-/// when that folder was not listed (outside, or behind a symlink).
+/// `Some(None)` when a folder on its way was listed without the next step
+/// (so nothing is there), `None` when the listing cannot tell (outside the
+/// root, or behind a symlink or a file).
 fn listed<'a>(tree: &'a [TreeFile], root: &Path, path: &Path) -> Option<Option<&'a TreeFile>> {
     if let Some(entry) = tree_entry(tree, path) {
         return Some(Some(entry));
     }
-    let parent = path.parent()?;
-    let parent_listed =
-        (parent == root && !tree.is_empty()) || tree_entry(tree, parent).is_some_and(|f| f.is_dir && !f.is_symlink);
-    parent_listed.then_some(None)
+    // The nearest folder on the way that was listed decides.
+    let mut step = path;
+    while let Some(parent) = step.parent() {
+        // A `..` or `.` step is no entry of a listing.
+        if step.file_name().is_none() || step.ends_with(".") {
+            return None;
+        }
+        let parent_listed =
+            (parent == root && !tree.is_empty()) || tree_entry(tree, parent).is_some_and(|f| f.is_dir && !f.is_symlink);
+        if parent_listed {
+            // `step` is listed only when it is not a folder the listing
+            // entered (a symlink, a file): the disk says what is below.
+            return (step == path || tree_entry(tree, step).is_none()).then_some(None);
+        }
+        if !is_below(parent, root) {
+            return None;
+        }
+        step = parent;
+    }
+    None
 }
 
 /// `path.exists()`, answered from the listing of `root` where it can be.
@@ -479,6 +496,33 @@ pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The listing answers for paths below a folder it listed without the
+    /// next step, however deep; behind a symlink or outside, the disk does.
+    #[test]
+    fn the_nearest_listed_folder_answers_for_what_is_below_it() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("skill");
+        // On disk, but not in the (older) listing below.
+        fs::create_dir_all(root.join("references/deep")).unwrap();
+        fs::write(root.join("references/deep/a.md"), "x").unwrap();
+        let entry = |rel: &str, is_dir: bool, is_symlink: bool| TreeFile {
+            path: root.join(rel),
+            is_file: !is_dir,
+            is_dir,
+            is_symlink,
+        };
+        let tree = vec![entry("SKILL.md", false, false), entry("scripts", true, false), entry("linked", true, true)];
+        assert!(exists_in(&tree, &root, &root.join("SKILL.md")));
+        assert!(!exists_in(&tree, &root, &root.join("references/deep/a.md")), "the root's listing has no references/");
+        assert!(!exists_in(&tree, &root, &root.join("scripts/x/y.sh")), "scripts/ was listed without x/");
+        assert_eq!(listed(&tree, &root, &root.join("linked/z.md")), None, "behind a symlink: ask the disk");
+        assert_eq!(listed(&tree, &root, &root.join("SKILL.md/x")), None, "below a file: ask the disk");
+        assert_eq!(listed(&tree, &root, &t.path().join("elsewhere/x")), None, "outside the root");
+        assert_eq!(listed(&tree, &root, &root.join("../skill/references/deep/a.md")), None, "`..`: ask the disk");
+        assert_eq!(listed(&tree, &root, &root.join("scripts/../references/x")), None);
+        assert!(exists_in(&[], &root, &root.join("references/deep/a.md")), "no listing: the disk answers");
+    }
 
     #[test]
     fn fnmatch_basics() {

@@ -96,16 +96,16 @@ fn trim_path(p: &str) -> &str {
 /// Byte ranges of fenced code blocks.
 fn fenced_ranges(body: &str) -> Vec<std::ops::Range<usize>> {
     let mut ranges = Vec::new();
-    let mut open: Option<(usize, String)> = None;
+    let mut open: Option<(usize, &str)> = None;
     let mut offset = 0;
     for line in body.split_inclusive('\n') {
         let t = line.trim_start();
-        let fence: String = t.chars().take_while(|c| *c == '`' || *c == '~').collect();
+        let fence = &t[..t.bytes().take_while(|b| matches!(b, b'`' | b'~')).count()];
         if fence.len() >= 3 {
-            match &open {
+            match open {
                 None => open = Some((offset, fence)),
-                Some((start, f)) if fence.starts_with(f.as_str()) && t.trim() == fence => {
-                    ranges.push(*start..offset + line.len());
+                Some((start, f)) if fence.starts_with(f) && t.trim() == fence => {
+                    ranges.push(start..offset + line.len());
                     open = None;
                 }
                 _ => {}
