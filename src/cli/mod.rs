@@ -12,6 +12,7 @@ mod list;
 mod mounts;
 mod output;
 mod prompt;
+mod scan;
 mod skills;
 
 use crate::demo::DemoHome;
@@ -24,7 +25,7 @@ use crate::engine::{Engine, Options};
 use crate::open::{FolderKind, StandInHome};
 use clap::{Args, Parser, Subcommand};
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub const EXIT_OK: i32 = 0;
 pub const EXIT_ANSWER_ERROR: i32 = 1;
@@ -152,6 +153,23 @@ pub enum Command {
     Bundles,
     /// List the sandbox mounts of the skill roots
     Mounts,
+    /// Scan a skill as Hermes' skills guard does on a hub install, and say
+    /// whether the install goes ahead (exit status 1 when it does not)
+    Scan {
+        /// A skill of the home (name, folder or category/folder), or a path
+        /// to a skill folder or file (no Hermes home needed)
+        target: String,
+        /// Where the skill is installed from, as the hub names it (e.g.
+        /// `openai/skills`, `official`, `someone/repo`); default `community`
+        #[arg(long, conflicts_with = "trust")]
+        source: Option<String>,
+        /// The trust level to decide for: builtin, trusted, community or agent-created
+        #[arg(long, value_name = "LEVEL", value_parser = parse_trust)]
+        trust: Option<&'static str>,
+        /// Decide as `hermes skills install --force` would
+        #[arg(long)]
+        force: bool,
+    },
     /// Check skills against agentskills.io and what Hermes does with them
     Check {
         /// Skills (name, folder or category/skill) or bundles (/slug); default: the whole home
@@ -160,6 +178,11 @@ pub enum Command {
         #[arg(long, value_name = "LEVEL", default_value = "error", value_parser = parse_severity)]
         min_severity: Severity,
     },
+}
+
+fn parse_trust(s: &str) -> Result<&'static str, String> {
+    crate::engine::scan::parse_trust_level(s)
+        .ok_or_else(|| format!("unknown trust level '{s}' (use {})", crate::engine::scan::TRUST_LEVELS.join(", ")))
 }
 
 fn parse_severity(s: &str) -> Result<Severity, String> {
@@ -334,6 +357,34 @@ fn browse(global: &GlobalArgs) -> i32 {
     }
 }
 
+fn scan_origin(source: Option<String>, trust: Option<&'static str>) -> scan::Origin {
+    match (trust, source) {
+        (Some(level), _) => scan::Origin::Trust(level),
+        (None, source) => scan::Origin::Source(source.unwrap_or_else(|| "community".into())),
+    }
+}
+
+/// `scan PATH`, outside any home.
+fn scan_path(path: &Path, source: &Option<String>, trust: Option<&'static str>, force: bool, json: bool) -> i32 {
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let origin = scan_origin(source.clone(), trust);
+    let result = scan::run(path, &origin, force, json, &mut out);
+    flushed(result, &mut out)
+}
+
+/// The exit status of a command's `result` once its output is flushed.
+fn flushed(result: std::io::Result<i32>, out: &mut dyn std::io::Write) -> i32 {
+    match result.and_then(|code| out.flush().map(|_| code)) {
+        Ok(code) => code,
+        // A closed pipe (`| head`) is not an error worth reporting.
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
+            eprintln!("skillscope: {e}");
+            EXIT_USAGE
+        }
+    }
+}
+
 /// Parses `args`, runs the subcommand, and returns the exit status.
 pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     let cli = match Cli::try_parse_from(args) {
@@ -355,6 +406,12 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     let Some(command) = cli.command else {
         return browse(&global);
     };
+    // A path needs no home: a skills repository's CI scans its folders.
+    if let Command::Scan { target, source, trust, force } = &command {
+        if Path::new(target).exists() {
+            return scan_path(Path::new(target), source, *trust, *force, global.json);
+        }
+    }
     let session = match open_session(&global, Env::from_process(), false) {
         Ok(s) => s,
         Err(msg) => {
@@ -401,15 +458,13 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         Command::Bundles => bundles::run(engine, json, &mut out),
         Command::Mounts => mounts::run(engine, json, &mut out),
         Command::Check { names, min_severity } => check::run(engine, layered, &names, min_severity, json, &mut out),
+        Command::Scan { target, source, trust, force } => match scan::skill_folder(engine, &target) {
+            Ok(dir) => scan::run(&dir, &scan_origin(source, trust), force, json, &mut out),
+            Err(msg) => {
+                eprintln!("skillscope: {msg}");
+                return EXIT_USAGE;
+            }
+        },
     };
-    let result = result.and_then(|code| std::io::Write::flush(&mut out).map(|_| code));
-    match result {
-        Ok(code) => code,
-        // A closed pipe (`| head`) is not an error worth reporting.
-        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
-        Err(e) => {
-            eprintln!("skillscope: {e}");
-            EXIT_USAGE
-        }
-    }
+    flushed(result, &mut out)
 }

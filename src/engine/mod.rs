@@ -24,6 +24,7 @@ pub mod prompt;
 pub mod readiness;
 pub mod reload;
 pub mod sandbox;
+pub mod scan;
 pub mod skill;
 pub mod snapshot;
 pub mod source;

@@ -22,6 +22,8 @@ const MAX_BYTES: u64 = 1024 * 1024;
 pub struct Pattern {
     pub id: String,
     pub severity: Severity,
+    /// Hermes' own severity: `critical`, `high`, `medium` or `low`.
+    pub level: String,
     pub category: String,
     /// The regex, case-insensitive, as Python's `re` reads it.
     pub source: String,
@@ -107,13 +109,14 @@ pub fn table() -> &'static Table {
             .filter_map(|line| {
                 let row: Vec<String> = serde_json::from_str(line).ok()?;
                 let [id, severity, category, regex, description] = <[String; 5]>::try_from(row).ok()?;
-                let severity = match severity.as_str() {
+                let level = severity;
+                let severity = match level.as_str() {
                     "critical" => Severity::Error,
                     "high" => Severity::Warning,
                     _ => Severity::Info,
                 };
                 let source = format!("(?i){regex}");
-                Some(Pattern { id, severity, category, source, description, matcher: OnceLock::new() })
+                Some(Pattern { id, severity, level, category, source, description, matcher: OnceLock::new() })
             })
             .collect();
         let mut in_set = Vec::new();
@@ -395,6 +398,38 @@ fn scan_with(t: &Table, local: &mut Local, text: &str, hit_lines: &[usize]) -> V
         }
     }
     out
+}
+
+/// For each line of `text` (split at `\n` only) that some pattern matches
+/// as `re.search(pattern, line, re.IGNORECASE)` would: its index and the
+/// patterns it matches, in table order.
+pub fn matching_lines(text: &str) -> Vec<(usize, Vec<usize>)> {
+    LOCAL.with(|local| {
+        let local = &mut local.borrow_mut();
+        let t = table();
+        let flagged = lines_that_can_match(&local.union, text);
+        let mut next = flagged.iter().copied().peekable();
+        let mut out = Vec::new();
+        let mut start = 0;
+        for (i, line) in text.split('\n').enumerate() {
+            let may_match = next.next_if(|&s| s <= start).is_some_and(|s| s == start);
+            start += line.len() + 1;
+            if !may_match && t.alone.is_empty() {
+                continue;
+            }
+            let candidates = match may_match {
+                true => local.set.matches(line).iter().map(|k| t.in_set[k]).collect(),
+                false => Vec::new(),
+            };
+            let mut hits: Vec<usize> =
+                candidates.into_iter().chain(t.alone.iter().copied()).filter(|&k| local.is_match(t, k, line)).collect();
+            if !hits.is_empty() {
+                hits.sort_unstable();
+                out.push((i, hits));
+            }
+        }
+        out
+    })
 }
 
 /// The byte offsets of the lines holding the end of a match of `union`, in

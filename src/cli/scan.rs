@@ -1,0 +1,76 @@
+//! `skillscope scan`: the skills guard as a hub install runs it, with the
+//! install decision for a source or trust level.
+
+use super::output::Out;
+use super::{EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+use crate::engine::scan::{self, Scan};
+use crate::engine::Engine;
+use serde_json::json;
+use std::io;
+use std::path::{Path, PathBuf};
+
+/// Where the scanned skill comes from: a source string, or a trust level.
+pub enum Origin {
+    Source(String),
+    Trust(&'static str),
+}
+
+/// The folder a `scan NAME` means in `engine`'s home: a skill's name, its
+/// folder's name, or `category/folder`.
+pub fn skill_folder(engine: &Engine, name: &str) -> Result<PathBuf, String> {
+    let catalog = engine.lean_catalog();
+    let wanted = name.trim_matches('/');
+    let found = catalog.skills.iter().filter(|s| s.db_row.is_none()).find(|s| {
+        let dir = s.skill_dir.file_name().map(|d| d.to_string_lossy().into_owned()).unwrap_or_default();
+        let path = format!("{}/{dir}", s.category_path());
+        s.name == name || dir == wanted || path.trim_start_matches('/') == wanted
+    });
+    found.map(|s| s.skill_dir.clone()).ok_or_else(|| format!("no skill named {name} (give a path to scan a folder)"))
+}
+
+pub fn scan(path: &Path, origin: &Origin) -> Scan {
+    match origin {
+        Origin::Source(source) => scan::scan_skill(path, source),
+        Origin::Trust(level) => scan::scan_at(path, level),
+    }
+}
+
+/// Prints the scan (Hermes' report, or `--json`); exit status 1 when the
+/// install would not go ahead (blocked, or waiting for a confirmation that
+/// a script cannot give).
+pub fn run(path: &Path, origin: &Origin, force: bool, json: bool, out: &mut Out) -> io::Result<i32> {
+    if !path.exists() {
+        eprintln!("skillscope: {}: no such skill folder or file", path.display());
+        return Ok(EXIT_USAGE);
+    }
+    let result = scan(path, origin);
+    let decision = result.decision(force);
+    if json {
+        let doc = json!({
+            "skill": result.skill,
+            "source": result.source,
+            "trust_level": result.trust_level,
+            "verdict": result.error.is_none().then_some(result.verdict),
+            "allowed": decision.allowed,
+            "reason": decision.reason,
+            "summary": result.summary(),
+            "findings": result.findings,
+            "error": result.error,
+            "notes": result.notes,
+        });
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
+        writeln!(out)?;
+    } else {
+        match &result.error {
+            Some(e) => writeln!(out, "Scan: {} ({}/{})  {e}", result.skill, result.source, result.trust_level)?,
+            None => writeln!(out, "{}", crate::sanitize::clean(&result.report()))?,
+        }
+        if force {
+            writeln!(out, "With --force: {}", decision.reason)?;
+        }
+        for note in &result.notes {
+            writeln!(out, "note: {}", crate::sanitize::clean_line(note))?;
+        }
+    }
+    Ok(if decision.allowed == Some(true) { EXIT_OK } else { EXIT_ANSWER_ERROR })
+}
