@@ -189,3 +189,76 @@ fn scan_a_skill_of_the_home_by_name() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no skill named nothing-here"));
 }
+
+/// A home with the `ignored` and `binaries` fixtures as its skills.
+fn home_of_fixtures(t: &Path) -> PathBuf {
+    let home = t.join("home");
+    std::fs::create_dir_all(home.join("skills")).expect("mkdir");
+    for name in ["ignored", "binaries"] {
+        let status = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(repo().join("tests/fixtures/scan").join(name))
+            .arg(home.join("skills"))
+            .status()
+            .expect("cp");
+        assert!(status.success());
+    }
+    home
+}
+
+fn check_json(home: &Path, min: &str, args: &[&str]) -> (i32, Vec<Value>) {
+    let home_arg = home.display().to_string();
+    let mut full = vec!["--home", home_arg.as_str(), "check", "--json", "--min-severity", min];
+    full.extend_from_slice(args);
+    let out = skillscope(&full, None);
+    let findings: Vec<Value> = serde_json::from_slice(&out.stdout).expect("JSON");
+    (out.status.code().unwrap_or(-1), findings)
+}
+
+fn rules_of(findings: &[Value], severity: &str) -> Vec<String> {
+    let mut rules: Vec<String> = findings
+        .iter()
+        .filter(|f| f["severity"] == severity)
+        .map(|f| format!("{} {}", f["path"].as_str().unwrap_or_default(), f["rule"].as_str().unwrap_or_default()))
+        .collect();
+    rules.sort();
+    rules
+}
+
+/// Guard findings are informational until an install decision makes them
+/// count; `.skillignore` keeps files out of the guard as Hermes honours it.
+#[test]
+fn check_counts_guard_findings_by_the_install_decision() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = home_of_fixtures(t.path());
+    let (code, all) = check_json(&home, "info", &[]);
+    assert_eq!(code, 1, "other findings at info");
+    let guard: Vec<String> = rules_of(&all, "info").into_iter().filter(|r| r.contains(" guard-")).collect();
+    assert_eq!(guard, ["ignored/SKILL.md guard-env_exfil_curl", "ignored/keep.md guard-prompt_injection_ignore"]);
+    assert!(rules_of(&all, "error").iter().all(|r| !r.contains(" guard-")), "none is an error by default");
+    assert!(!all.iter().any(|f| f["path"].as_str().is_some_and(|p| p.contains("docs/plans") || p.ends_with("top.md"))));
+
+    let (code, all) = check_json(&home, "info", &["--trust", "community", "--select", "guard-"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        rules_of(&all, "error"),
+        [
+            "binaries/SKILL.md guard-install-blocked",
+            "ignored/SKILL.md guard-env_exfil_curl",
+            "ignored/SKILL.md guard-install-blocked",
+            "ignored/keep.md guard-prompt_injection_ignore",
+        ]
+    );
+    let blocked = all.iter().find(|f| f["rule"] == "guard-install-blocked").expect("a refusal");
+    assert!(blocked["message"].as_str().unwrap_or_default().contains("Blocked (community source + dangerous verdict"));
+
+    let (code, all) = check_json(&home, "info", &["--trust", "builtin", "--select", "guard-*"]);
+    assert_eq!(code, 1, "still informational findings at info");
+    assert!(rules_of(&all, "error").is_empty(), "a builtin install takes anything");
+
+    let (code, all) = check_json(&home, "error", &["--trust", "community", "--ignore", "guard-"]);
+    assert!(all.iter().all(|f| !f["rule"].as_str().unwrap_or_default().starts_with("guard-")), "{all:?}");
+    assert_eq!(code, i32::from(!all.is_empty()));
+    let out = skillscope(&["--home", &home.display().to_string(), "check", "--trust", "royal"], None);
+    assert_eq!(out.status.code(), Some(2));
+}

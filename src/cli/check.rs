@@ -2,6 +2,8 @@
 
 use super::output::Out;
 use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+use crate::engine::catalog::Catalog;
+use crate::engine::diagnostics::rules::GUARD_FAMILY;
 use crate::engine::diagnostics::{Finding, Progress, Severity};
 use crate::engine::Engine;
 use crate::sanitize::clean_line;
@@ -17,19 +19,101 @@ pub struct Checked {
     pub below_min: [usize; 3],
 }
 
+/// Which findings a check reports, beyond their severity.
+#[derive(Debug, Default)]
+pub struct Rules {
+    /// The distribution whose install decision makes guard findings count
+    /// (`--trust`): a skill it would refuse has its guard findings raised to
+    /// errors, with the refusal. Without it they are informational.
+    pub trust: Option<&'static str>,
+    /// Only findings of these rules (`--select`); a rule ending in `-` or `*`
+    /// is a prefix (`guard-`).
+    pub select: Vec<String>,
+    /// Never findings of these rules (`--ignore`), prefixes likewise.
+    pub ignore: Vec<String>,
+}
+
+impl Rules {
+    fn matches(pattern: &str, rule: &str) -> bool {
+        match pattern.strip_suffix('*') {
+            Some(prefix) => rule.starts_with(prefix),
+            None if pattern.ends_with('-') => rule.starts_with(pattern),
+            None => rule == pattern,
+        }
+    }
+
+    /// Whether a finding of `rule` is reported.
+    pub fn reports(&self, rule: &str) -> bool {
+        (self.select.is_empty() || self.select.iter().any(|p| Rules::matches(p, rule)))
+            && !self.ignore.iter().any(|p| Rules::matches(p, rule))
+    }
+}
+
+/// The rule of the finding a refused install adds.
+pub const INSTALL_BLOCKED: &str = "guard-install-blocked";
+
+/// Raises the guard findings of every skill an install at `trust` would
+/// refuse to errors, and adds the refusal with Hermes' reason. Each skill
+/// folder is scanned as Hermes' guard does (`skillscope scan`).
+fn apply_install_decision(engine: &Engine, catalog: &Catalog, trust: &'static str, all: &mut Vec<Finding>) {
+    let skills: Vec<usize> = (0..catalog.skills.len()).filter(|&i| catalog.skills[i].db_row.is_none()).collect();
+    let refused = crate::engine::parallel_map(&skills, |&i| {
+        let skill = &catalog.skills[i];
+        let decision = crate::engine::scan::scan_at(&skill.skill_dir, trust).decision(false);
+        (decision.allowed != Some(true)).then_some((i, decision.reason))
+    });
+    let refused: std::collections::HashMap<usize, String> = refused.into_iter().flatten().collect();
+    if refused.is_empty() {
+        return;
+    }
+    for f in all.iter_mut() {
+        if f.rule.starts_with(GUARD_FAMILY) && f.skill.is_some_and(|i| refused.contains_key(&i)) {
+            f.severity = Severity::Error;
+        }
+    }
+    let roots = engine.diagnostic_roots(catalog);
+    for (&i, reason) in &refused {
+        let skill = &catalog.skills[i];
+        let path: std::sync::Arc<std::path::Path> = skill.skill_md.as_path().into();
+        all.push(Finding {
+            rule: INSTALL_BLOCKED.into(),
+            severity: Severity::Error,
+            skill: Some(i),
+            skill_name: Some(skill.name.as_str().into()),
+            skill_md: Some(path.clone()),
+            rel_path: crate::engine::diagnostics::relative(&path, &roots),
+            path,
+            line: None,
+            message: format!("a hub install as {trust} is refused: {reason}"),
+            hint: "`skillscope scan` shows Hermes' report for this skill; rephrase or remove what it flags, or add it to the skill's .skillignore if it is not part of the installed skill.".into(),
+        });
+    }
+}
+
 /// The findings for the named skills (name, folder or categorized path) and
-/// bundles (`/slug`), or for the whole home, at or above `min`.
-pub fn findings(engine: &Engine, layered: Layered, names: &[String], min: Severity) -> Result<Checked, String> {
+/// bundles (`/slug`), or for the whole home, at or above `min`, as `rules` say.
+pub fn findings(
+    engine: &Engine,
+    layered: Layered,
+    names: &[String],
+    min: Severity,
+    rules: &Rules,
+) -> Result<Checked, String> {
     crate::engine::diagnostics::guard::prepare_in_background();
     // A whole-home check drops what is below `min` as it goes; one for some
     // names keeps all until the other skills' findings are set aside, so
-    // that what it leaves out is counted for those names alone.
-    let keep = if names.is_empty() { min } else { Severity::Info };
+    // that what it leaves out is counted for those names alone. Guard
+    // findings an install decision may raise are kept too.
+    let keep = if names.is_empty() && rules.trust.is_none() { min } else { Severity::Info };
     let progress = Progress::default();
     let (catalog, mut all) = with_progress(&progress, || match layered {
         Some((layers, db)) => engine.check_layered_with(layers, db, &progress, keep),
         None => engine.checked_catalog_with(&progress, keep),
     });
+    if let Some(trust) = rules.trust {
+        apply_install_decision(engine, &catalog, trust, &mut all);
+    }
+    all.retain(|f| rules.reports(&f.rule));
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
         let mut keep_bundles = Vec::new();
@@ -126,10 +210,11 @@ pub fn run(
     layered: Layered,
     names: &[String],
     min: Severity,
+    rules: &Rules,
     json: bool,
     out: &mut Out,
 ) -> io::Result<i32> {
-    let Checked { findings: all, below_min } = match findings(engine, layered, names, min) {
+    let Checked { findings: all, below_min } = match findings(engine, layered, names, min, rules) {
         Ok(checked) => checked,
         Err(e) => {
             eprintln!("skillscope: {e}");

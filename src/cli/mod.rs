@@ -177,6 +177,17 @@ pub enum Command {
         /// Report (and fail on) findings at or above: error, warning or info
         #[arg(long, value_name = "LEVEL", default_value = "error", value_parser = parse_severity)]
         min_severity: Severity,
+        /// Count guard findings as errors for the skills a hub install at
+        /// this trust level would refuse: builtin, trusted, community or
+        /// agent-created (default: they are informational)
+        #[arg(long, value_name = "LEVEL", value_parser = parse_trust)]
+        trust: Option<&'static str>,
+        /// Report only these rules (repeatable; `guard-` or `guard-*` is a prefix)
+        #[arg(long, value_name = "RULE")]
+        select: Vec<String>,
+        /// Never report these rules (repeatable; prefixes as for --select)
+        #[arg(long, value_name = "RULE")]
+        ignore: Vec<String>,
     },
 }
 
@@ -457,7 +468,10 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         Command::Preload { names } => skills::preload(engine, &names, json, &mut out),
         Command::Bundles => bundles::run(engine, json, &mut out),
         Command::Mounts => mounts::run(engine, json, &mut out),
-        Command::Check { names, min_severity } => check::run(engine, layered, &names, min_severity, json, &mut out),
+        Command::Check { names, min_severity, trust, select, ignore } => {
+            let rules = check::Rules { trust, select, ignore };
+            check::run(engine, layered, &names, min_severity, &rules, json, &mut out)
+        }
         Command::Scan { target, source, trust, force } => match scan::skill_folder(engine, &target) {
             Ok(dir) => scan::run(&dir, &scan_origin(source, trust), force, json, &mut out),
             Err(msg) => {

@@ -383,16 +383,19 @@ fn scan_with(t: &Table, local: &mut Local, text: &str, hit_lines: &[usize]) -> V
         let mut hits: Vec<usize> =
             candidates.into_iter().chain(t.alone.iter().copied()).filter(|&k| local.is_match(t, k, line)).collect();
         hits.sort_unstable();
+        // Informational: whether they matter is the install decision's
+        // call (`check --trust`), which needs the whole skill's verdict.
         for p in hits.iter().map(|&k| &t.patterns[k]) {
             let excerpt: String = line.trim().chars().take(117).collect();
-            out.push((p.id.clone(), p.severity, i + 1, format!("{} ({})", p.description, p.category), excerpt));
+            let message = format!("{}: {} ({})", p.level, p.description, p.category);
+            out.push((p.id.clone(), Severity::Info, i + 1, message, excerpt));
         }
         if let Some(c) = line.chars().find(|c| invisible && is_invisible(*c)) {
             out.push((
                 "invisible_unicode".into(),
-                Severity::Warning,
+                Severity::Info,
                 i + 1,
-                format!("invisible unicode character U+{:04X} (injection)", c as u32),
+                format!("high: invisible unicode character U+{:04X} (injection)", c as u32),
                 String::new(),
             ));
         }
@@ -466,7 +469,18 @@ pub fn check_skill_dir(
     roots: &[PathBuf],
     findings: &mut Vec<Finding>,
 ) {
-    let others = tree.iter().filter(|f| f.is_file && f.path != skill.skill_md && scanned(&f.path));
+    // The skill's `.skillignore` (or `.clawhubignore`) leaves files out, as
+    // Hermes' scan honours it.
+    let has_ignore_file = tree.iter().any(|f| {
+        f.path.parent() == Some(skill.skill_dir.as_path())
+            && f.path.file_name().is_some_and(|n| n == ".skillignore" || n == ".clawhubignore")
+    });
+    let ignore = has_ignore_file.then(|| crate::engine::scan::Ignore::load(&skill.skill_dir));
+    let ignored = |path: &Path| {
+        let rel = path.strip_prefix(&skill.skill_dir).map(crate::engine::paths::rel_string).unwrap_or_default();
+        ignore.as_ref().is_some_and(|ig| ig.ignores(&rel))
+    };
+    let others = tree.iter().filter(|f| f.is_file && f.path != skill.skill_md && scanned(&f.path) && !ignored(&f.path));
     let files = std::iter::once(&skill.skill_md).chain(others.map(|f| &f.path));
     // Shared by the skill's findings (most skills have none).
     let mut skill_ref: Option<(Arc<str>, Arc<Path>)> = None;

@@ -7,7 +7,7 @@ mod content;
 mod frontmatter_rules;
 pub mod guard;
 mod home_rules;
-mod rules;
+pub mod rules;
 
 pub use rules::{rule, RuleInfo, RULES};
 
@@ -158,7 +158,7 @@ pub(crate) fn relative(path: &Path, roots: &[PathBuf]) -> Arc<str> {
 }
 
 impl Engine {
-    fn diagnostic_roots(&self, catalog: &Catalog) -> Vec<PathBuf> {
+    pub fn diagnostic_roots(&self, catalog: &Catalog) -> Vec<PathBuf> {
         let mut roots: Vec<PathBuf> = catalog.roots.iter().map(|r| r.path.clone()).collect();
         roots.push(self.home.root.clone());
         roots
