@@ -8,6 +8,7 @@
 mod bundles;
 mod check;
 mod commands;
+mod lifecycle;
 mod list;
 mod mounts;
 mod output;
@@ -153,6 +154,15 @@ pub enum Command {
     Bundles,
     /// List the sandbox mounts of the skill roots
     Mounts,
+    /// Where each skill came from, its usage, and what the curator's next
+    /// automatic pass would do to it (read-only: nothing is written)
+    Lifecycle {
+        /// One skill only
+        name: Option<String>,
+        /// The time of the pass to forecast (ISO 8601; default: now)
+        #[arg(long, value_name = "ISO", value_parser = lifecycle::parse_now)]
+        now: Option<i64>,
+    },
     /// Scan a skill as Hermes' skills guard does on a hub install, and say
     /// whether the install goes ahead (exit status 1 when it does not)
     Scan {
@@ -472,6 +482,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             let rules = check::Rules { trust, select, ignore };
             check::run(engine, layered, &names, min_severity, &rules, json, &mut out)
         }
+        Command::Lifecycle { name, now } => lifecycle::run(engine, name.as_deref(), now, json, &mut out),
         Command::Scan { target, source, trust, force } => match scan::skill_folder(engine, &target) {
             Ok(dir) => scan::run(&dir, &scan_origin(source, trust), force, json, &mut out),
             Err(msg) => {

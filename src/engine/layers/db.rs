@@ -191,17 +191,7 @@ fn keep_edit(skill: &DbSkill, edited: &str) -> Result<PathBuf, String> {
 /// The current time as SQLite's `CURRENT_TIMESTAMP` writes it (UTC).
 pub fn timestamp() -> String {
     let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let days = secs / 86_400;
     let (h, m, s) = ((secs % 86_400) / 3600, (secs % 3600) / 60, secs % 60);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mth = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(mth <= 2);
+    let (y, mth, d) = crate::engine::isotime::civil_from_days((secs / 86_400) as i64);
     format!("{y:04}-{mth:02}-{d:02} {h:02}:{m:02}:{s:02}")
 }

@@ -1,0 +1,82 @@
+//! `skillscope lifecycle`: where each skill came from, its usage, and what
+//! the curator's next pass would do to it.
+
+use super::output::Out;
+use super::{EXIT_OK, EXIT_USAGE};
+use crate::engine::isotime;
+use crate::engine::Engine;
+use crate::sanitize::clean_line;
+use std::io;
+
+/// `--now`: an ISO 8601 time (a time without a zone is UTC).
+pub fn parse_now(s: &str) -> Result<isotime::Micros, String> {
+    isotime::parse(s)
+        .ok_or_else(|| format!("not an ISO 8601 time: '{s}' (e.g. 2027-01-31 or 2027-01-31T12:00:00+00:00)"))
+}
+
+pub fn run(
+    engine: &Engine,
+    name: Option<&str>,
+    now: Option<isotime::Micros>,
+    json: bool,
+    out: &mut Out,
+) -> io::Result<i32> {
+    let mut life = engine.lifecycle(now.unwrap_or_else(isotime::now));
+    for p in &life.problems {
+        eprintln!("skillscope: {}", clean_line(p));
+    }
+    if let Some(name) = name {
+        life.skills.retain(|s| s.name == name);
+        life.archived.retain(|a| a.name == name);
+        if life.skills.is_empty() && life.archived.is_empty() {
+            eprintln!("skillscope: no skill named {name}");
+            return Ok(EXIT_USAGE);
+        }
+    }
+    if json {
+        serde_json::to_writer_pretty(&mut *out, &life)?;
+        writeln!(out)?;
+        return Ok(EXIT_OK);
+    }
+    let c = &life.curator;
+    let due = if c.due { "due now" } else { "not due" };
+    writeln!(out, "Curator at {}: {due} ({})", life.now, c.why)?;
+    writeln!(
+        out,
+        "  stale after {} days, archived after {} days, built-ins {}",
+        c.config.stale_after_days,
+        c.config.archive_after_days,
+        if c.config.prune_builtins { "pruned too" } else { "left alone" }
+    )?;
+    for s in &life.skills {
+        let pin = if s.pinned { ", pinned" } else { "" };
+        let activity = s.last_activity.as_deref().unwrap_or("never");
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{} ({}{}, {}{pin})",
+            clean_line(&s.name),
+            s.provenance,
+            if s.external { ", external" } else { "" },
+            s.state
+        )?;
+        writeln!(
+            out,
+            "  used {}, viewed {}, patched {}; last activity {}",
+            s.use_count,
+            s.view_count,
+            s.patch_count,
+            clean_line(activity)
+        )?;
+        let due = s.due.as_deref().map(|d| format!(" (due {d})")).unwrap_or_default();
+        writeln!(out, "  next pass: {}{due}: {}", s.next, clean_line(&s.why))?;
+    }
+    if !life.archived.is_empty() {
+        writeln!(out)?;
+        writeln!(out, "Archived (skills/.archive/):")?;
+        for a in &life.archived {
+            writeln!(out, "  {}  restore: {}", clean_line(&a.name), clean_line(&a.restore))?;
+        }
+    }
+    Ok(EXIT_OK)
+}

@@ -1,0 +1,612 @@
+//! What Hermes does to skills besides loading them, read from the files it
+//! keeps and never written: where each came from (`tools/skill_usage.py`:
+//! the bundled manifest, the hub lock, agent-made records), its usage
+//! record, whether the curator manages it, and what the curator's next
+//! automatic pass would do to it (`agent/curator.py`:
+//! `apply_automatic_transitions`, `should_run_now`).
+
+use super::isotime::{self, Micros, MICROS_PER_DAY, MICROS_PER_HOUR};
+use super::{discover, paths, Engine};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Built-ins the curator never touches (`PROTECTED_BUILTIN_SKILLS`).
+const PROTECTED: [&str; 1] = ["plan"];
+
+/// The state files larger than this are not read (a clear note instead).
+const MAX_STATE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// `curator.*` from config.yaml, with Hermes' defaults.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct CuratorConfig {
+    pub enabled: bool,
+    pub interval_hours: i64,
+    pub min_idle_hours: f64,
+    pub stale_after_days: i64,
+    pub archive_after_days: i64,
+    pub prune_builtins: bool,
+}
+
+/// The curator's schedule as `.curator_state` and the config leave it.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Curator {
+    #[serde(flatten)]
+    pub config: CuratorConfig,
+    pub paused: bool,
+    pub last_run_at: Option<String>,
+    /// `should_run_now(now)`.
+    pub due: bool,
+    /// When the next pass is due, when it can be said.
+    pub next_run_at: Option<String>,
+    pub why: String,
+}
+
+/// One skill's life around its loading.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct SkillLife {
+    pub name: String,
+    /// Hermes' `provenance()`: `bundled`, `hub` or `agent`.
+    pub provenance: &'static str,
+    /// In `skills.external_dirs`: read-only to the curator.
+    pub external: bool,
+    /// `list_agent_created_skill_names()` holds it: the curator pass walks it.
+    pub eligible: bool,
+    pub protected: bool,
+    /// Its usage record says so, else `active`.
+    pub state: String,
+    pub pinned: bool,
+    /// Whether `.usage.json` holds a record for it.
+    pub recorded: bool,
+    pub use_count: i64,
+    pub view_count: i64,
+    pub patch_count: i64,
+    pub last_activity: Option<String>,
+    /// What a curator pass at `now` does to it.
+    pub next: &'static str,
+    /// When that (or, when nothing is due, the next transition) is due.
+    pub due: Option<String>,
+    pub why: String,
+    /// Its SKILL.md.
+    pub path: PathBuf,
+    /// The hub's record of it: source and trust level, when installed from a hub.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hub: Option<HubEntry>,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct HubEntry {
+    pub source: Option<String>,
+    pub trust_level: Option<String>,
+}
+
+/// A skill the curator moved to `skills/.archive/`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Archived {
+    pub name: String,
+    pub path: PathBuf,
+    pub archived_at: Option<String>,
+    pub restore: String,
+}
+
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Lifecycle {
+    pub now: String,
+    pub curator: Curator,
+    pub skills: Vec<SkillLife>,
+    pub archived: Vec<Archived>,
+    /// Files Hermes would read that could not be, named.
+    pub problems: Vec<String>,
+}
+
+/// Python's truthiness of a JSON value.
+fn truthy(v: &Value) -> bool {
+    match v {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+/// `int(value)` as Python gives it, `None` where it raises.
+fn py_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Bool(b) => Some(i64::from(*b)),
+        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)),
+        Value::String(s) => super::value::py_strip(s).replace('_', "").parse().ok(),
+        _ => None,
+    }
+}
+
+fn py_float(v: &Value) -> Option<f64> {
+    match v {
+        Value::Bool(b) => Some(f64::from(u8::from(*b))),
+        Value::Number(n) => n.as_f64(),
+        Value::String(s) => super::value::py_strip(s).parse().ok(),
+        _ => None,
+    }
+}
+
+/// Reads a JSON file Hermes reads; `None` when missing, with a problem
+/// noted when it cannot be used.
+fn read_json(path: &Path, problems: &mut Vec<String>) -> Option<Value> {
+    if !paths::exists(path) {
+        return None;
+    }
+    match super::source::read_text_at_most(path, MAX_STATE_BYTES) {
+        Ok(Some(text)) => match serde_json::from_str(text.trim_start_matches('\u{feff}')) {
+            Ok(v) => Some(v),
+            Err(e) => {
+                problems.push(format!("{}: not valid JSON ({e}); Hermes reads it as empty", path.display()));
+                None
+            }
+        },
+        Ok(None) => {
+            problems.push(format!("{}: larger than {} MiB, not read", path.display(), MAX_STATE_BYTES >> 20));
+            None
+        }
+        Err(e) => {
+            problems.push(format!("{}: {}; Hermes reads it as empty", path.display(), e.message()));
+            None
+        }
+    }
+}
+
+/// `_read_skill_name`: the `name:` line of the frontmatter, not YAML.
+pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
+    let Ok(bytes) = std::fs::read(skill_md) else { return fallback.to_owned() };
+    let text: String = String::from_utf8_lossy(&bytes).chars().take(4000).collect();
+    let mut in_frontmatter = false;
+    for line in text.split('\n') {
+        let stripped = super::value::py_strip(line);
+        if stripped == "---" {
+            if in_frontmatter {
+                break;
+            }
+            in_frontmatter = true;
+            continue;
+        }
+        if in_frontmatter {
+            if let Some(rest) = stripped.strip_prefix("name:") {
+                let value = super::value::py_strip(rest).trim_matches(['"', '\'']);
+                if !value.is_empty() {
+                    return value.to_owned();
+                }
+            }
+        }
+    }
+    fallback.to_owned()
+}
+
+fn parent_name(skill_md: &Path) -> String {
+    skill_md.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// Every `SKILL.md` below `dir` as `dir.rglob("SKILL.md")` gives them,
+/// less excluded paths.
+fn skill_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = paths::rglob(dir, "SKILL.md")
+        .into_iter()
+        .filter(|p| paths::is_file(p) && !discover::is_excluded_skill_path(p))
+        .collect();
+    files.sort();
+    files
+}
+
+/// What the curator's decision reads of a home.
+struct Sources {
+    skills_dir: PathBuf,
+    bundled: HashSet<String>,
+    hub: HashSet<String>,
+    hub_entries: BTreeMap<String, HubEntry>,
+    usage: Map<String, Value>,
+    cron: HashSet<String>,
+    external_roots: Vec<PathBuf>,
+    config: CuratorConfig,
+    problems: Vec<String>,
+}
+
+impl Sources {
+    fn read(engine: &Engine) -> Sources {
+        let skills_dir = engine.home.skills_dir.clone();
+        let mut problems = Vec::new();
+        let bundled = std::fs::read_to_string(skills_dir.join(".bundled_manifest"))
+            .map(|text| {
+                text.lines()
+                    .filter_map(|l| {
+                        let name = super::value::py_strip(super::value::py_strip(l).split(':').next().unwrap_or(""));
+                        (!name.is_empty()).then(|| name.to_owned())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let (hub, hub_entries) = hub_names(&skills_dir, &mut problems);
+        let usage = match read_json(&skills_dir.join(".usage.json"), &mut problems) {
+            Some(Value::Object(map)) => map.into_iter().filter(|(_, v)| v.is_object()).collect(),
+            Some(_) => {
+                problems.push(format!(
+                    "{}: not a JSON object; Hermes reads it as empty",
+                    skills_dir.join(".usage.json").display()
+                ));
+                Map::new()
+            }
+            None => Map::new(),
+        };
+        let cron = cron_referenced(&engine.home.root);
+        let external_roots = engine.home.external_dirs.iter().map(|d| paths::resolve(d)).collect();
+        let config = curator_config(engine);
+        Sources { skills_dir, bundled, hub, hub_entries, usage, cron, external_roots, config, problems }
+    }
+
+    fn is_external(&self, path: &Path) -> bool {
+        let resolved = paths::resolve(path);
+        self.external_roots.iter().any(|r| resolved.starts_with(r))
+    }
+
+    fn provenance(&self, name: &str) -> &'static str {
+        if self.hub.contains(name) {
+            "hub"
+        } else if self.bundled.contains(name) {
+            "bundled"
+        } else {
+            "agent"
+        }
+    }
+}
+
+/// `_read_hub_installed_names`: the lock's keys, and the names of the
+/// skills at its install paths inside the skills folder.
+fn hub_names(skills_dir: &Path, problems: &mut Vec<String>) -> (HashSet<String>, BTreeMap<String, HubEntry>) {
+    let mut names = HashSet::new();
+    let mut entries = BTreeMap::new();
+    let lock = skills_dir.join(".hub/lock.json");
+    let Some(Value::Object(data)) = read_json(&lock, problems) else { return (names, entries) };
+    let Some(Value::Object(installed)) = data.get("installed").filter(|v| truthy(v)) else { return (names, entries) };
+    let root = paths::resolve(skills_dir);
+    for (key, entry) in installed {
+        names.insert(key.clone());
+        let text = |k: &str| entry.get(k).and_then(Value::as_str).map(str::to_owned);
+        entries.insert(key.clone(), HubEntry { source: text("source"), trust_level: text("trust_level") });
+        let Some(install_path) = entry.get("install_path").and_then(Value::as_str) else { continue };
+        if super::value::py_strip(install_path).is_empty() {
+            continue;
+        }
+        let dir = Path::new(install_path);
+        let dir = if dir.is_absolute() { dir.to_path_buf() } else { skills_dir.join(dir) };
+        let resolved = paths::resolve(&dir);
+        if !resolved.starts_with(&root) {
+            problems.push(format!(
+                "{}: the install path of {key} leaves the skills folder; Hermes ignores it",
+                lock.display()
+            ));
+            continue;
+        }
+        let skill_md = resolved.join("SKILL.md");
+        if paths::exists(&skill_md) {
+            let fallback = resolved.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            names.insert(read_skill_name(&skill_md, &fallback));
+        }
+    }
+    (names, entries)
+}
+
+/// `cron.jobs.referenced_skill_names()`: any failure is no protection.
+fn cron_referenced(home: &Path) -> HashSet<String> {
+    let mut names = HashSet::new();
+    let Ok(text) = std::fs::read_to_string(home.join("cron/jobs.json")) else { return names };
+    let Ok(data) = serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}')) else { return names };
+    let jobs = match &data {
+        Value::Object(o) => o.get("jobs").cloned().unwrap_or(Value::Array(Vec::new())),
+        Value::Array(_) => data.clone(),
+        _ => return names,
+    };
+    let Value::Array(jobs) = jobs else { return HashSet::new() };
+    for job in jobs.iter().filter_map(Value::as_object) {
+        let items: Vec<Value> = match (job.get("skill"), job.get("skills")) {
+            (skill, None | Some(Value::Null)) => skill.filter(|v| truthy(v)).cloned().into_iter().collect(),
+            (_, Some(Value::String(s))) => vec![Value::String(s.clone())],
+            (_, Some(Value::Array(a))) => a.clone(),
+            (_, Some(Value::Object(o))) => o.keys().map(|k| Value::String(k.clone())).collect(),
+            // `list(5)` raises: the whole set is lost.
+            _ => return HashSet::new(),
+        };
+        for item in items {
+            let text = match &item {
+                Value::String(s) => s.clone(),
+                v if !truthy(v) => String::new(),
+                v => v.to_string(),
+            };
+            let cleaned = super::value::py_strip(&text).trim_start_matches('/').to_owned();
+            if !cleaned.is_empty() {
+                names.insert(cleaned);
+            }
+        }
+    }
+    names
+}
+
+fn curator_config(engine: &Engine) -> CuratorConfig {
+    let section = engine.home.raw_config.get("curator");
+    let cur: Option<&super::value::Map> = match section {
+        Some(super::value::Value::Map(m)) => Some(m),
+        _ => None,
+    };
+    let get = |k: &str| cur.and_then(|m| m.get(k)).map(super::value::Value::to_json);
+    CuratorConfig {
+        enabled: get("enabled").map_or(true, |v| truthy(&v)),
+        interval_hours: get("interval_hours").and_then(|v| py_int(&v)).unwrap_or(24 * 7),
+        min_idle_hours: get("min_idle_hours").and_then(|v| py_float(&v)).unwrap_or(2.0),
+        stale_after_days: get("stale_after_days").and_then(|v| py_int(&v)).unwrap_or(30),
+        archive_after_days: get("archive_after_days").and_then(|v| py_int(&v)).unwrap_or(90),
+        prune_builtins: get("prune_builtins").map_or(true, |v| truthy(&v)),
+    }
+}
+
+/// `_parse_iso_timestamp` / `_parse_iso` on a record's value.
+fn timestamp(v: Option<&Value>) -> Option<Micros> {
+    v.and_then(Value::as_str).filter(|s| !s.is_empty()).and_then(isotime::parse)
+}
+
+/// `latest_activity_at(record)`: the newest of use, view and patch.
+fn latest_activity(record: &Map<String, Value>) -> Option<(Micros, String)> {
+    let mut latest: Option<(Micros, String)> = None;
+    for key in ["last_used_at", "last_viewed_at", "last_patched_at"] {
+        let Some(raw) = record.get(key).filter(|v| truthy(v)) else { continue };
+        let text = match raw {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        };
+        let Some(t) = isotime::parse(&text) else { continue };
+        if latest.as_ref().map_or(true, |(l, _)| t > *l) {
+            latest = Some((t, text));
+        }
+    }
+    latest
+}
+
+fn count(record: &Map<String, Value>, key: &str) -> i64 {
+    record.get(key).filter(|v| truthy(v)).and_then(py_int).unwrap_or(0)
+}
+
+impl Engine {
+    /// The lifecycle of every skill in the home, and the curator's next
+    /// pass at `now`.
+    pub fn lifecycle(&self, now: Micros) -> Lifecycle {
+        let mut src = Sources::read(self);
+        let cfg = src.config.clone();
+        let stale_cutoff = now - cfg.stale_after_days.saturating_mul(MICROS_PER_DAY);
+        let archive_cutoff = now - cfg.archive_after_days.saturating_mul(MICROS_PER_DAY);
+        let local = skill_files(&src.skills_dir);
+        let mut seen = HashSet::new();
+        let mut skills = Vec::new();
+        // The names the curator walks (`list_agent_created_skill_names`).
+        let mut walked: HashSet<String> = HashSet::new();
+        for md in &local {
+            if src.is_external(md) {
+                continue;
+            }
+            let name = read_skill_name(md, &parent_name(md));
+            let managed = src.usage.get(&name).and_then(Value::as_object).is_some_and(|r| {
+                r.get("created_by").and_then(Value::as_str) == Some("agent")
+                    || r.get("agent_created") == Some(&Value::Bool(true))
+            });
+            let eligible = !src.hub.contains(&name)
+                && !PROTECTED.contains(&name.as_str())
+                && if src.bundled.contains(&name) { cfg.prune_builtins } else { managed };
+            if eligible {
+                walked.insert(name);
+            }
+        }
+        let externals: Vec<PathBuf> = self.home.external_dirs.iter().flat_map(|d| skill_files(d)).collect();
+        let mut pass_failed: Option<String> = None;
+        let mut names_in_order: Vec<(String, PathBuf, bool)> = Vec::new();
+        for md in local.iter().map(|m| (m, false)).chain(externals.iter().map(|m| (m, true))) {
+            let (md, from_external) = md;
+            let name = read_skill_name(md, &parent_name(md));
+            if seen.insert(name.clone()) {
+                names_in_order.push((name, md.clone(), from_external || src.is_external(md)));
+            }
+        }
+        names_in_order.sort_by(|a, b| a.0.cmp(&b.0));
+        for (name, path, external) in names_in_order {
+            let record = src.usage.get(&name).and_then(Value::as_object);
+            let eligible = walked.contains(&name);
+            let empty = Map::new();
+            let rec = record.unwrap_or(&empty);
+            let state = match rec.get("state") {
+                Some(Value::String(s)) => s.clone(),
+                Some(other) => other.to_string(),
+                None => "active".into(),
+            };
+            let pinned = rec.get("pinned").is_some_and(truthy);
+            let activity = latest_activity(rec);
+            let mut life = SkillLife {
+                provenance: src.provenance(&name),
+                external,
+                eligible,
+                protected: PROTECTED.contains(&name.as_str()),
+                state: state.clone(),
+                pinned,
+                recorded: record.is_some(),
+                use_count: count(rec, "use_count"),
+                view_count: count(rec, "view_count"),
+                patch_count: count(rec, "patch_count"),
+                last_activity: activity.as_ref().map(|a| a.1.clone()),
+                next: "none",
+                due: None,
+                why: String::new(),
+                path,
+                hub: src.hub_entries.get(&name).cloned(),
+                name: name.clone(),
+            };
+            let (next, due, why) = match (eligible, &pass_failed) {
+                (false, _) => ("none", None, not_walked_why(&src, &name, external, &life)),
+                (true, Some(failure)) => ("none", None, failure.clone()),
+                (true, None) => {
+                    let forecast =
+                        forecast(&src, &name, record, activity.map(|a| a.0), now, (stale_cutoff, archive_cutoff), &cfg);
+                    if let Err(failure) = &forecast {
+                        pass_failed = Some(failure.clone());
+                    }
+                    forecast.unwrap_or_else(|failure| ("none", None, failure))
+                }
+            };
+            (life.next, life.due, life.why) = (next, due.map(isotime::format), why);
+            skills.push(life);
+        }
+        let curator = curator_schedule(&src.skills_dir, &cfg, now, &mut src.problems);
+        let archived = archived(&src.skills_dir, &src.usage);
+        Lifecycle { now: isotime::format(now), curator, skills, archived, problems: src.problems }
+    }
+}
+
+fn not_walked_why(src: &Sources, name: &str, external: bool, life: &SkillLife) -> String {
+    if external {
+        "in skills.external_dirs: read-only to the curator".into()
+    } else if src.hub.contains(name) {
+        "hub-installed: the curator never touches it".into()
+    } else if PROTECTED.contains(&name) {
+        "a protected built-in: never archived or consolidated".into()
+    } else if src.bundled.contains(name) {
+        "bundled, and curator.prune_builtins is off".into()
+    } else if life.recorded {
+        "not made by the agent (its usage record does not say created_by: agent): the curator leaves it".into()
+    } else {
+        "not made by the agent (no usage record marks it): the curator leaves it".into()
+    }
+}
+
+/// One skill's step of `apply_automatic_transitions(now)`: what happens,
+/// when it falls due, and why; `Err` when Hermes' pass raises at it (and
+/// stops for every skill after it).
+fn forecast(
+    src: &Sources,
+    name: &str,
+    record: Option<&Map<String, Value>>,
+    last_activity: Option<Micros>,
+    now: Micros,
+    (stale_cutoff, archive_cutoff): (Micros, Micros),
+    cfg: &CuratorConfig,
+) -> Result<(&'static str, Option<Micros>, String), String> {
+    let days = |d: i64| d.saturating_mul(MICROS_PER_DAY);
+    if record.is_some_and(|r| r.get("pinned").is_some_and(truthy)) {
+        return Ok(("none", None, "pinned: the curator never moves it".into()));
+    }
+    if src.cron.contains(name) {
+        return Ok(("none", None, "a cron job names it: in use by definition".into()));
+    }
+    let Some(rec) = record else {
+        return Ok(("seed", Some(now), "first sight: the pass records it now and starts its inactivity clock".into()));
+    };
+    // Backfilled as Hermes does: a record without `created_at` gets now (the clock's).
+    let created = match rec.get("created_at") {
+        None => Some(isotime::now()),
+        Some(v) => timestamp(Some(v)),
+    };
+    let anchor = last_activity.or(created).unwrap_or(now);
+    let current = rec.get("state").cloned().unwrap_or(Value::String("active".into()));
+    let is = |s: &str| current == Value::String(s.into());
+    let use_count = match rec.get("use_count") {
+        None => 0,
+        Some(v) if !truthy(v) => 0,
+        Some(v) => py_int(v).ok_or_else(|| {
+            format!("the pass stops at {name}: its use_count {v} is not a number (Python raises), so no skill after it moves")
+        })?,
+    };
+    let since = if last_activity.is_some() { "its last activity" } else { "its creation" };
+    if use_count == 0 && anchor > stale_cutoff {
+        return Ok(match is("stale") {
+            true => ("reactivate", Some(now), "never used and younger than the stale window: back to active".into()),
+            false => (
+                "none",
+                Some(anchor + days(cfg.stale_after_days)),
+                format!("never used; stale {} days after {since}", cfg.stale_after_days),
+            ),
+        });
+    }
+    if anchor <= archive_cutoff && !is("archived") {
+        let why = format!("no activity for {} days since {since}: moved to skills/.archive/", cfg.archive_after_days);
+        return Ok(("archive", Some(anchor + days(cfg.archive_after_days)), why));
+    }
+    if anchor <= stale_cutoff && is("active") {
+        let why = format!("no activity for {} days since {since}", cfg.stale_after_days);
+        return Ok(("stale", Some(anchor + days(cfg.stale_after_days)), why));
+    }
+    if anchor > stale_cutoff && is("stale") {
+        return Ok(("reactivate", Some(now), "used again since it was marked stale".into()));
+    }
+    Ok(if is("active") {
+        (
+            "none",
+            Some(anchor + days(cfg.stale_after_days)),
+            format!("active; stale {} days after {since}", cfg.stale_after_days),
+        )
+    } else if is("stale") {
+        let why = format!("stale; archived {} days after {since}", cfg.archive_after_days);
+        ("none", Some(anchor + days(cfg.archive_after_days)), why)
+    } else {
+        ("none", None, format!("its record's state is {current}: no automatic transition applies"))
+    })
+}
+
+/// `should_run_now(now)` without its side effect (on first sight Hermes
+/// writes `last_run_at` and waits one interval).
+fn curator_schedule(skills_dir: &Path, cfg: &CuratorConfig, now: Micros, problems: &mut Vec<String>) -> Curator {
+    let state = match read_json(&skills_dir.join(".curator_state"), problems) {
+        Some(Value::Object(m)) => m,
+        _ => Map::new(),
+    };
+    let paused = state.get("paused").is_some_and(truthy);
+    let last_raw = state.get("last_run_at").and_then(Value::as_str).map(str::to_owned);
+    let last = last_raw.as_deref().filter(|s| !s.is_empty()).and_then(isotime::parse);
+    let interval = cfg.interval_hours.saturating_mul(MICROS_PER_HOUR);
+    let (due, next_run_at, why) = if !cfg.enabled {
+        (false, None, "curator.enabled is off".to_owned())
+    } else if paused {
+        (false, None, "paused (.curator_state)".to_owned())
+    } else {
+        match last {
+            None => (
+                false,
+                Some(now + interval),
+                "never run: the first tick records now and runs one interval later".to_owned(),
+            ),
+            Some(last) if now - last >= interval => {
+                (true, Some(last + interval), "due: one interval since the last run".to_owned())
+            }
+            Some(last) => {
+                (false, Some(last + interval), format!("next run {} hours after the last", cfg.interval_hours))
+            }
+        }
+    };
+    Curator {
+        config: cfg.clone(),
+        paused,
+        last_run_at: last_raw,
+        due,
+        next_run_at: next_run_at.map(isotime::format),
+        why,
+    }
+}
+
+/// `list_archived_skill_names()`, with where each is and how to restore it.
+fn archived(skills_dir: &Path, usage: &Map<String, Value>) -> Vec<Archived> {
+    let root = skills_dir.join(".archive");
+    let mut out: Vec<Archived> = std::fs::read_dir(&root)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| paths::is_dir(&e.path()))
+        .map(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let archived_at =
+                usage.get(&name).and_then(|r| r.get("archived_at")).and_then(Value::as_str).map(str::to_owned);
+            Archived { restore: format!("hermes curator restore {name}"), path: e.path(), archived_at, name }
+        })
+        .collect();
+    out.sort_by(|a, b| a.name.cmp(&b.name));
+    out
+}

@@ -1,0 +1,127 @@
+//! `skillscope lifecycle` against the real Hermes: provenance, the names
+//! the curator walks, whether a pass is due, and what a pass at a given
+//! time does to each skill (`tests/golden/lifecycle.json`, from
+//! `tests/golden/regen_lifecycle.py`). Nothing in the home is written.
+
+use serde_json::Value;
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::{isotime, Engine, Options};
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+fn fixture() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lifecycle/home")
+}
+
+fn golden() -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/lifecycle.json");
+    serde_json::from_str(&std::fs::read_to_string(path).expect("golden")).expect("json")
+}
+
+/// Every file below `dir` with its bytes: a home is unchanged when equal.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.insert(p.clone(), std::fs::read(&p).unwrap_or_default());
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_forecast_is_what_hermes_pass_does() {
+    let golden = golden();
+    let home = fixture();
+    let before = snapshot(&home);
+    let engine = Engine::new(home.clone(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Options::default());
+    let now = isotime::parse(golden["now"].as_str().expect("now")).expect("a time");
+    let life = engine.lifecycle(now);
+    assert_eq!(snapshot(&home), before, "the home is byte-identical");
+
+    let walked: Vec<&str> = life.skills.iter().filter(|s| s.eligible).map(|s| s.name.as_str()).collect();
+    let names: Vec<&str> = golden["names"].as_array().expect("names").iter().filter_map(Value::as_str).collect();
+    assert_eq!(walked, names, "list_agent_created_skill_names()");
+    for (name, provenance) in golden["provenance"].as_object().expect("provenance") {
+        let ours = life.skills.iter().find(|s| &s.name == name).unwrap_or_else(|| panic!("{name} is listed"));
+        assert_eq!(ours.provenance, provenance.as_str().unwrap_or_default(), "provenance of {name}");
+    }
+    let mut differ = Vec::new();
+    for (name, next) in golden["next"].as_object().expect("next") {
+        let ours = life.skills.iter().find(|s| &s.name == name).expect("listed");
+        if ours.next != next.as_str().unwrap_or_default() {
+            differ.push(format!("{name}: ours {} ({}), Hermes {next}", ours.next, ours.why));
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+    assert_eq!(life.curator.due, golden["due"].as_bool().expect("due"), "should_run_now");
+    assert!(golden["error"].as_str().is_some_and(|e| e.starts_with("ValueError")), "the fixture stops Hermes' pass");
+    let stopped = life.skills.iter().find(|s| s.name == "zz-bad-count").expect("listed");
+    assert!(stopped.why.contains("the pass stops at zz-bad-count"), "{}", stopped.why);
+    assert_eq!(life.archived.len(), 1);
+    assert_eq!(life.archived[0].restore, "hermes curator restore old-one");
+}
+
+/// The CLI: the JSON keys scripts use, one skill by name, `--now`.
+#[test]
+fn lifecycle_json_for_scripts() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .env_clear()
+        .env("HOME", "/nonexistent")
+        .args(["--home"])
+        .arg(fixture())
+        .args(["lifecycle", "--json", "--now", "2027-03-01T12:00:00Z"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(doc["now"], "2027-03-01T12:00:00+00:00");
+    for key in ["enabled", "due"] {
+        assert!(doc["curator"].get(key).is_some(), "curator.{key}");
+    }
+    let skill =
+        doc["skills"].as_array().expect("skills").iter().find(|s| s["name"] == "agent-stale-due").expect("a skill");
+    for key in ["name", "provenance", "external", "eligible", "state", "pinned", "last_activity", "next", "due", "why"]
+    {
+        assert!(skill.get(key).is_some(), "skills[].{key}");
+    }
+    assert_eq!(skill["next"], "stale");
+    assert_eq!(skill["due"], "2027-02-19T12:00:00+00:00");
+    let hub = doc["skills"].as_array().expect("skills").iter().find(|s| s["name"] == "hub-skill").expect("hub");
+    assert_eq!(hub["hub"]["trust_level"], "community");
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(["--home"])
+        .arg(fixture())
+        .args(["lifecycle", "--now", "soon"])
+        .output()
+        .expect("runs");
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+/// A corrupt usage file, a lock pointing out of the skills folder: a clear
+/// message naming the file, and the rest still answers.
+#[test]
+fn bad_state_files_are_named_and_passed_over() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    let status = std::process::Command::new("cp").arg("-a").arg(fixture()).arg(&home).status().expect("cp");
+    assert!(status.success());
+    std::fs::write(home.join("skills/.usage.json"), "{\"agent-fresh\": {\"use_count\": 1,").expect("write");
+    std::fs::write(home.join("skills/.curator_state"), [0xff, 0xfe, 0x00]).expect("write");
+    let engine = Engine::new(home.clone(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Options::default());
+    let life = engine.lifecycle(isotime::parse("2027-03-01").expect("a time"));
+    let problems = life.problems.join("\n");
+    assert!(problems.contains(".usage.json: not valid JSON"), "{problems}");
+    assert!(problems.contains(".curator_state"), "{problems}");
+    assert!(problems.contains("lock.json: the install path of trusted-one leaves the skills folder"), "{problems}");
+    assert!(life.skills.iter().all(|s| !s.recorded), "Hermes reads a corrupt usage file as empty");
+    let walked: Vec<&str> = life.skills.iter().filter(|s| s.eligible).map(|s| s.name.as_str()).collect();
+    assert_eq!(walked, ["bundled-old", "bundled-recorded"], "only built-ins are walked without records");
+    assert!(life.skills.iter().filter(|s| s.eligible).all(|s| s.next == "seed"));
+}
