@@ -125,3 +125,75 @@ fn bad_state_files_are_named_and_passed_over() {
     assert_eq!(walked, ["bundled-old", "bundled-recorded"], "only built-ins are walked without records");
     assert!(life.skills.iter().filter(|s| s.eligible).all(|s| s.next == "seed"));
 }
+
+/// skillscope never writes the home: not `.usage.json`, `.curator_state`,
+/// the hub lock or the archive, nor anything else, whatever command runs,
+/// and not in a browser session.
+#[test]
+fn no_command_writes_the_home() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    let status = std::process::Command::new("cp").arg("-a").arg(fixture()).arg(&home).status().expect("cp");
+    assert!(status.success());
+    let before = snapshot(&home);
+    let commands: [&[&str]; 14] = [
+        &["list", "--json"],
+        &["view", "agent-fresh", "--json"],
+        &["prompt"],
+        &["prompt", "--cache", "cold"],
+        &["commands"],
+        &["invoke", "/agent-fresh", "go"],
+        &["preload", "agent-fresh,hand-made"],
+        &["bundles"],
+        &["mounts"],
+        &["check", "--min-severity", "info"],
+        &["check", "--trust", "community"],
+        &["scan", "hub-skill", "--json"],
+        &["lifecycle", "--json"],
+        &["--print-frame", "100x30"],
+    ];
+    for args in commands {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .env_clear()
+            .env("HOME", t.path().join("fakehome"))
+            .arg("--home")
+            .arg(&home)
+            .args(args)
+            .output()
+            .expect("runs");
+        assert!(out.status.code().is_some_and(|c| c <= 1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(snapshot(&home), before, "{args:?} left the home as it was");
+    }
+    // A browser session: every view, a search, a rescan.
+    let engine = Engine::new(home.clone(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Options::default());
+    let theme = skillscope::tui::theme::Theme::new(skillscope::tui::theme::ColorMode::TrueColor);
+    let mut app = skillscope::tui::app::App::new(engine, theme);
+    use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
+    for c in ['1', '2', '3', '4', '5', '6', '7', '/', 'a', 'g', 'e'] {
+        let effects = app.handle_event(&Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+        app.run_jobs_inline(&effects);
+        let wanted = app.wanted_jobs();
+        app.run_jobs_inline(&wanted);
+    }
+    while app.search_index_pending() {
+        app.index_search();
+    }
+    app.rescan_home();
+    assert_eq!(snapshot(&home), before, "a browser session left the home as it was");
+}
+
+/// Timestamps read as Python 3.11's `datetime.fromisoformat` reads them
+/// (`tests/golden/isotimes.json`, naive ones as UTC).
+#[test]
+fn timestamps_parse_as_python_reads_them() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/isotimes.json");
+    let golden: BTreeMap<String, Option<i64>> =
+        serde_json::from_str(&std::fs::read_to_string(path).expect("golden")).expect("json");
+    assert!(golden.len() > 40);
+    let differ: Vec<String> = golden
+        .iter()
+        .filter(|(s, expected)| isotime::parse(s) != **expected)
+        .map(|(s, expected)| format!("{s:?}: ours {:?}, Python {expected:?}", isotime::parse(s)))
+        .collect();
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}

@@ -50,7 +50,26 @@ pub fn civil_from_days(z: i64) -> (i64, i64, i64) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
+/// An ISO week date: `YYYY-Www[-D]` or `YYYYWww[D]`, as days since the epoch.
+fn week_date(s: &str) -> Option<i64> {
+    let compact = s.replace('-', "");
+    let (y, rest) = (digits(compact.get(..4)?)?, compact.get(4..)?.strip_prefix('W')?);
+    let (w, d) = match rest.len() {
+        2 => (digits(rest)?, 1),
+        3 => (digits(&rest[..2])?, digits(&rest[2..])?),
+        _ => return None,
+    };
+    // Week 1 holds January 4th; weeks start on Monday.
+    let jan4 = days_from_civil(y, 1, 4);
+    let monday = jan4 - (jan4 + 3).rem_euclid(7);
+    let weeks = if (days_from_civil(y, 12, 28) - monday) / 7 + 1 == 53 { 53 } else { 52 };
+    ((1..=9999).contains(&y) && (1..=weeks).contains(&w) && (1..=7).contains(&d)).then(|| monday + (w - 1) * 7 + d - 1)
+}
+
 fn date(s: &str) -> Option<i64> {
+    if s.contains('W') {
+        return week_date(s);
+    }
     let (y, m, d) = match s.len() {
         10 if s.as_bytes()[4] == b'-' && s.as_bytes()[7] == b'-' => (&s[..4], &s[5..7], &s[8..]),
         8 => (&s[..4], &s[4..6], &s[6..]),
@@ -82,8 +101,9 @@ fn clock(s: &str) -> Option<i64> {
     }
     let micros = match fraction {
         None => 0,
-        // A fraction only after the seconds; digits past the sixth are dropped.
-        Some(f) if parts.len() == 3 && !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
+        // Digits past the sixth are dropped (Python 3.11 takes a fraction
+        // after the hours or minutes too).
+        Some(f) if !f.is_empty() && f.bytes().all(|b| b.is_ascii_digit()) => {
             let six: String = f.chars().chain(std::iter::repeat('0')).take(6).collect();
             digits(&six)?
         }
@@ -112,7 +132,17 @@ pub fn parse(s: &str) -> Option<Micros> {
     if !s.is_ascii() {
         return None;
     }
-    let date_len = if s.len() >= 10 && s.as_bytes().get(4) == Some(&b'-') { 10 } else { 8 };
+    let week = s.as_bytes().get(4) == Some(&b'W') || s.as_bytes().get(5) == Some(&b'W');
+    let dashed = s.as_bytes().get(4) == Some(&b'-');
+    let date_len = match (week, dashed) {
+        // `YYYY-Www-D`, `YYYY-Www`, `YYYYWwwD`, `YYYYWww`.
+        (true, true) if s.as_bytes().get(8) == Some(&b'-') => 10,
+        (true, true) => 8,
+        (true, false) if s.len() >= 8 && s.as_bytes()[7].is_ascii_digit() => 8,
+        (true, false) => 7,
+        (false, true) => 10,
+        (false, false) => 8,
+    };
     if s.len() < date_len {
         return None;
     }

@@ -60,6 +60,38 @@ print(json.dumps({"now": sys.argv[1], "names": names, "provenance": provenance, 
 '''
 
 
+# Timestamps as records hold them, good and bad, for Python 3.11's fromisoformat.
+TIMES = [
+    "2027-03-01", "20270301", "2027-03-01T12:00:00+00:00", "2027-03-01T12:00:00Z", "2027-03-01 12:00:00",
+    "2027-03-01T12:00", "2027-03-01T12", "2027-03-01T1200", "2027-03-01T120000", "2027-03-01T12:00:00.5",
+    "2027-03-01T12:00:00,25", "2027-03-01T12:00:00.1234567", "2027-03-01T12:00:00+02", "2027-03-01T12:00:00-0530",
+    "2027-03-01T12:00:00+05:30:15", "2027-03-01T12:00:00.000001-01:00", "2027-03-01X12:00:00", "2024-02-29",
+    "2023-02-29", "2027-13-01", "2027-00-10", "2027-03-32", "2027-03-01T24:00:00", "2027-03-01T23:60:00",
+    "2027-03-01T23:59:60", "2027-03-01T12:00:00+24:00", "2027-03-01T12:00:00+", "2027-3-1", "27-03-01", "",
+    "yesterday", "2027-03-01T", "2027-03-01T12:", "2027-03-01T12:00:00.", "0001-01-01", "9999-12-31T23:59:59.999999",
+    "2027-03-01T12:00:00 ", " 2027-03-01", "2027-W09-1", "2027-060", "2027-03-01T12:00:00+00:00Z",
+    "2027-03-01T12.5", "2027-03-01T12:30.5", "1969-12-31T23:59:59+00:00", "2027-03-01T12:00:00z",
+    "2026-W53-7", "2027-W53-1", "2027W091", "2027-W09", "2027W09", "2020-W01-1T08:00:00", "2027-W00-1", "2027-W09-8",
+]
+
+TIMES_INNER = r'''
+import json, sys
+from datetime import datetime, timezone
+out = {}
+for s in json.loads(sys.argv[1]):
+    try:
+        d = datetime.fromisoformat(s)
+    except (TypeError, ValueError):
+        out[s] = None
+        continue
+    if d.tzinfo is None:
+        d = d.replace(tzinfo=timezone.utc)
+    delta = d - datetime(1970, 1, 1, tzinfo=timezone.utc)
+    out[s] = (delta.days * 86400 + delta.seconds) * 1000000 + delta.microseconds
+print(json.dumps(out, indent=1, sort_keys=True))
+'''
+
+
 def main():
     with tempfile.TemporaryDirectory() as tmp:
         home = Path(tmp) / "home"
@@ -67,6 +99,9 @@ def main():
         env = {"PATH": os.environ.get("PATH", ""), "HERMES_HOME": str(home), "HOME": str(Path(tmp) / "fakehome")}
         done = subprocess.run([str(venv_python()), "-c", INNER, NOW], env=env, capture_output=True, text=True, check=True)
     (REPO / "tests" / "golden" / "lifecycle.json").write_text(done.stdout, encoding="utf-8")
+    times = subprocess.run([str(venv_python()), "-c", TIMES_INNER, json.dumps(TIMES)], capture_output=True, text=True,
+                           check=True)
+    (REPO / "tests" / "golden" / "isotimes.json").write_text(times.stdout, encoding="utf-8")
     print(done.stdout)
 
 
