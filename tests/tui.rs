@@ -261,6 +261,7 @@ fn snapshots_of_each_view_on_the_demo_home() {
         ('5', "demo_bundles"),
         ('6', "demo_prompt"),
         ('7', "demo_diagnostics"),
+        ('8', "demo_lifecycle"),
     ] {
         key(&mut app, KeyCode::Char(tab));
         snapshot!(name, screen(&mut app, 120, 40));

@@ -340,7 +340,7 @@ fn clicking_a_tab_switches_the_view() {
     let (x, _) = app.layout.tabs[2];
     let click = MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
-        column: x + 1,
+        column: x,
         row: app.layout.view.y,
         modifiers: KeyModifiers::NONE,
     };

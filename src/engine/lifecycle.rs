@@ -377,8 +377,6 @@ impl Engine {
     pub fn lifecycle(&self, now: Micros) -> Lifecycle {
         let mut src = Sources::read(self);
         let cfg = src.config.clone();
-        let stale_cutoff = now - cfg.stale_after_days.saturating_mul(MICROS_PER_DAY);
-        let archive_cutoff = now - cfg.archive_after_days.saturating_mul(MICROS_PER_DAY);
         let local = skill_files(&src.skills_dir);
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
@@ -389,14 +387,7 @@ impl Engine {
                 continue;
             }
             let name = read_skill_name(md, &parent_name(md));
-            let managed = src.usage.get(&name).and_then(Value::as_object).is_some_and(|r| {
-                r.get("created_by").and_then(Value::as_str) == Some("agent")
-                    || r.get("agent_created") == Some(&Value::Bool(true))
-            });
-            let eligible = !src.hub.contains(&name)
-                && !PROTECTED.contains(&name.as_str())
-                && if src.bundled.contains(&name) { cfg.prune_builtins } else { managed };
-            if eligible {
+            if src.walks(&name) {
                 walked.insert(name);
             }
         }
@@ -412,54 +403,96 @@ impl Engine {
         }
         names_in_order.sort_by(|a, b| a.0.cmp(&b.0));
         for (name, path, external) in names_in_order {
-            let record = src.usage.get(&name).and_then(Value::as_object);
             let eligible = walked.contains(&name);
-            let empty = Map::new();
-            let rec = record.unwrap_or(&empty);
-            let state = match rec.get("state") {
-                Some(Value::String(s)) => s.clone(),
-                Some(other) => other.to_string(),
-                None => "active".into(),
-            };
-            let pinned = rec.get("pinned").is_some_and(truthy);
-            let activity = latest_activity(rec);
-            let mut life = SkillLife {
-                provenance: src.provenance(&name),
-                external,
-                eligible,
-                protected: PROTECTED.contains(&name.as_str()),
-                state: state.clone(),
-                pinned,
-                recorded: record.is_some(),
-                use_count: count(rec, "use_count"),
-                view_count: count(rec, "view_count"),
-                patch_count: count(rec, "patch_count"),
-                last_activity: activity.as_ref().map(|a| a.1.clone()),
-                next: "none",
-                due: None,
-                why: String::new(),
-                path,
-                hub: src.hub_entries.get(&name).cloned(),
-                name: name.clone(),
-            };
-            let (next, due, why) = match (eligible, &pass_failed) {
-                (false, _) => ("none", None, not_walked_why(&src, &name, external, &life)),
-                (true, Some(failure)) => ("none", None, failure.clone()),
-                (true, None) => {
-                    let forecast =
-                        forecast(&src, &name, record, activity.map(|a| a.0), now, (stale_cutoff, archive_cutoff), &cfg);
-                    if let Err(failure) = &forecast {
-                        pass_failed = Some(failure.clone());
-                    }
-                    forecast.unwrap_or_else(|failure| ("none", None, failure))
-                }
-            };
-            (life.next, life.due, life.why) = (next, due.map(isotime::format), why);
+            let life = src.life_of(name, path, external, eligible, now, pass_failed.as_deref());
+            if eligible && pass_failed.is_none() && life.why.starts_with("the pass stops at ") {
+                pass_failed = Some(life.why.clone());
+            }
             skills.push(life);
         }
         let curator = curator_schedule(&src.skills_dir, &cfg, now, &mut src.problems);
         let archived = archived(&src.skills_dir, &src.usage);
         Lifecycle { now: isotime::format(now), curator, skills, archived, problems: src.problems }
+    }
+
+    /// One skill's lifecycle (its name and SKILL.md as the catalog has
+    /// them), without a walk of the home: for the browser's view of it. A
+    /// pass that stops at an earlier skill is not seen from here.
+    pub fn skill_lifecycle(&self, name: &str, skill_md: &Path, now: Micros) -> (SkillLife, Curator, Vec<String>) {
+        let mut src = Sources::read(self);
+        let external = src.is_external(skill_md);
+        let eligible = !external && src.walks(name);
+        let life = src.life_of(name.to_owned(), skill_md.to_path_buf(), external, eligible, now, None);
+        let cfg = src.config.clone();
+        let curator = curator_schedule(&src.skills_dir, &cfg, now, &mut src.problems);
+        (life, curator, src.problems)
+    }
+}
+
+impl Sources {
+    /// Whether `list_agent_created_skill_names()` holds a local skill of this name.
+    fn walks(&self, name: &str) -> bool {
+        let managed = self.usage.get(name).and_then(Value::as_object).is_some_and(|r| {
+            r.get("created_by").and_then(Value::as_str) == Some("agent")
+                || r.get("agent_created") == Some(&Value::Bool(true))
+        });
+        !self.hub.contains(name)
+            && !PROTECTED.contains(&name)
+            && if self.bundled.contains(name) { self.config.prune_builtins } else { managed }
+    }
+
+    /// A skill's lifecycle at `now`; `stopped` is why the pass never reaches it.
+    fn life_of(
+        &self,
+        name: String,
+        path: PathBuf,
+        external: bool,
+        eligible: bool,
+        now: Micros,
+        stopped: Option<&str>,
+    ) -> SkillLife {
+        let (src, cfg) = (self, &self.config);
+        let stale_cutoff = now - cfg.stale_after_days.saturating_mul(MICROS_PER_DAY);
+        let archive_cutoff = now - cfg.archive_after_days.saturating_mul(MICROS_PER_DAY);
+        let record = src.usage.get(&name).and_then(Value::as_object);
+        let empty = Map::new();
+        let rec = record.unwrap_or(&empty);
+        let state = match rec.get("state") {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => "active".into(),
+        };
+        let pinned = rec.get("pinned").is_some_and(truthy);
+        let activity = latest_activity(rec);
+        let mut life = SkillLife {
+            provenance: src.provenance(&name),
+            external,
+            eligible,
+            protected: PROTECTED.contains(&name.as_str()),
+            state: state.clone(),
+            pinned,
+            recorded: record.is_some(),
+            use_count: count(rec, "use_count"),
+            view_count: count(rec, "view_count"),
+            patch_count: count(rec, "patch_count"),
+            last_activity: activity.as_ref().map(|a| a.1.clone()),
+            next: "none",
+            due: None,
+            why: String::new(),
+            path,
+            hub: src.hub_entries.get(&name).cloned(),
+            name: name.clone(),
+        };
+        let (next, due, why) = match (eligible, stopped) {
+            (false, _) => ("none", None, not_walked_why(src, &name, external, &life)),
+            (true, Some(failure)) => ("none", None, failure.to_owned()),
+            (true, None) => {
+                forecast(src, &name, record, activity.map(|a| a.0), now, (stale_cutoff, archive_cutoff), cfg)
+                    .unwrap_or_else(|failure| ("none", None, failure))
+            }
+        };
+        (life.next, life.due, life.why) = (next, due.map(isotime::format), why);
+        life
     }
 }
 

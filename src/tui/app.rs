@@ -35,10 +35,11 @@ pub enum ViewTab {
     Bundles,
     Prompt,
     Diagnostics,
+    Lifecycle,
 }
 
 impl ViewTab {
-    pub const ALL: [ViewTab; 7] = [
+    pub const ALL: [ViewTab; 8] = [
         ViewTab::Preview,
         ViewTab::Files,
         ViewTab::Readiness,
@@ -46,6 +47,7 @@ impl ViewTab {
         ViewTab::Bundles,
         ViewTab::Prompt,
         ViewTab::Diagnostics,
+        ViewTab::Lifecycle,
     ];
 
     pub fn title(self) -> &'static str {
@@ -57,6 +59,7 @@ impl ViewTab {
             ViewTab::Bundles => "Bundles",
             ViewTab::Prompt => "Prompt",
             ViewTab::Diagnostics => "Diagnostics",
+            ViewTab::Lifecycle => "Lifecycle",
         }
     }
 
@@ -179,7 +182,7 @@ pub struct LayoutState {
     pub view_width: u16,
     /// Where each tab's title was drawn: (first column, past the last), in
     /// [`ViewTab::ALL`] order.
-    pub tabs: [(u16, u16); 7],
+    pub tabs: [(u16, u16); ViewTab::ALL.len()],
     /// Lines of the view's content, and the widest, last frame.
     pub view_lines: usize,
     pub view_max_width: usize,
@@ -246,6 +249,9 @@ pub struct App {
     /// Made a step at a time while the browser is idle (see
     /// [`App::index_search`]): the first frame does not wait for it, and the
     /// first typed character seldom does.
+    /// The time the Lifecycle view forecasts for: the clock, or a fixed
+    /// time in tests.
+    pub clock: fn() -> crate::engine::isotime::Micros,
     pub(super) search_index: search::Index,
     pub file_cursor: usize,
     pub diag: DiagnosticsView,
@@ -333,6 +339,7 @@ impl App {
             editor: None,
             pager: None,
             search_index: search::Index::new(),
+            clock: crate::engine::isotime::now,
             file_cursor: 0,
             diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
             notice: None,

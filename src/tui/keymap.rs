@@ -223,8 +223,8 @@ pub static BINDINGS: &[Binding] = &[
     bind!("p", Normal, Action::NextPlatform, "platform", "preview another OS (linux, macos, windows)", |k| plain(
         k, 'p'
     )),
-    bind!("1-7", Normal, Action::View(0), "", "preview, files, readiness, agent, bundles, prompt, diagnostics", |k| {
-        matches!(k.code, KeyCode::Char('1'..='7'))
+    bind!("1-8", Normal, Action::View(0), "", "the views, as the tabs name them (8: lifecycle)", |k| {
+        matches!(k.code, KeyCode::Char('1'..='8'))
     }),
     bind!(
         "a",
@@ -371,7 +371,7 @@ impl Keymap {
 /// Short hints for the status bar in a mode.
 pub fn hints(mode: Mode) -> &'static str {
     match mode {
-        Mode::Normal => "↑↓ move  / search  1-7 views  b backend  e edit  y copy  ? help  q quit",
+        Mode::Normal => "↑↓ move  / search  1-8 views  b backend  e edit  y copy  ? help  q quit",
         Mode::Prompt => "type to search  Enter keep  Esc clear  Ctrl-w/u delete",
         Mode::Help => "/ filter  j/k scroll  Esc close",
         Mode::CopyMenu => "letter or Enter: copy  Esc close",

@@ -184,12 +184,18 @@ fn clip(line: Line<'static>, width: usize) -> Line<'static> {
 }
 
 /// The tab titles; records where each was drawn, for mouse clicks.
-fn tabs_title(app: &mut App, x: u16) -> Line<'static> {
+fn tabs_title(app: &mut App, x: u16, width: u16) -> Line<'static> {
     let mut spans = vec![Span::raw(" ")];
     let mut at = x + 2;
+    // Where the titles do not all fit, the other tabs show their numbers only.
+    let full: usize = ViewTab::ALL.iter().enumerate().map(|(i, t)| format!("{} {} ", i + 1, t.title()).width()).sum();
+    let compact = full + 3 > usize::from(width);
     for (i, tab) in ViewTab::ALL.iter().enumerate() {
         let style = if *tab == app.view { app.theme.tab_active } else { app.theme.dim };
-        let text = format!("{} {}", i + 1, tab.title());
+        let text = match compact && *tab != app.view {
+            true => format!("{}", i + 1),
+            false => format!("{} {}", i + 1, tab.title()),
+        };
         let w = text.width() as u16;
         app.layout.tabs[i] = (at, at + w);
         at += w + 1;
@@ -206,7 +212,7 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     if area.width < 3 || area.height < 3 {
         return;
     }
-    let title = tabs_title(app, area.x);
+    let title = tabs_title(app, area.x, area.width);
     let b = block(title, app.focus == Focus::View, app);
     let inner = b.inner(area);
     frame.render_widget(b, area);

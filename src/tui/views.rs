@@ -8,6 +8,7 @@ use crate::engine::bundles::MemberStatus;
 use crate::engine::catalog::CatalogSkill;
 use crate::engine::diagnostics::Severity;
 use crate::engine::frontmatter;
+use crate::engine::isotime;
 use crate::engine::layers::TABLE;
 use crate::engine::messages;
 use crate::engine::paths;
@@ -146,6 +147,7 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
         ViewTab::Files => files(app, skill, width),
         ViewTab::Readiness => readiness(app, skill),
         ViewTab::Agent => agent(app, skill, width),
+        ViewTab::Lifecycle => lifecycle(app, skill, width),
         ViewTab::Bundles | ViewTab::Prompt | ViewTab::Diagnostics => Vec::new(),
     }
 }
@@ -418,6 +420,103 @@ pub fn file_preview(path: &std::path::Path, width: u16, theme: &Theme) -> Vec<Li
             .collect(),
         None => wrap_text(&text, width, theme.code),
     }
+}
+
+/// `then` against `now`, for a person: "today", "in 3 days", "12 days ago".
+fn relative(now: isotime::Micros, then: isotime::Micros) -> String {
+    let days = (then - now) / isotime::MICROS_PER_DAY;
+    match days {
+        0 => "today".into(),
+        1 => "tomorrow".into(),
+        -1 => "yesterday".into(),
+        d if d > 0 => format!("in {d} days"),
+        d => format!("{} days ago", -d),
+    }
+}
+
+/// A time as the view shows it: the date and how far it is from now.
+fn when(now: isotime::Micros, text: &str) -> String {
+    match isotime::parse(text) {
+        Some(t) => format!("{} ({})", &isotime::format(t)[..10], relative(now, t)),
+        None => clean_line(text),
+    }
+}
+
+/// View 8: where the skill came from, its usage, what the curator's next
+/// pass does to it, and whether a hub install at each trust level takes it.
+fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    if skill.db_row.is_some() {
+        return vec![line("A database skill: Hermes keeps no usage record, provenance or archive for it.", theme.dim)];
+    }
+    let now = (app.clock)();
+    let (life, curator, problems) = app.engine.skill_lifecycle(&skill.name, &skill.skill_md, now);
+    let mut out = vec![line("Where it came from", theme.heading)];
+    let origin = match (&life.hub, life.provenance) {
+        (Some(hub), _) => format!(
+            "hub: {} ({})",
+            clean_line(hub.source.as_deref().unwrap_or("source unknown")),
+            clean_line(hub.trust_level.as_deref().unwrap_or("trust unknown"))
+        ),
+        (None, "bundled") => "bundled with Hermes".into(),
+        (None, _) => "agent or local (neither bundled nor from a hub)".into(),
+    };
+    out.push(kv("provenance", origin, theme));
+    if life.external {
+        out.push(kv("external", "in skills.external_dirs: read-only to the curator", theme));
+    }
+    if life.protected {
+        out.push(kv("protected", "a load-bearing built-in the curator never touches", theme));
+    }
+    out.push(Line::default());
+    out.push(line("Usage", theme.heading));
+    if !life.recorded {
+        out.push(line("No usage record in skills/.usage.json.", theme.dim));
+    }
+    out.push(kv("used", life.use_count.to_string(), theme));
+    out.push(kv("viewed", life.view_count.to_string(), theme));
+    out.push(kv("patched", life.patch_count.to_string(), theme));
+    let activity = life.last_activity.as_deref().map_or_else(|| "never".to_owned(), |t| when(now, t));
+    out.push(kv("last activity", activity, theme));
+    out.push(Line::default());
+    out.push(line("Curator", theme.heading));
+    out.push(kv("state", format!("{}{}", clean_line(&life.state), if life.pinned { ", pinned" } else { "" }), theme));
+    out.push(kv("managed", if life.eligible { "yes: its automatic pass walks this skill" } else { "no" }, theme));
+    let due = life.due.as_deref().map(|d| format!(", due {}", when(now, d))).unwrap_or_default();
+    let style = if life.next == "none" { theme.text } else { theme.warn };
+    out.push(Line::from(vec![
+        Span::styled(format!("{:<14}", "next pass"), theme.dim),
+        Span::styled(format!("{}{due}", life.next), style),
+    ]));
+    out.extend(wrap_text(&format!("  {}", clean_line(&life.why)), width, theme.dim));
+    let schedule = if curator.due { "due now".to_owned() } else { curator.why.clone() };
+    out.push(kv("schedule", clean_line(&schedule), theme));
+    out.push(Line::default());
+    out.push(line("A hub install (Hermes' skills guard)", theme.heading));
+    let scanned = crate::engine::scan::scan_at(&skill.skill_dir, "community");
+    match &scanned.error {
+        Some(e) => out.push(kv("scan", format!("fails: {}", clean_line(e)), theme)),
+        None => out.push(kv("verdict", format!("{} ({})", scanned.verdict, scanned.summary()), theme)),
+    }
+    for level in crate::engine::scan::TRUST_LEVELS {
+        let mut at = scanned.clone();
+        at.trust_level = level;
+        let decision = at.decision(false);
+        let (style, word) = match decision.allowed {
+            Some(true) => (theme.ok, "allowed"),
+            None => (theme.warn, "asks"),
+            Some(false) => (theme.error, "blocked"),
+        };
+        out.push(Line::from(vec![
+            Span::styled(format!("{level:<14}"), theme.dim),
+            Span::styled(word, style),
+            Span::styled(format!("  {}", clean_line(&decision.reason)), theme.dim),
+        ]));
+    }
+    for p in problems {
+        out.extend(wrap_text(&clean_line(&format!("• {p}")), width, theme.warn));
+    }
+    out
 }
 
 fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {

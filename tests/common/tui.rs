@@ -19,7 +19,10 @@ pub fn engine_for(home: &Path) -> Engine {
 pub fn app_for(home: &Path) -> App {
     // Screens list files in Hermes' (the filesystem's) order: fixed for snapshots.
     skillscope::engine::listing::set_order(skillscope::engine::listing::Order::Fnv1a);
-    App::new(engine_for(home), Theme::new(ColorMode::NoColor))
+    let mut app = App::new(engine_for(home), Theme::new(ColorMode::NoColor));
+    // The Lifecycle view's forecast, at a fixed time.
+    app.clock = || skillscope::engine::isotime::parse("2026-12-10T12:00:00Z").unwrap_or_default();
+    app
 }
 
 /// A key with modifiers; the jobs it asks for run at once.
