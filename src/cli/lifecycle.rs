@@ -68,8 +68,13 @@ pub fn run(
             s.patch_count,
             clean_line(activity)
         )?;
-        let due = s.due.as_deref().map(|d| format!(" (due {d})")).unwrap_or_default();
-        writeln!(out, "  next pass: {}{due}: {}", s.next, clean_line(&s.why))?;
+        let next = match (s.next, s.due.as_deref()) {
+            ("none", Some(due)) => format!("nothing now; the next change is due {due}"),
+            ("none", None) => "nothing".to_owned(),
+            (next, Some(due)) => format!("{next}, due {due}"),
+            (next, None) => next.to_owned(),
+        };
+        writeln!(out, "  next pass: {next}: {}", clean_line(&s.why))?;
     }
     if !life.archived.is_empty() {
         writeln!(out)?;

@@ -482,12 +482,14 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     out.push(line("Curator", theme.heading));
     out.push(kv("state", format!("{}{}", clean_line(&life.state), if life.pinned { ", pinned" } else { "" }), theme));
     out.push(kv("managed", if life.eligible { "yes: its automatic pass walks this skill" } else { "no" }, theme));
-    let due = life.due.as_deref().map(|d| format!(", due {}", when(now, d))).unwrap_or_default();
-    let style = if life.next == "none" { theme.text } else { theme.warn };
-    out.push(Line::from(vec![
-        Span::styled(format!("{:<14}", "next pass"), theme.dim),
-        Span::styled(format!("{}{due}", life.next), style),
-    ]));
+    let due = life.due.as_deref().map(|d| when(now, d));
+    let (style, next) = match (life.next, due) {
+        ("none", Some(due)) => (theme.text, format!("nothing now; the next change is due {due}")),
+        ("none", None) => (theme.text, "nothing".to_owned()),
+        (next, Some(due)) => (theme.warn, format!("{next}, due {due}")),
+        (next, None) => (theme.warn, next.to_owned()),
+    };
+    out.push(Line::from(vec![Span::styled(format!("{:<14}", "next pass"), theme.dim), Span::styled(next, style)]));
     out.extend(wrap_text(&format!("  {}", clean_line(&life.why)), width, theme.dim));
     let schedule = if curator.due { "due now".to_owned() } else { curator.why.clone() };
     out.push(kv("schedule", clean_line(&schedule), theme));
