@@ -157,7 +157,13 @@ fn read_json(path: &Path, problems: &mut Vec<String>) -> Option<Value> {
 
 /// `_read_skill_name`: the `name:` line of the frontmatter, not YAML.
 pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
-    let Ok(bytes) = std::fs::read(skill_md) else { return fallback.to_owned() };
+    // 4,000 characters are at most 16,000 bytes: the rest is never looked at.
+    let mut bytes = Vec::new();
+    let read = std::fs::File::open(skill_md)
+        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16_000), &mut bytes));
+    if read.is_err() {
+        return fallback.to_owned();
+    }
     let text: String = String::from_utf8_lossy(&bytes).chars().take(4000).collect();
     let mut in_frontmatter = false;
     for line in text.split('\n') {
@@ -382,23 +388,30 @@ impl Engine {
         let mut skills = Vec::new();
         // The names the curator walks (`list_agent_created_skill_names`).
         let mut walked: HashSet<String> = HashSet::new();
-        for md in &local {
-            if src.is_external(md) {
-                continue;
-            }
-            let name = read_skill_name(md, &parent_name(md));
-            if src.walks(&name) {
-                walked.insert(name);
+        // Each SKILL.md's name and whether it lies in an external dir, found once.
+        let local: Vec<(PathBuf, String, bool)> = local
+            .into_iter()
+            .map(|md| {
+                let name = read_skill_name(&md, &parent_name(&md));
+                let external = src.is_external(&md);
+                (md, name, external)
+            })
+            .collect();
+        for (_, name, external) in &local {
+            if !external && src.walks(name) {
+                walked.insert(name.clone());
             }
         }
         let externals: Vec<PathBuf> = self.home.external_dirs.iter().flat_map(|d| skill_files(d)).collect();
         let mut pass_failed: Option<String> = None;
         let mut names_in_order: Vec<(String, PathBuf, bool)> = Vec::new();
-        for md in local.iter().map(|m| (m, false)).chain(externals.iter().map(|m| (m, true))) {
-            let (md, from_external) = md;
-            let name = read_skill_name(md, &parent_name(md));
+        let external_named = externals.into_iter().map(|md| {
+            let name = read_skill_name(&md, &parent_name(&md));
+            (md, name, true)
+        });
+        for (md, name, external) in local.into_iter().chain(external_named) {
             if seen.insert(name.clone()) {
-                names_in_order.push((name, md.clone(), from_external || src.is_external(md)));
+                names_in_order.push((name, md, external));
             }
         }
         names_in_order.sort_by(|a, b| a.0.cmp(&b.0));
