@@ -155,6 +155,35 @@ fn read_json(path: &Path, problems: &mut Vec<String>) -> Option<Value> {
     }
 }
 
+/// What the tree marks of a skill's usage record.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct UsageMark {
+    pub stale: bool,
+    pub pinned: bool,
+}
+
+impl Engine {
+    /// The stale and pinned skills by name, from `skills/.usage.json` alone
+    /// (a corrupt or missing file marks nothing).
+    pub fn usage_marks(&self) -> std::collections::HashMap<String, UsageMark> {
+        let mut problems = Vec::new();
+        let Some(Value::Object(usage)) = read_json(&self.home.skills_dir.join(".usage.json"), &mut problems) else {
+            return Default::default();
+        };
+        usage
+            .into_iter()
+            .filter_map(|(name, record)| {
+                let record = record.as_object()?;
+                let mark = UsageMark {
+                    stale: record.get("state").and_then(Value::as_str) == Some("stale"),
+                    pinned: record.get("pinned").is_some_and(truthy),
+                };
+                (mark != UsageMark::default()).then_some((name, mark))
+            })
+            .collect()
+    }
+}
+
 /// `_read_skill_name`: the `name:` line of the frontmatter, not YAML.
 pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
     // 4,000 characters are at most 16,000 bytes: the rest is never looked at.

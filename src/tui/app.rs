@@ -251,6 +251,8 @@ pub struct App {
     /// first typed character seldom does.
     /// The time the Lifecycle view forecasts for: the clock, or a fixed
     /// time in tests.
+    /// Stale and pinned skills by name, from the usage records: tree markers.
+    pub usage_marks: std::collections::HashMap<String, crate::engine::lifecycle::UsageMark>,
     pub clock: fn() -> crate::engine::isotime::Micros,
     pub(super) search_index: search::Index,
     pub file_cursor: usize,
@@ -316,6 +318,7 @@ impl App {
     /// The browser on a catalog already read.
     pub fn with_catalog(engine: Engine, theme: Theme, layers: Option<Layers>, catalog: Catalog) -> App {
         let tree = Tree::build(&catalog);
+        let usage_marks = engine.usage_marks();
         let mut app = App {
             engine: Arc::new(engine),
             layers,
@@ -340,6 +343,7 @@ impl App {
             pager: None,
             search_index: search::Index::new(),
             clock: crate::engine::isotime::now,
+            usage_marks,
             file_cursor: 0,
             diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
             notice: None,
@@ -884,6 +888,7 @@ impl App {
             self.tree = tree;
         }
         self.search_index = search::Index::new();
+        self.usage_marks = self.engine.usage_marks();
         self.answers_changed();
         let query = self.search.query().trim().to_owned();
         self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };

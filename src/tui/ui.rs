@@ -142,6 +142,14 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
             if !skill.status.shadows.is_empty() {
                 spans.push(Span::styled(" ↥", theme.warn));
             }
+            if let Some(mark) = app.usage_marks.get(&skill.name).filter(|_| skill.db_row.is_none()) {
+                if mark.stale {
+                    spans.push(Span::styled(" ◔", theme.warn));
+                }
+                if mark.pinned {
+                    spans.push(Span::styled(" ⚑", theme.accent));
+                }
+            }
             if let Some(worst) = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s)) {
                 let (mark, style) = views::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));
