@@ -205,6 +205,31 @@ fn demo_layers_edit_a_database_skill() {
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
 
+/// View 8 on the demo: the curator's markers in the tree, a skill's
+/// lifecycle, and the tab bar with numbers only where titles do not fit.
+#[test]
+fn the_demo_shows_lifecycle_markers_and_view_8() {
+    let tmux = Tmux::new("lifecycle");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let command = format!(
+        "env TERM=xterm-256color HOME={} {} --demo; echo SKILLSCOPE-EXITED $?; sleep 60",
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+    tmux.wait_for("the tree's markers", |s| s.contains("paper-summary ◔") && s.contains("deploy-service ↥ ⚑"));
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "paper"]);
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["8"]);
+    let s = tmux.wait_for("the Lifecycle view", |s| s.contains("Where it came from") && s.contains("next pass"));
+    assert!(s.contains("1 2 3 4 5 6 7 8 Lifecycle"), "the other tabs show their numbers:\n{s}");
+    assert!(s.contains("state         stale"), "{s}");
+    assert!(s.contains("community     allowed"), "{s}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}
+
 #[test]
 fn a_skills_folder_pastes_copies_searches_scrolls_and_ctrl_c() {
     let tmux = Tmux::new("first");

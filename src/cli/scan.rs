@@ -62,7 +62,10 @@ pub fn run(path: &Path, origin: &Origin, force: bool, json: bool, out: &mut Out)
         writeln!(out)?;
     } else {
         match &result.error {
-            Some(e) => writeln!(out, "Scan: {} ({}/{})  {e}", result.skill, result.source, result.trust_level)?,
+            Some(e) => {
+                let line = format!("Scan: {} ({}/{})  {e}", result.skill, result.source, result.trust_level);
+                writeln!(out, "{}", crate::sanitize::clean_line(&line))?
+            }
             None => writeln!(out, "{}", crate::sanitize::clean(&result.report()))?,
         }
         if force {

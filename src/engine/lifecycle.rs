@@ -6,6 +6,7 @@
 //! `apply_automatic_transitions`, `should_run_now`).
 
 use super::isotime::{self, Micros, MICROS_PER_DAY, MICROS_PER_HOUR};
+use super::messages::json_truthy as truthy;
 use super::{discover, paths, Engine};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -99,18 +100,6 @@ pub struct Lifecycle {
     pub problems: Vec<String>,
 }
 
-/// Python's truthiness of a JSON value.
-fn truthy(v: &Value) -> bool {
-    match v {
-        Value::Null => false,
-        Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
-        Value::Object(o) => !o.is_empty(),
-    }
-}
-
 /// `int(value)` as Python gives it, `None` where it raises.
 fn py_int(v: &Value) -> Option<i64> {
     match v {
@@ -184,6 +173,12 @@ impl Engine {
     }
 }
 
+/// A state file's text, read without ever blocking (a FIFO is refused), at
+/// most [`MAX_STATE_BYTES`]; `None` where it cannot be read.
+fn read_small_text(path: &Path) -> Option<String> {
+    super::source::read_text_at_most(path, MAX_STATE_BYTES).ok().flatten()
+}
+
 /// `_read_skill_name`: the `name:` line of the frontmatter, not YAML.
 pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
     // 4,000 characters are at most 16,000 bytes: the rest is never looked at.
@@ -248,7 +243,7 @@ impl Sources {
     fn read(engine: &Engine) -> Sources {
         let skills_dir = engine.home.skills_dir.clone();
         let mut problems = Vec::new();
-        let bundled = std::fs::read_to_string(skills_dir.join(".bundled_manifest"))
+        let bundled = read_small_text(&skills_dir.join(".bundled_manifest"))
             .map(|text| {
                 text.lines()
                     .filter_map(|l| {
@@ -331,7 +326,7 @@ fn hub_names(skills_dir: &Path, problems: &mut Vec<String>) -> (HashSet<String>,
 /// `cron.jobs.referenced_skill_names()`: any failure is no protection.
 fn cron_referenced(home: &Path) -> HashSet<String> {
     let mut names = HashSet::new();
-    let Ok(text) = std::fs::read_to_string(home.join("cron/jobs.json")) else { return names };
+    let Some(text) = read_small_text(&home.join("cron/jobs.json")) else { return names };
     let Ok(data) = serde_json::from_str::<Value>(text.trim_start_matches('\u{feff}')) else { return names };
     let jobs = match &data {
         Value::Object(o) => o.get("jobs").cloned().unwrap_or(Value::Array(Vec::new())),

@@ -113,21 +113,7 @@ pub(crate) fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + 
 
 /// [`parallel_map`], going parallel from `min_items` items on.
 pub(crate) fn parallel_map_min<T: Sync, R: Send>(items: &[T], min_items: usize, f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if threads <= 1 || items.len() < min_items {
-        return items.iter().map(&f).collect();
-    }
-    let chunk = items.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                let f = &f;
-                scope.spawn(move || part.iter().map(f).collect::<Vec<R>>())
-            })
-            .collect();
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
-    })
+    in_chunks(items, min_items, |part| part.iter().map(&f).collect())
 }
 
 /// [`parallel_map_min`] keeping only the `Some` answers, in order: each
@@ -137,19 +123,19 @@ pub(crate) fn parallel_filter_map_min<T: Sync, R: Send>(
     min_items: usize,
     f: impl Fn(&T) -> Option<R> + Sync,
 ) -> Vec<R> {
+    in_chunks(items, min_items, |part| part.iter().filter_map(&f).collect())
+}
+
+/// Runs `each` on one chunk of `items` per core (on this thread alone below
+/// `min_items`) and joins the answers in order.
+fn in_chunks<T: Sync, R: Send>(items: &[T], min_items: usize, each: impl Fn(&[T]) -> Vec<R> + Sync) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if threads <= 1 || items.len() < min_items {
-        return items.iter().filter_map(&f).collect();
+        return each(items);
     }
     let chunk = items.len().div_ceil(threads);
     let parts: Vec<Vec<R>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = items
-            .chunks(chunk)
-            .map(|part| {
-                let f = &f;
-                scope.spawn(move || part.iter().filter_map(f).collect::<Vec<R>>())
-            })
-            .collect();
+        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(|| each(part))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());

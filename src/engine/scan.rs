@@ -272,8 +272,7 @@ fn scan_file(path: &Path, rel: &str, findings: &mut Vec<ScanFinding>, notes: &mu
         });
     }
     for (i, line) in lines.iter().enumerate() {
-        if let Some(c) = line.chars().find(|&c| invisible_name(c).is_some()) {
-            let name = invisible_name(c).unwrap_or_default();
+        if let Some((c, name)) = line.chars().find_map(|c| guard::invisible_name(c).map(|n| (c, n))) {
             findings.push(ScanFinding {
                 pattern_id: "invisible_unicode".into(),
                 severity: "high".into(),
@@ -295,30 +294,6 @@ fn excerpt(line: &str) -> String {
     } else {
         stripped.to_owned()
     }
-}
-
-/// `_unicode_char_name` for the characters Hermes looks for.
-fn invisible_name(c: char) -> Option<&'static str> {
-    Some(match c {
-        '\u{200b}' => "zero-width space",
-        '\u{200c}' => "zero-width non-joiner",
-        '\u{200d}' => "zero-width joiner",
-        '\u{2060}' => "word joiner",
-        '\u{2062}' => "invisible times",
-        '\u{2063}' => "invisible separator",
-        '\u{2064}' => "invisible plus",
-        '\u{feff}' => "BOM/zero-width no-break space",
-        '\u{202a}' => "LTR embedding",
-        '\u{202b}' => "RTL embedding",
-        '\u{202c}' => "pop directional",
-        '\u{202d}' => "LTR override",
-        '\u{202e}' => "RTL override",
-        '\u{2066}' => "LTR isolate",
-        '\u{2067}' => "RTL isolate",
-        '\u{2068}' => "first strong isolate",
-        '\u{2069}' => "pop directional isolate",
-        _ => return None,
-    })
 }
 
 /// `_check_structure`: symlinks, sizes, binaries, executables, counts; the
@@ -348,7 +323,7 @@ fn check_structure(
         }
         count += 1;
         if f.is_symlink {
-            match resolve_strictly_once(&f.path) {
+            match resolve_link(&f.path) {
                 Ok(resolved) if !resolved.starts_with(&root) => findings.push(structural(
                     "symlink_escape",
                     "critical",
@@ -422,7 +397,7 @@ fn check_structure(
 
 /// `Path.resolve()` of a symlink as Python 3.11 does it: the target,
 /// followed where it exists; `Err` on a loop, where Python 3.11 raises.
-fn resolve_strictly_once(link: &Path) -> Result<std::path::PathBuf, ()> {
+fn resolve_link(link: &Path) -> Result<std::path::PathBuf, ()> {
     match std::fs::canonicalize(link) {
         Ok(real) => Ok(real),
         Err(e) if e.raw_os_error() == Some(libc_eloop()) => Err(()),

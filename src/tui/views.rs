@@ -498,7 +498,7 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     let scanned = crate::engine::scan::scan_at(&skill.skill_dir, "community");
     match &scanned.error {
         Some(e) => out.push(kv("scan", format!("fails: {}", clean_line(e)), theme)),
-        None => out.push(kv("verdict", format!("{} ({})", scanned.verdict, scanned.summary()), theme)),
+        None => out.push(kv("verdict", clean_line(&format!("{} ({})", scanned.verdict, scanned.summary())), theme)),
     }
     for level in crate::engine::scan::TRUST_LEVELS {
         let mut at = scanned.clone();

@@ -318,8 +318,33 @@ thread_local! {
     static LOCAL: std::cell::RefCell<Local> = std::cell::RefCell::new(Local::new(table()));
 }
 
+/// The readable name Hermes gives each invisible character it looks for
+/// (`_unicode_char_name`); `None` for every other character.
+pub fn invisible_name(c: char) -> Option<&'static str> {
+    Some(match c {
+        '\u{200b}' => "zero-width space",
+        '\u{200c}' => "zero-width non-joiner",
+        '\u{200d}' => "zero-width joiner",
+        '\u{2060}' => "word joiner",
+        '\u{2062}' => "invisible times",
+        '\u{2063}' => "invisible separator",
+        '\u{2064}' => "invisible plus",
+        '\u{feff}' => "BOM/zero-width no-break space",
+        '\u{202a}' => "LTR embedding",
+        '\u{202b}' => "RTL embedding",
+        '\u{202c}' => "pop directional",
+        '\u{202d}' => "LTR override",
+        '\u{202e}' => "RTL override",
+        '\u{2066}' => "LTR isolate",
+        '\u{2067}' => "RTL isolate",
+        '\u{2068}' => "first strong isolate",
+        '\u{2069}' => "pop directional isolate",
+        _ => return None,
+    })
+}
+
 fn is_invisible(c: char) -> bool {
-    matches!(c as u32, 0x200B..=0x200D | 0x2060 | 0x2062..=0x2064 | 0xFEFF | 0x202A..=0x202E | 0x2066..=0x2069)
+    invisible_name(c).is_some()
 }
 
 /// Whether `text` holds an invisible character. Each is encoded starting
