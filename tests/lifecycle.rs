@@ -9,8 +9,12 @@ use skillscope::engine::{isotime, Engine, Options};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+fn fixtures() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lifecycle")
+}
+
 fn fixture() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lifecycle/home")
+    fixtures().join("home")
 }
 
 fn golden() -> Value {
@@ -35,37 +39,111 @@ fn snapshot(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
     out
 }
 
+/// Hermes' answers for one fixture home of `tests/fixtures/lifecycle/`.
+fn golden_for(fixture: &str) -> Value {
+    golden()[fixture].clone()
+}
+
+fn engine_on(home: &Path) -> Engine {
+    Engine::new(home.to_path_buf(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Options::default())
+}
+
+/// Every fixture home: the names the pass walks, provenance, eligibility,
+/// whether a pass is due, and what the pass does to each skill.
 #[test]
 fn the_forecast_is_what_hermes_pass_does() {
-    let golden = golden();
-    let home = fixture();
-    let before = snapshot(&home);
-    let engine = Engine::new(home.clone(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Options::default());
-    let now = isotime::parse(golden["now"].as_str().expect("now")).expect("a time");
-    let life = engine.lifecycle(now);
-    assert_eq!(snapshot(&home), before, "the home is byte-identical");
+    for fixture in ["home", "second"] {
+        let golden = golden_for(fixture);
+        let home = fixtures().join(fixture);
+        let before = snapshot(&home);
+        let now = isotime::parse(golden["now"].as_str().expect("now")).expect("a time");
+        let life = engine_on(&home).lifecycle(now);
+        assert_eq!(snapshot(&home), before, "{fixture}: the home is byte-identical");
 
-    let walked: Vec<&str> = life.skills.iter().filter(|s| s.eligible).map(|s| s.name.as_str()).collect();
-    let names: Vec<&str> = golden["names"].as_array().expect("names").iter().filter_map(Value::as_str).collect();
-    assert_eq!(walked, names, "list_agent_created_skill_names()");
-    for (name, provenance) in golden["provenance"].as_object().expect("provenance") {
-        let ours = life.skills.iter().find(|s| &s.name == name).unwrap_or_else(|| panic!("{name} is listed"));
-        assert_eq!(ours.provenance, provenance.as_str().unwrap_or_default(), "provenance of {name}");
-    }
-    let mut differ = Vec::new();
-    for (name, next) in golden["next"].as_object().expect("next") {
-        let ours = life.skills.iter().find(|s| &s.name == name).expect("listed");
-        if ours.next != next.as_str().unwrap_or_default() {
-            differ.push(format!("{name}: ours {} ({}), Hermes {next}", ours.next, ours.why));
+        let walked: Vec<&str> = life.skills.iter().filter(|s| s.eligible).map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> = golden["names"].as_array().expect("names").iter().filter_map(Value::as_str).collect();
+        assert_eq!(walked, names, "{fixture}: list_agent_created_skill_names()");
+        let ours = |name: &str| {
+            life.skills.iter().find(|s| s.name == name).unwrap_or_else(|| panic!("{fixture}: {name} is listed"))
+        };
+        for (name, provenance) in golden["provenance"].as_object().expect("provenance") {
+            assert_eq!(
+                ours(name).provenance,
+                provenance.as_str().unwrap_or_default(),
+                "{fixture}: provenance of {name}"
+            );
         }
+        for (name, eligible) in golden["curation_eligible"].as_object().expect("curation_eligible") {
+            let hermes = eligible.as_bool().expect("a bool");
+            assert_eq!(ours(name).curation_eligible, hermes, "{fixture}: is_curation_eligible({name})");
+        }
+        let mut differ = Vec::new();
+        for (name, next) in golden["next"].as_object().expect("next") {
+            let s = ours(name);
+            if s.next != next.as_str().unwrap_or_default() {
+                differ.push(format!("{fixture}: {name}: ours {} ({}), Hermes {next}", s.next, s.why));
+            }
+        }
+        assert!(differ.is_empty(), "{}", differ.join("\n"));
+        assert_eq!(life.curator.due, golden["due"].as_bool().expect("due"), "{fixture}: should_run_now");
     }
-    assert!(differ.is_empty(), "{}", differ.join("\n"));
-    assert_eq!(life.curator.due, golden["due"].as_bool().expect("due"), "should_run_now");
+    let golden = golden_for("home");
+    let life = engine_on(&fixture()).lifecycle(isotime::parse(golden["now"].as_str().expect("now")).expect("time"));
     assert!(golden["error"].as_str().is_some_and(|e| e.starts_with("ValueError")), "the fixture stops Hermes' pass");
     let stopped = life.skills.iter().find(|s| s.name == "zz-bad-count").expect("listed");
     assert!(stopped.why.contains("the pass stops at zz-bad-count"), "{}", stopped.why);
-    assert_eq!(life.archived.len(), 1);
-    assert_eq!(life.archived[0].restore, "hermes curator restore old-one");
+}
+
+/// The archive as `list_archived_skill_names()` has it, and for each
+/// archived folder the restore command that brings that very folder back
+/// (the name without its stamp when Hermes picks this copy for it), or
+/// Hermes' own words for why it refuses.
+#[test]
+fn archived_skills_and_their_restore_commands_are_hermes() {
+    for fixture in ["home", "second"] {
+        let golden = golden_for(fixture);
+        let home = fixtures().join(fixture);
+        let life = engine_on(&home).lifecycle(isotime::parse("2027-03-01").expect("a time"));
+        let names: Vec<&str> = life.archived.iter().map(|a| a.name.as_str()).collect();
+        let hermes: Vec<&str> =
+            golden["archived"].as_array().expect("archived").iter().filter_map(Value::as_str).collect();
+        assert_eq!(names, hermes, "{fixture}: list_archived_skill_names()");
+        let suppressed: Vec<&str> =
+            golden["suppressed"].as_array().expect("a list").iter().filter_map(Value::as_str).collect();
+        for a in &life.archived {
+            assert_eq!(a.suppressed, suppressed.contains(&a.name.as_str()), "{fixture}: {} suppressed", a.name);
+            let asked = a.restore.strip_prefix("hermes curator restore ").expect("a restore command");
+            let outcomes = &golden["restore"][&a.name];
+            let outcome = &outcomes[asked];
+            assert!(outcome.is_object(), "{fixture}: Hermes was asked to restore {asked} for {}", a.name);
+            let masked = |text: &str| text.replace(&paths_string(&home), "<home>");
+            match &a.restore_refused {
+                None => {
+                    assert_eq!(outcome["ok"], true, "{fixture}: restore {asked}: {}", outcome["message"]);
+                    assert_eq!(
+                        outcome["moved"][0],
+                        a.name.as_str(),
+                        "{fixture}: restore {asked} brings back {}",
+                        a.name
+                    );
+                }
+                Some(why) => {
+                    assert_eq!(outcome["ok"], false, "{fixture}: restore {asked} works in Hermes");
+                    assert_eq!(masked(why), outcome["message"].as_str().unwrap_or_default(), "{fixture}: {}", a.name);
+                }
+            }
+            // The shorter name whenever Hermes would bring this folder back with it.
+            for (name, other) in outcomes.as_object().expect("outcomes") {
+                if other["ok"] == true && other["moved"][0] == a.name.as_str() && name.len() < asked.len() {
+                    panic!("{fixture}: {} could be restored as {name}, not {asked}", a.name);
+                }
+            }
+        }
+    }
+}
+
+fn paths_string(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
 }
 
 /// The CLI: the JSON keys scripts use, one skill by name, `--now`.

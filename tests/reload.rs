@@ -114,13 +114,20 @@ fn watched_changes_reread_only_their_skill_without_a_walk() {
     assert_eq!(summary(&app.catalog), summary(&app_for(&home).catalog), "the same as a full scan");
     let walks = folders_listed();
 
-    // A support file touches its skill only; an agent's state file nothing.
+    // A support file touches its skill only; the usage records only the
+    // tree's markers and order; an agent's other state nothing.
     let reads = skill_md_reads();
     std::fs::write(home.join("skills/cat-2/skill-6/references/api.md"), "api\n").unwrap();
     assert!(app.reload(&changed(&[home.join("skills/cat-2/skill-6/references/api.md")])));
     assert_eq!(skill_md_reads() - reads, 1);
-    std::fs::write(home.join("skills/.usage.json"), "{}").unwrap();
-    assert!(!app.reload(&changed(&[home.join("skills/.usage.json")])), "nothing to redo");
+    let reads = skill_md_reads();
+    assert!(app.usage.marks.is_empty());
+    std::fs::write(home.join("skills/.usage.json"), r#"{"skill-7": {"state": "stale", "use_count": 3}}"#).unwrap();
+    assert!(app.reload(&changed(&[home.join("skills/.usage.json")])), "the markers follow");
+    assert!(app.usage.marks.get("skill-7").is_some_and(|m| m.stale && m.use_count == 3));
+    assert_eq!(skill_md_reads() - reads, 0, "no skill is read again");
+    std::fs::write(home.join("state.db"), "x").unwrap();
+    assert!(!app.reload(&changed(&[home.join("state.db")])), "nothing to redo");
     assert_eq!(folders_listed() - walks, 0);
 }
 

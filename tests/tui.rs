@@ -10,6 +10,7 @@ use skillscope::demo::DemoHome;
 use skillscope::engine::layers::Layers;
 use skillscope::tui::app::{App, Effect, Focus, ViewTab};
 use skillscope::tui::theme::{ColorMode, Theme};
+use skillscope::tui::tree::{NodeKey, TreeSort};
 use std::path::Path;
 
 fn select_skill(app: &mut App, name: &str) {
@@ -245,6 +246,72 @@ fn escape_sequences_never_reach_the_screen() {
         }
         key(&mut app, KeyCode::Down);
     }
+}
+
+/// The skills in the order the tree shows them below a folder.
+fn skills_under(app: &App, folder: &str) -> Vec<String> {
+    let at = app.rows.iter().position(|r| app.tree.nodes[r.node].label == folder).expect("the folder has a row");
+    let node = &app.tree.nodes[app.rows[at].node];
+    node.children.iter().filter_map(|&c| app.tree.nodes[c].skill).map(|s| app.catalog.skills[s].name.clone()).collect()
+}
+
+/// `s` orders each folder's skills by last activity, then by use count,
+/// then by name again, keeping the selection; the title and each row say
+/// by what.
+#[test]
+fn s_sorts_skills_by_last_activity_then_use_count() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "release-notes");
+    assert_eq!(skills_under(&app, "writing"), ["legacy-notes", "release-notes"]);
+    key(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.tree_sort, TreeSort::LastActivity);
+    // release-notes was used on 20 November, legacy-notes in August.
+    assert_eq!(skills_under(&app, "writing"), ["release-notes", "legacy-notes"]);
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("Skills 8 by last activity"), "{text}");
+    assert!(text.contains("release-notes  20 days ago"), "{text}");
+    assert!(text.contains("s3-sync  never"), "{text}");
+    key(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.tree_sort, TreeSort::UseCount);
+    // legacy-notes has 9 uses, release-notes 6.
+    assert_eq!(skills_under(&app, "writing"), ["legacy-notes", "release-notes"]);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("legacy-notes  9 uses"), "{text}");
+    assert!(text.contains("by use count"), "{text}");
+    key(&mut app, KeyCode::Char('s'));
+    assert_eq!(app.tree_sort, TreeSort::Name);
+    assert!(!screen(&mut app, 120, 40).contains(" uses"));
+}
+
+/// The archive is a last root of its own, dimmed: each archived skill shows
+/// when it was archived, how to restore it, and its SKILL.md; `e` opens it
+/// and `y` copies its path.
+#[test]
+fn the_archive_is_its_own_root() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    let archive = app.rows.iter().position(|r| app.tree.nodes[r.node].key == NodeKey::Archive).expect("a root");
+    let top: Vec<usize> = app.tree.top.clone();
+    assert_eq!(top.last().copied(), Some(app.rows[archive].node), "the archive comes last");
+    key(&mut app, KeyCode::Char('G'));
+    let node = &app.tree.nodes[app.rows[app.cursor].node];
+    assert_eq!(node.label, "old-draft");
+    assert!(app.selected_skill().is_none(), "an archived skill is not in the catalog");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("⊟ old-draft"), "{text}");
+    assert!(text.contains("Archived by the curator: the agent does not receive it."), "{text}");
+    assert!(text.contains("2026-06-10 (183 days ago)"), "{text}");
+    assert!(text.contains("hermes curator restore old-draft"), "{text}");
+    snapshot!("demo_archived", text);
+    let effects = key(&mut app, KeyCode::Char('e'));
+    let opened = effects
+        .iter()
+        .any(|e| matches!(e, Effect::OpenEditor { path, .. } if path.ends_with("skills/.archive/old-draft/SKILL.md")));
+    assert!(opened, "{effects:?}");
+    let effects = key(&mut app, KeyCode::Char('y'));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Copy { text, .. } if text.ends_with("old-draft/SKILL.md"))));
 }
 
 #[test]

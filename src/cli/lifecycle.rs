@@ -52,9 +52,14 @@ pub fn run(
         let pin = if s.pinned { ", pinned" } else { "" };
         let activity = s.last_activity.as_deref().unwrap_or("never");
         writeln!(out)?;
+        let managed = match (s.eligible, s.curation_eligible) {
+            (true, _) => ", curator-managed",
+            (false, true) => ", eligible but not managed",
+            (false, false) => ", not eligible",
+        };
         writeln!(
             out,
-            "{} ({}{}, {}{pin})",
+            "{} ({}{}, {}{pin}{managed})",
             clean_line(&s.name),
             s.provenance,
             if s.external { ", external" } else { "" },
@@ -80,7 +85,14 @@ pub fn run(
         writeln!(out)?;
         writeln!(out, "Archived (skills/.archive/):")?;
         for a in &life.archived {
-            writeln!(out, "  {}  restore: {}", clean_line(&a.name), clean_line(&a.restore))?;
+            let at = a.archived_at.as_deref().map(|t| format!(" (archived {})", clean_line(t))).unwrap_or_default();
+            match &a.restore_refused {
+                None => writeln!(out, "  {}{at}  restore: {}", clean_line(&a.name), clean_line(&a.restore))?,
+                Some(why) => writeln!(out, "  {}{at}  restore refused: {}", clean_line(&a.name), clean_line(why))?,
+            }
+            if a.suppressed {
+                writeln!(out, "    suppressed: `hermes update` does not re-seed it")?;
+            }
         }
     }
     Ok(EXIT_OK)

@@ -53,6 +53,9 @@ pub struct SkillLife {
     pub external: bool,
     /// `list_agent_created_skill_names()` holds it: the curator pass walks it.
     pub eligible: bool,
+    /// `is_curation_eligible(name)`: the curator may track and archive it
+    /// (a local skill it does not walk without an agent-made record still is).
+    pub curation_eligible: bool,
     pub protected: bool,
     /// Its usage record says so, else `active`.
     pub state: String,
@@ -84,10 +87,17 @@ pub struct HubEntry {
 /// A skill the curator moved to `skills/.archive/`.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct Archived {
+    /// The folder's name in `skills/.archive/`, as Hermes lists it.
     pub name: String,
+    /// The `name:` of its SKILL.md, when it has one.
+    pub skill_name: Option<String>,
     pub path: PathBuf,
     pub archived_at: Option<String>,
     pub restore: String,
+    /// Why `hermes curator restore` would refuse it now, in Hermes' words.
+    pub restore_refused: Option<String>,
+    /// In `.curator_suppressed`: `hermes update` does not re-seed it.
+    pub suppressed: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -144,32 +154,45 @@ fn read_json(path: &Path, problems: &mut Vec<String>) -> Option<Value> {
     }
 }
 
-/// What the tree marks of a skill's usage record.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
+/// What the tree shows and sorts by of a skill's usage record.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct UsageMark {
     pub stale: bool,
     pub pinned: bool,
+    pub use_count: i64,
+    /// `latest_activity_at`: the newest of use, view and patch.
+    pub last_activity: Option<Micros>,
+}
+
+/// The usage records by name and the archive: what the tree shows of the
+/// curator's work.
+#[derive(Debug, Clone, Default)]
+pub struct UsageOverview {
+    pub marks: std::collections::HashMap<String, UsageMark>,
+    pub archived: Vec<Archived>,
 }
 
 impl Engine {
-    /// The stale and pinned skills by name, from `skills/.usage.json` alone
-    /// (a corrupt or missing file marks nothing).
-    pub fn usage_marks(&self) -> std::collections::HashMap<String, UsageMark> {
-        let mut problems = Vec::new();
-        let Some(Value::Object(usage)) = read_json(&self.home.skills_dir.join(".usage.json"), &mut problems) else {
-            return Default::default();
-        };
-        usage
+    /// Every usage record in `skills/.usage.json` (a corrupt or missing
+    /// file has none) and the archived skills.
+    pub fn usage_overview(&self) -> UsageOverview {
+        let src = Sources::read(self);
+        let archived = src.archived();
+        let marks = src
+            .usage
             .into_iter()
             .filter_map(|(name, record)| {
                 let record = record.as_object()?;
                 let mark = UsageMark {
                     stale: record.get("state").and_then(Value::as_str) == Some("stale"),
                     pinned: record.get("pinned").is_some_and(truthy),
+                    use_count: count(record, "use_count"),
+                    last_activity: latest_activity(record).map(|a| a.0),
                 };
-                (mark != UsageMark::default()).then_some((name, mark))
+                Some((name, mark))
             })
-            .collect()
+            .collect();
+        UsageOverview { marks, archived }
     }
 }
 
@@ -245,7 +268,7 @@ impl Sources {
         let mut problems = Vec::new();
         let bundled = read_small_text(&skills_dir.join(".bundled_manifest"))
             .map(|text| {
-                text.lines()
+                super::value::py_splitlines(&text)
                     .filter_map(|l| {
                         let name = super::value::py_strip(super::value::py_strip(l).split(':').next().unwrap_or(""));
                         (!name.is_empty()).then(|| name.to_owned())
@@ -448,7 +471,7 @@ impl Engine {
             skills.push(life);
         }
         let curator = curator_schedule(&src.skills_dir, &cfg, now, &mut src.problems);
-        let archived = archived(&src.skills_dir, &src.usage);
+        let archived = src.archived();
         Lifecycle { now: isotime::format(now), curator, skills, archived, problems: src.problems }
     }
 
@@ -478,6 +501,14 @@ impl Sources {
             && if self.bundled.contains(name) { self.config.prune_builtins } else { managed }
     }
 
+    /// `is_curation_eligible(name)` of a skill that is external only when
+    /// no local skill has its name.
+    fn curation_eligible(&self, name: &str, external: bool) -> bool {
+        !PROTECTED.contains(&name)
+            && !self.hub.contains(name)
+            && if self.bundled.contains(name) { self.config.prune_builtins } else { !external }
+    }
+
     /// A skill's lifecycle at `now`; `stopped` is why the pass never reaches it.
     fn life_of(
         &self,
@@ -505,6 +536,7 @@ impl Sources {
             provenance: src.provenance(&name),
             external,
             eligible,
+            curation_eligible: src.curation_eligible(&name, external),
             protected: PROTECTED.contains(&name.as_str()),
             state: state.clone(),
             pinned,
@@ -662,21 +694,94 @@ fn curator_schedule(skills_dir: &Path, cfg: &CuratorConfig, now: Micros, problem
     }
 }
 
-/// `list_archived_skill_names()`, with where each is and how to restore it.
-fn archived(skills_dir: &Path, usage: &Map<String, Value>) -> Vec<Archived> {
-    let root = skills_dir.join(".archive");
-    let mut out: Vec<Archived> = std::fs::read_dir(&root)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| paths::is_dir(&e.path()))
-        .map(|e| {
-            let name = e.file_name().to_string_lossy().into_owned();
-            let archived_at =
-                usage.get(&name).and_then(|r| r.get("archived_at")).and_then(Value::as_str).map(str::to_owned);
-            Archived { restore: format!("hermes curator restore {name}"), path: e.path(), archived_at, name }
+/// The 14-digit UTC stamp `archive_skill` appends on a name collision.
+fn timestamp_suffix_of<'a>(dir_name: &'a str, skill: &str) -> Option<&'a str> {
+    let rest = dir_name.strip_prefix(skill)?.strip_prefix('-')?;
+    (rest.len() == 14 && rest.bytes().all(|b| b.is_ascii_digit())).then_some(rest)
+}
+
+/// The folder `restore_skill(name)` would move back: an exact name
+/// anywhere below the archive, else the newest timestamped copy.
+fn restore_candidate(archive_dirs: &[PathBuf], name: &str) -> Option<PathBuf> {
+    let dir_name = |p: &PathBuf| p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if let Some(exact) = archive_dirs.iter().find(|p| dir_name(p) == name) {
+        return Some(exact.clone());
+    }
+    let mut stamped: Vec<&PathBuf> =
+        archive_dirs.iter().filter(|p| timestamp_suffix_of(&dir_name(p), name).is_some()).collect();
+    // Python sorts the paths as strings, newest (largest) first.
+    stamped.sort_by(|a, b| b.as_os_str().cmp(a.as_os_str()));
+    stamped.first().map(|p| (*p).clone())
+}
+
+/// `read_suppressed_names()`: built-ins the curator pruned, which
+/// `hermes update` does not re-seed.
+fn suppressed_names(skills_dir: &Path) -> HashSet<String> {
+    read_small_text(&skills_dir.join(".curator_suppressed"))
+        .map(|text| {
+            super::value::py_splitlines(&text)
+                .map(super::value::py_strip)
+                .filter(|l| !l.is_empty() && !l.starts_with('#'))
+                .map(str::to_owned)
+                .collect()
         })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name));
-    out
+        .unwrap_or_default()
+}
+
+impl Sources {
+    /// `list_archived_skill_names()`, with where each is, when it was
+    /// archived, and what `hermes curator restore` would do with it.
+    fn archived(&self) -> Vec<Archived> {
+        let root = self.skills_dir.join(".archive");
+        let archive_dirs: Vec<PathBuf> = paths::rglob(&root, "*").into_iter().filter(|p| paths::is_dir(p)).collect();
+        let suppressed = suppressed_names(&self.skills_dir);
+        let mut out: Vec<Archived> = std::fs::read_dir(&root)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter(|e| paths::is_dir(&e.path()))
+            .map(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                let path = e.path();
+                let skill_md = path.join("SKILL.md");
+                let skill_name = paths::is_file(&skill_md).then(|| read_skill_name(&skill_md, &name));
+                // `restore BASE` picks this copy when no exact BASE is archived
+                // and it is the newest stamped one; otherwise its own name does.
+                let base = name.rsplit_once('-').map(|(b, _)| b).filter(|b| timestamp_suffix_of(&name, b).is_some());
+                let restore_name = base
+                    .filter(|b| restore_candidate(&archive_dirs, b).as_deref() == Some(path.as_path()))
+                    .unwrap_or(&name)
+                    .to_owned();
+                let record = [skill_name.as_deref(), Some(name.as_str())]
+                    .into_iter()
+                    .flatten()
+                    .find_map(|n| self.usage.get(n).and_then(Value::as_object));
+                let archived_at = record.and_then(|r| r.get("archived_at")).and_then(Value::as_str).map(str::to_owned);
+                Archived {
+                    restore: format!("hermes curator restore {restore_name}"),
+                    restore_refused: self.restore_refusal(&restore_name),
+                    suppressed: suppressed.contains(&name)
+                        || skill_name.as_ref().is_some_and(|n| suppressed.contains(n)),
+                    skill_name,
+                    archived_at,
+                    path,
+                    name,
+                }
+            })
+            .collect();
+        out.sort_by(|a, b| a.name.cmp(&b.name));
+        out
+    }
+
+    /// Why `restore_skill(name)` would refuse, in Hermes' words.
+    fn restore_refusal(&self, name: &str) -> Option<String> {
+        if self.hub.contains(name) {
+            return Some(format!("skill '{name}' is now hub-installed; restore would shadow the upstream version"));
+        }
+        if self.bundled.contains(name) && !self.config.prune_builtins {
+            return Some(format!("skill '{name}' is now bundled; restore would shadow the upstream version"));
+        }
+        let dest = self.skills_dir.join(name);
+        paths::exists(&dest).then(|| format!("destination already exists: {}", dest.display()))
+    }
 }

@@ -21,8 +21,13 @@ pub enum ReloadPlan {
     /// Nothing shown depends on the changed paths.
     Nothing,
     /// Only answers computed from files outside the catalog (category
-    /// descriptions): the catalog stays, the views' answers are redone.
+    /// descriptions): the catalog stays, the views' answers are redone (and
+    /// the usage records read again, which covers [`ReloadPlan::Usage`]).
     Answers,
+    /// Only Hermes' bookkeeping (usage records, hub lock, manifest, curator
+    /// state, the archive): the catalog stays; markers, sort and the
+    /// Lifecycle view follow.
+    Usage,
     /// Re-read these skills (indexes into the catalog) and/or the bundles.
     Part { skills: BTreeSet<usize>, bundles: bool },
     /// Walk and evaluate the whole home again.
@@ -49,10 +54,12 @@ pub fn plan(pending: &Pending, catalog: &Catalog, home: &Home, env: &Env) -> Rel
     let mut skills = BTreeSet::new();
     let mut bundles = false;
     let mut answers = false;
+    let mut usage = false;
     for path in &pending.paths {
         match classify(path, catalog, &skill_dirs, home, &bundles_dir) {
             Change::Ignored => {}
             Change::Answers => answers = true,
+            Change::Usage => usage = true,
             Change::Skill(i) => {
                 skills.insert(i);
             }
@@ -64,6 +71,8 @@ pub fn plan(pending: &Pending, catalog: &Catalog, home: &Home, env: &Env) -> Rel
         ReloadPlan::Part { skills, bundles }
     } else if answers {
         ReloadPlan::Answers
+    } else if usage {
+        ReloadPlan::Usage
     } else {
         ReloadPlan::Nothing
     }
@@ -72,6 +81,7 @@ pub fn plan(pending: &Pending, catalog: &Catalog, home: &Home, env: &Env) -> Rel
 enum Change {
     Ignored,
     Answers,
+    Usage,
     Skill(usize),
     Bundles,
     Full,
@@ -96,6 +106,13 @@ fn classify(
             Some("config.yaml" | ".env") => Change::Full,
             _ => Change::Ignored,
         };
+    }
+    if let Ok(rel) = path.strip_prefix(&home.skills_dir) {
+        let bookkeeping =
+            [".usage.json", ".curator_state", ".bundled_manifest", ".curator_suppressed", ".hub/lock.json"];
+        if bookkeeping.iter().any(|b| rel == Path::new(b)) || rel.starts_with(".archive") {
+            return Change::Usage;
+        }
     }
     let is_skill_md = path.file_name().is_some_and(|n| n == "SKILL.md");
     // The skill folder holding the path, nearest first.
@@ -213,8 +230,12 @@ mod tests {
     fn files_nothing_reads_are_ignored() {
         let (_dir, engine) = home();
         let catalog = engine.catalog();
-        let state = ["state.db", "logs", "skills/.usage.json", "skills/.usage.json.tmp", "skills/ops/notes.txt"];
+        let state = ["state.db", "logs", "skills/.usage.json.tmp", "skills/.hub/audit.log", "skills/ops/notes.txt"];
         assert_eq!(plan_for(&engine, &catalog, &state), ReloadPlan::Nothing);
+        for bookkeeping in ["skills/.usage.json", "skills/.hub/lock.json", "skills/.curator_state", "skills/.archive/x"]
+        {
+            assert_eq!(plan_for(&engine, &catalog, &[bookkeeping]), ReloadPlan::Usage, "{bookkeeping}");
+        }
         assert_eq!(plan_for(&engine, &catalog, &["skills/ops/DESCRIPTION.md"]), ReloadPlan::Answers);
     }
 }

@@ -5,7 +5,7 @@
 
 use super::diagnostics::guard;
 use super::paths::{self, TreeFile};
-use super::value::py_strip;
+use super::value::{py_splitlines, py_strip};
 use std::path::Path;
 
 /// Skill sources Hermes trusts, and everything inside them.
@@ -464,33 +464,6 @@ impl Ignore {
     }
 }
 
-/// `str.splitlines()`: lines end at any of Python's line boundaries.
-fn py_splitlines(text: &str) -> Vec<&str> {
-    let is_break = |c: char| {
-        matches!(c, '\n' | '\r' | '\x0b' | '\x0c' | '\x1c' | '\x1d' | '\x1e' | '\u{85}' | '\u{2028}' | '\u{2029}')
-    };
-    let mut lines = Vec::new();
-    let mut rest = text;
-    while !rest.is_empty() {
-        match rest.find(is_break) {
-            Some(at) => {
-                lines.push(&rest[..at]);
-                let width = if rest[at..].starts_with("\r\n") {
-                    2
-                } else {
-                    rest[at..].chars().next().map_or(1, char::len_utf8)
-                };
-                rest = &rest[at + width..];
-            }
-            None => {
-                lines.push(rest);
-                break;
-            }
-        }
-    }
-    lines
-}
-
 fn pattern_ignores(pat: &str, rel: &str, base: &str) -> bool {
     let anchored = pat.starts_with('/');
     let p = pat.trim_start_matches('/');
@@ -515,13 +488,6 @@ fn pattern_ignores(pat: &str, rel: &str, base: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn splitlines_as_python() {
-        assert_eq!(py_splitlines("a\nb\r\nc\rd\u{2028}e\n"), ["a", "b", "c", "d", "e"]);
-        assert_eq!(py_splitlines("\n\nx"), ["", "", "x"]);
-        assert!(py_splitlines("").is_empty());
-    }
 
     #[test]
     fn trust_levels_from_sources() {

@@ -8,12 +8,13 @@ use super::jobs::{JobKind, JobOutput, JobRequest, JobResult};
 use super::keymap::{Action, Keymap, Mode};
 use super::line_edit::{Edit, LineEdit};
 use super::theme::Theme;
-use super::tree::{NodeKey, Row, Tree};
+use super::tree::{NodeKey, Row, Tree, TreeSort};
 use super::view_text::Hit;
 use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
 use crate::engine::layers::{can_edit, read_db, DbSkill, Layers, Source};
+use crate::engine::lifecycle::UsageOverview;
 use crate::engine::reload::{self, Pending, ReloadPlan};
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
@@ -246,14 +247,16 @@ pub struct App {
     pub editor: Option<String>,
     /// The pager command from the config file, over $PAGER.
     pub pager: Option<String>,
+    /// The usage records by name (tree markers and sort) and the archive.
+    pub usage: UsageOverview,
+    /// How the tree orders the skills in each folder.
+    pub tree_sort: TreeSort,
+    /// The time the Lifecycle view forecasts for: the clock, or a fixed
+    /// time in tests.
+    pub clock: fn() -> crate::engine::isotime::Micros,
     /// Made a step at a time while the browser is idle (see
     /// [`App::index_search`]): the first frame does not wait for it, and the
     /// first typed character seldom does.
-    /// The time the Lifecycle view forecasts for: the clock, or a fixed
-    /// time in tests.
-    /// Stale and pinned skills by name, from the usage records: tree markers.
-    pub usage_marks: std::collections::HashMap<String, crate::engine::lifecycle::UsageMark>,
-    pub clock: fn() -> crate::engine::isotime::Micros,
     pub(super) search_index: search::Index,
     pub file_cursor: usize,
     pub diag: DiagnosticsView,
@@ -317,8 +320,8 @@ impl App {
 
     /// The browser on a catalog already read.
     pub fn with_catalog(engine: Engine, theme: Theme, layers: Option<Layers>, catalog: Catalog) -> App {
-        let tree = Tree::build(&catalog);
-        let usage_marks = engine.usage_marks();
+        let usage = engine.usage_overview();
+        let tree = Tree::build(&catalog, &usage, TreeSort::Name);
         let mut app = App {
             engine: Arc::new(engine),
             layers,
@@ -343,7 +346,8 @@ impl App {
             pager: None,
             search_index: search::Index::new(),
             clock: crate::engine::isotime::now,
-            usage_marks,
+            usage,
+            tree_sort: TreeSort::Name,
             file_cursor: 0,
             diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
             notice: None,
@@ -412,6 +416,11 @@ impl App {
     /// The catalog index of the selected skill.
     pub fn selected_skill(&self) -> Option<usize> {
         self.selected_row().and_then(|r| self.tree.nodes[r.node].skill)
+    }
+
+    /// The selected archived skill, as an index in [`UsageOverview::archived`].
+    pub fn selected_archived(&self) -> Option<usize> {
+        self.selected_row().and_then(|r| self.tree.nodes[r.node].archived)
     }
 
     pub fn skill(&self, i: usize) -> &CatalogSkill {
@@ -649,6 +658,7 @@ impl App {
                 self.show(ViewTab::ALL[(self.view.index() + ViewTab::ALL.len() - 1) % ViewTab::ALL.len()])
             }
             Action::SystemPrompt => self.show(ViewTab::Prompt),
+            Action::CycleSort => self.cycle_sort(),
             Action::ToggleRaw => {
                 self.raw = !self.raw;
                 self.view_scroll = 0;
@@ -791,6 +801,9 @@ impl App {
             }
             return Some(Ok(Effect::OpenEditor { path: f.path.to_path_buf(), line: f.line.unwrap_or(1) }));
         }
+        if let Some(a) = self.selected_archived() {
+            return Some(Ok(Effect::OpenEditor { path: self.usage.archived[a].path.join("SKILL.md"), line: 1 }));
+        }
         let skill = self.skill(self.selected_skill()?);
         if let Some(denied) = self.edit_denied(skill) {
             return Some(Err(denied));
@@ -850,7 +863,11 @@ impl App {
         match plan {
             ReloadPlan::Nothing => return false,
             ReloadPlan::Full => self.rescan_home(),
-            ReloadPlan::Answers => self.answers_changed(),
+            ReloadPlan::Answers => {
+                self.answers_changed();
+                self.usage_changed();
+            }
+            ReloadPlan::Usage => self.usage_changed(),
             ReloadPlan::Part { skills, bundles } => {
                 let key = self.selected_key();
                 let scroll = self.view_scroll;
@@ -882,13 +899,11 @@ impl App {
 
     /// After a new catalog: the tree, the search and the selection follow it.
     fn catalog_changed(&mut self, key: Option<&NodeKey>, scroll: usize, rebuild_tree: bool) {
-        if rebuild_tree {
-            let mut tree = Tree::build(&self.catalog);
-            tree.keep_expansion_of(&self.tree);
-            self.tree = tree;
+        self.usage = self.engine.usage_overview();
+        if rebuild_tree || self.tree_sort != TreeSort::Name {
+            self.rebuild_tree();
         }
         self.search_index = search::Index::new();
-        self.usage_marks = self.engine.usage_marks();
         self.answers_changed();
         let query = self.search.query().trim().to_owned();
         self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };
@@ -898,6 +913,46 @@ impl App {
         } else {
             self.view_scroll = scroll;
         }
+    }
+
+    /// The tree again from the catalog and usage records, folders kept open
+    /// or closed as they were.
+    fn rebuild_tree(&mut self) {
+        let mut tree = Tree::build(&self.catalog, &self.usage, self.tree_sort);
+        tree.keep_expansion_of(&self.tree);
+        self.tree = tree;
+    }
+
+    /// The usage records, hub lock, curator state or archive changed:
+    /// markers, sort and the Lifecycle view follow.
+    fn usage_changed(&mut self) {
+        let key = self.selected_key();
+        let usage = self.engine.usage_overview();
+        // Markers are drawn from the records; the rows change only with the
+        // order or the archive.
+        let rows_change = self.tree_sort != TreeSort::Name || usage.archived != self.usage.archived;
+        self.usage = usage;
+        if rows_change {
+            self.rebuild_tree();
+        }
+        self.cache.clear();
+        self.refresh_rows();
+        if !self.restore_selection(key.as_ref()) {
+            self.select_first_skill();
+        }
+    }
+
+    /// `s`: the next order of skills in the tree, the selection kept.
+    fn cycle_sort(&mut self) {
+        let key = self.selected_key();
+        self.tree_sort = self.tree_sort.next();
+        self.rebuild_tree();
+        self.refresh_rows();
+        self.restore_selection(key.as_ref());
+        self.notice = Some(match self.search.matches {
+            Some(_) => format!("skills sorted by {} once the search is cleared", self.tree_sort.label()),
+            None => format!("skills sorted by {}", self.tree_sort.label()),
+        });
     }
 
     /// Every rendered view and job answer is stale.

@@ -9,6 +9,15 @@ impl App {
     /// Everything the copy menu offers for the selection.
     pub fn copy_items(&self) -> Vec<CopyItem> {
         let mut items = Vec::new();
+        if let Some(a) = self.selected_archived() {
+            let a = &self.usage.archived[a];
+            let skill_md = a.path.join("SKILL.md");
+            items.push(CopyItem { key: 'p', label: "SKILL.md path", text: path_string(&skill_md) });
+            items.push(CopyItem { key: 'd', label: "archived folder", text: path_string(&a.path) });
+            items.push(CopyItem { key: 'r', label: "restore command", text: a.restore.clone() });
+            items.push(CopyItem { key: 'n', label: "name", text: a.name.clone() });
+            return items;
+        }
         let Some(i) = self.selected_skill() else {
             if let Some(path) = self.selected_folder_path() {
                 items.push(CopyItem { key: 'p', label: "folder path", text: path });
@@ -62,7 +71,8 @@ impl App {
             super::tree::NodeKey::Category { root, path } => {
                 self.catalog.roots.get(*root).map(|r| path_string(&path.iter().fold(r.path.clone(), |p, c| p.join(c))))
             }
-            super::tree::NodeKey::Skill(_) => None,
+            super::tree::NodeKey::Archive => Some(path_string(&self.engine.home.skills_dir.join(".archive"))),
+            super::tree::NodeKey::Skill(_) | super::tree::NodeKey::Archived(_) => None,
         }
     }
 

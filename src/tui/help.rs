@@ -27,6 +27,10 @@ fn sections(keymap: &Keymap) -> Vec<Section> {
         MARKERS.iter().map(|(mark, desc)| ((*mark).to_owned(), (*desc).to_owned())).collect();
     legend.push(("✖ ▲ ℹ".into(), "after a name: its worst diagnostic (error, warning, info)".into()));
     legend.push(("◔ ⚑".into(), "after a name: the curator marked it stale; it is pinned (view 8 tells more)".into()));
+    legend.push((
+        crate::tui::ui::ARCHIVED_MARK.into(),
+        "in the archive root: moved to skills/.archive/ by the curator, not loaded".into(),
+    ));
     let mut out = vec![Section { title: "Tree markers", rows: legend }];
     for (title, entries) in keymap.help_entries() {
         out.push(Section { title, rows: entries.into_iter().map(|(k, d)| (k, d.to_owned())).collect() });
@@ -77,7 +81,7 @@ mod tests {
         let theme = Theme::new(ColorMode::NoColor);
         let all: Vec<String> = lines(&Keymap::default(), "", &theme).iter().map(line_text).collect();
         assert_eq!(all[0], "Tree markers");
-        for mark in ["·", "⚠", "⊘", "⨯", "↧", "≈", "!", "✗", "↥", "✖ ▲ ℹ", "◔ ⚑"] {
+        for mark in ["·", "⚠", "⊘", "⨯", "↧", "≈", "!", "✗", "↥", "✖ ▲ ℹ", "◔ ⚑", "⊟"] {
             assert!(all.iter().any(|l| l.trim_start().starts_with(mark)), "legend has {mark}");
         }
         assert!(all.iter().any(|l| l.starts_with("Browsing")));

@@ -34,6 +34,7 @@ pub enum Action {
     View(usize),
     ToggleRaw,
     SystemPrompt,
+    CycleSort,
     NextPlatform,
     OpenEditor,
     Copy,
@@ -243,9 +244,10 @@ pub static BINDINGS: &[Binding] = &[
         |k| { plain(k, 'f') }
     ),
     bind!("] [", Normal, Action::NextView, "next-view", "next / previous view", |k| plain(k, ']') || plain(k, '[')),
-    bind!("s", Normal, Action::SystemPrompt, "system-prompt", "the whole system-prompt skills index", |k| plain(
-        k, 's'
-    )),
+    bind!("s", Normal, Action::CycleSort, "sort", "sort skills by name, last activity, use count", |k| plain(k, 's')),
+    bind!("S", Normal, Action::SystemPrompt, "system-prompt", "the whole system-prompt skills index (view 6)", |k| k
+        .code
+        == KeyCode::Char('S')),
     bind!("R", Normal, Action::ToggleRaw, "raw", "raw SKILL.md with line numbers / rendered", |k| k.code
         == KeyCode::Char('R')),
     bind!("e", Normal, Action::OpenEditor, "edit", "open the SKILL.md (or the selected file) in $EDITOR", |k| plain(

@@ -3,14 +3,51 @@
 //! on screen. Independent of drawing.
 
 use crate::engine::catalog::Catalog;
+use crate::engine::lifecycle::{UsageMark, UsageOverview};
 use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// How skills are ordered inside each folder (`s` cycles); folders stay
+/// by name.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TreeSort {
+    #[default]
+    Name,
+    /// Most recent use, view or patch first; never active last.
+    LastActivity,
+    /// Most used first.
+    UseCount,
+}
+
+impl TreeSort {
+    pub fn next(self) -> TreeSort {
+        match self {
+            TreeSort::Name => TreeSort::LastActivity,
+            TreeSort::LastActivity => TreeSort::UseCount,
+            TreeSort::UseCount => TreeSort::Name,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            TreeSort::Name => "name",
+            TreeSort::LastActivity => "last activity",
+            TreeSort::UseCount => "use count",
+        }
+    }
+}
 
 /// What a node stands for; also its identity across rescans.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum NodeKey {
     Root(usize),
-    Category { root: usize, path: Vec<String> },
+    Category {
+        root: usize,
+        path: Vec<String>,
+    },
     Skill(std::path::PathBuf),
+    /// `skills/.archive/`: what the curator moved out of the agent's reach.
+    Archive,
+    Archived(std::path::PathBuf),
 }
 
 #[derive(Debug, Clone)]
@@ -21,6 +58,8 @@ pub struct Node {
     pub children: Vec<usize>,
     /// The catalog index for a skill node.
     pub skill: Option<usize>,
+    /// The index in [`UsageOverview::archived`] for an archived skill.
+    pub archived: Option<usize>,
     /// Skills below (or 1 for a skill).
     pub count: usize,
 }
@@ -55,7 +94,9 @@ fn root_label(root: &crate::engine::catalog::Root) -> String {
 }
 
 impl Tree {
-    pub fn build(catalog: &Catalog) -> Tree {
+    /// The catalog's skills by folder, in `sort` order, and the archive
+    /// as a last root of its own.
+    pub fn build(catalog: &Catalog, usage: &UsageOverview, sort: TreeSort) -> Tree {
         // root -> category path -> skills, sorted by name.
         let mut grouped: BTreeMap<usize, BTreeMap<Vec<String>, Vec<usize>>> = BTreeMap::new();
         for (i, s) in catalog.skills.iter().enumerate() {
@@ -92,7 +133,17 @@ impl Tree {
                 }
             }
         }
-        tree.sort_children();
+        tree.sort_children(catalog, usage, sort);
+        if !usage.archived.is_empty() {
+            let label = "archive · not loaded".to_owned();
+            let archive = tree.push(NodeKey::Archive, label, 0, None);
+            tree.top.push(archive);
+            for (i, a) in usage.archived.iter().enumerate() {
+                let id = tree.push(NodeKey::Archived(a.path.clone()), a.name.clone(), 1, None);
+                tree.nodes[id].archived = Some(i);
+                tree.nodes[archive].children.push(id);
+            }
+        }
         for (id, node) in tree.nodes.iter().enumerate() {
             for &c in &node.children {
                 tree.parents.insert(c, id);
@@ -105,7 +156,7 @@ impl Tree {
     }
 
     fn push(&mut self, key: NodeKey, label: String, depth: usize, skill: Option<usize>) -> usize {
-        self.nodes.push(Node { key, label, depth, children: Vec::new(), skill, count: 0 });
+        self.nodes.push(Node { key, label, depth, children: Vec::new(), skill, archived: None, count: 0 });
         self.nodes.len() - 1
     }
 
@@ -125,10 +176,28 @@ impl Tree {
         id
     }
 
-    /// Categories first, then skills, each by label.
-    fn sort_children(&mut self) {
+    /// Categories first by label, then skills in `sort` order (ties by label).
+    fn sort_children(&mut self, catalog: &Catalog, usage: &UsageOverview, sort: TreeSort) {
+        let mark = |node: &Node| -> Option<&UsageMark> {
+            let skill = &catalog.skills[node.skill?];
+            // A database skill has no usage record in this home.
+            usage.marks.get(&skill.name).filter(|_| skill.db_row.is_none())
+        };
+        // Larger first: the key is negated; no record sorts after any.
+        let rank = |node: &Node| -> i64 {
+            match sort {
+                TreeSort::Name => 0,
+                TreeSort::LastActivity => {
+                    mark(node).and_then(|m| m.last_activity).map_or(i64::MAX, |t| t.saturating_neg())
+                }
+                TreeSort::UseCount => mark(node).map_or(i64::MAX, |m| m.use_count.saturating_neg()),
+            }
+        };
         let order = |nodes: &Vec<Node>, list: &mut Vec<usize>| {
-            list.sort_by_cached_key(|&a| (nodes[a].skill.is_some(), nodes[a].label.to_lowercase()));
+            list.sort_by_cached_key(|&a| {
+                let n = &nodes[a];
+                (n.skill.is_some(), if n.skill.is_some() { rank(n) } else { 0 }, n.label.to_lowercase())
+            });
         };
         let mut top = std::mem::take(&mut self.top);
         if !top.iter().any(|&t| matches!(self.nodes[t].key, NodeKey::Root(_))) {
@@ -143,7 +212,7 @@ impl Tree {
     }
 
     fn count(&mut self, id: usize) -> usize {
-        let n = if self.nodes[id].skill.is_some() {
+        let n = if self.nodes[id].skill.is_some() || self.nodes[id].archived.is_some() {
             1
         } else {
             self.nodes[id].children.clone().into_iter().map(|c| self.count(c)).sum()

@@ -5,8 +5,10 @@ use super::app::{App, Focus, Rendered, ViewTab};
 use super::keymap::{self, Mode};
 use super::line_edit::LineEdit;
 use super::theme::Theme;
+use super::tree::{NodeKey, TreeSort};
 use super::view_text;
 use super::views;
+use crate::engine::lifecycle::UsageMark;
 use crate::markdown::fit;
 use crate::sanitize::clean_line;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -91,10 +93,12 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
     }
     let theme = app.theme;
     let total = app.catalog.skills.len();
-    let title = match &app.search.matches {
-        Some(m) => format!(" Skills {}/{} by relevance ", m.len(), total),
-        None => format!(" Skills {total} "),
+    let title = match (&app.search.matches, app.tree_sort) {
+        (Some(m), _) => format!(" Skills {}/{} by relevance ", m.len(), total),
+        (None, TreeSort::Name) => format!(" Skills {total} "),
+        (None, sort) => format!(" Skills {total} by {} ", sort.label()),
     };
+    let now = (app.clock)();
     let b = block(Line::from(title), app.focus == Focus::Tree, app);
     let inner = b.inner(area);
     frame.render_widget(b, area);
@@ -122,7 +126,11 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
             let arrow = if row.expanded { "▾ " } else { "▸ " };
             spans.push(Span::styled(arrow, theme.accent));
             let label = clean_line(&node.label);
-            let style = if selected { theme.selected } else { views::bold(theme.text) };
+            let style = match (selected, node.key == NodeKey::Archive) {
+                (true, _) => theme.selected,
+                (false, true) => theme.dim,
+                (false, false) => views::bold(theme.text),
+            };
             spans.push(Span::styled(label, style));
             spans.push(Span::styled(format!(" ({})", row.count), theme.dim));
         } else if let Some(s) = node.skill {
@@ -142,7 +150,8 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
             if !skill.status.shadows.is_empty() {
                 spans.push(Span::styled(" ↥", theme.warn));
             }
-            if let Some(mark) = app.usage_marks.get(&skill.name).filter(|_| skill.db_row.is_none()) {
+            let usage = app.usage.marks.get(&skill.name).filter(|_| skill.db_row.is_none());
+            if let Some(mark) = usage {
                 if mark.stale {
                     spans.push(Span::styled(" ◔", theme.warn));
                 }
@@ -154,6 +163,11 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
                 let (mark, style) = views::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));
             }
+            if !ranked {
+                if let Some(text) = sort_hint(app.tree_sort, usage, now) {
+                    spans.push(Span::styled(format!("  {text}"), theme.dim));
+                }
+            }
             if ranked {
                 // A flat list of results: say where each one lives.
                 let place = skill.category_path();
@@ -161,6 +175,9 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
                     spans.push(Span::styled(format!("  {}", clean_line(&place)), theme.dim));
                 }
             }
+        } else if node.archived.is_some() {
+            spans.push(Span::styled(format!("{ARCHIVED_MARK} "), theme.dim));
+            spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
         }
         lines.push(clip(Line::from(spans), width));
     }
@@ -169,6 +186,23 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
         lines.push(Line::from(Span::styled(text, theme.dim)));
     }
     frame.render_widget(Paragraph::new(lines), inner);
+}
+
+/// The marker of a skill in the archive.
+pub const ARCHIVED_MARK: &str = "⊟";
+
+/// What the tree's order is by, after a skill's name: `3 days ago`, `12 uses`.
+fn sort_hint(sort: TreeSort, usage: Option<&UsageMark>, now: crate::engine::isotime::Micros) -> Option<String> {
+    match sort {
+        TreeSort::Name => None,
+        TreeSort::LastActivity => {
+            Some(usage.and_then(|u| u.last_activity).map_or("never".to_owned(), |t| views::relative(now, t)))
+        }
+        TreeSort::UseCount => Some(match usage.map_or(0, |u| u.use_count) {
+            1 => "1 use".to_owned(),
+            n => format!("{n} uses"),
+        }),
+    }
 }
 
 /// Cuts a line to `width` columns.

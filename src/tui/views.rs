@@ -10,6 +10,7 @@ use crate::engine::diagnostics::Severity;
 use crate::engine::frontmatter;
 use crate::engine::isotime;
 use crate::engine::layers::TABLE;
+use crate::engine::lifecycle::Archived;
 use crate::engine::messages;
 use crate::engine::paths;
 use crate::engine::readiness;
@@ -131,6 +132,9 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     }
     if app.view == ViewTab::Diagnostics {
         return diagnostics(app, width);
+    }
+    if let Some(a) = app.selected_archived() {
+        return archived(app, &app.usage.archived[a], width);
     }
     let Some(i) = app.selected_skill() else {
         return folder_summary(app, width);
@@ -390,22 +394,11 @@ fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
 
 /// A file's content: highlighted text, or its name and size when binary.
 pub fn file_preview(path: &std::path::Path, width: u16, theme: &Theme) -> Vec<Line<'static>> {
-    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let text = match preview_text(path, theme) {
+        Ok(text) => text,
+        Err(why) => return vec![why],
+    };
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if size > MAX_PREVIEW_BYTES {
-        return vec![line(format!("{name}: {size} bytes, too large to preview"), theme.dim)];
-    }
-    let bytes = match source::read_bytes(path) {
-        Ok(b) => b,
-        Err(e) => return vec![line(e.to_string(), theme.error)],
-    };
-    if bytes.contains(&0) {
-        return vec![line(format!("{name}: binary, {size} bytes"), theme.dim)];
-    }
-    let text = match String::from_utf8(bytes) {
-        Ok(t) => source::universal_newlines(t),
-        Err(_) => return vec![line(format!("{name}: binary, {size} bytes"), theme.dim)],
-    };
     let ext = paths::suffix(&name).trim_start_matches('.').to_owned();
     if ext == "md" {
         return markdown::render(&text, width, theme);
@@ -422,8 +415,26 @@ pub fn file_preview(path: &std::path::Path, width: u16, theme: &Theme) -> Vec<Li
     }
 }
 
+/// A file's text for a preview, or the line saying why there is none
+/// (too large, unreadable, binary).
+fn preview_text(path: &std::path::Path, theme: &Theme) -> Result<String, Line<'static>> {
+    let size = std::fs::metadata(path).map(|m| m.len()).unwrap_or(0);
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    if size > MAX_PREVIEW_BYTES {
+        return Err(line(format!("{name}: {size} bytes, too large to preview"), theme.dim));
+    }
+    let bytes = source::read_bytes(path).map_err(|e| line(e.to_string(), theme.error))?;
+    if bytes.contains(&0) {
+        return Err(line(format!("{name}: binary, {size} bytes"), theme.dim));
+    }
+    match String::from_utf8(bytes) {
+        Ok(t) => Ok(source::universal_newlines(t)),
+        Err(_) => Err(line(format!("{name}: binary, {size} bytes"), theme.dim)),
+    }
+}
+
 /// `then` against `now`, for a person: "today", "in 3 days", "12 days ago".
-fn relative(now: isotime::Micros, then: isotime::Micros) -> String {
+pub fn relative(now: isotime::Micros, then: isotime::Micros) -> String {
     let days = (then - now) / isotime::MICROS_PER_DAY;
     match days {
         0 => "today".into(),
@@ -481,7 +492,12 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     out.push(Line::default());
     out.push(line("Curator", theme.heading));
     out.push(kv("state", format!("{}{}", clean_line(&life.state), if life.pinned { ", pinned" } else { "" }), theme));
-    out.push(kv("managed", if life.eligible { "yes: its automatic pass walks this skill" } else { "no" }, theme));
+    let managed = match (life.eligible, life.curation_eligible) {
+        (true, _) => "yes: its automatic pass walks this skill",
+        (false, true) => "no, though eligible: a usage record with created_by: agent would bring it in",
+        (false, false) => "no, and not eligible",
+    };
+    out.push(kv("managed", managed, theme));
     let due = life.due.as_deref().map(|d| when(now, d));
     let (style, next) = match (life.next, due) {
         ("none", Some(due)) => (theme.text, format!("nothing now; the next change is due {due}")),
@@ -517,6 +533,51 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     }
     for p in problems {
         out.extend(wrap_text(&clean_line(&format!("• {p}")), width, theme.warn));
+    }
+    out
+}
+
+/// An archived skill, in every per-skill view: when the curator moved it,
+/// how it comes back, and its SKILL.md as it lies in the archive.
+fn archived(app: &App, a: &Archived, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let now = (app.clock)();
+    let mut out = vec![
+        line(clean_line(&a.name), theme.heading),
+        Line::default(),
+        line("Archived by the curator: the agent does not receive it.", theme.warn),
+        Line::default(),
+    ];
+    if let Some(name) = a.skill_name.as_ref().filter(|n| **n != a.name) {
+        out.push(kv("name", clean_line(name), theme));
+    }
+    let at = a.archived_at.as_deref().map_or_else(|| "not recorded".to_owned(), |t| when(now, t));
+    out.push(kv("archived", at, theme));
+    out.push(kv("folder", clean_line(&paths::path_string(&a.path)), theme));
+    match &a.restore_refused {
+        None => out.push(kv("restore", clean_line(&a.restore), theme)),
+        Some(why) => {
+            out.push(Line::from(vec![
+                Span::styled(format!("{:<14}", "restore"), theme.dim),
+                Span::styled(clean_line(&a.restore), theme.text),
+                Span::styled("  refused now", theme.error),
+            ]));
+            out.extend(wrap_text(&format!("  {}", clean_line(why)), width, theme.dim));
+        }
+    }
+    if a.suppressed {
+        out.push(kv("suppressed", "in .curator_suppressed: `hermes update` does not re-seed it", theme));
+    }
+    out.push(Line::default());
+    let skill_md = a.path.join("SKILL.md");
+    if paths::is_file(&skill_md) {
+        out.push(line("SKILL.md", theme.heading));
+        match preview_text(&skill_md, theme) {
+            Ok(text) => out.extend(numbered(&text, theme)),
+            Err(why) => out.push(why),
+        }
+    } else {
+        out.push(line("No SKILL.md in this folder.", theme.dim));
     }
     out
 }

@@ -3,14 +3,18 @@
 
 usage: python3 tests/golden/regen_lifecycle.py
 
-The fixture home tests/fixtures/lifecycle/home is copied to a scratch folder
-(Hermes writes into it) and asked, in one process, for its curator-managed
+Each fixture home tests/fixtures/lifecycle/<fixture> is copied to a scratch
+folder (Hermes writes into it) and asked, in one process, for its curator-managed
 names (`list_agent_created_skill_names`), every skill's `provenance()` and
 `is_curation_eligible()`, `should_run_now(NOW)`, then run through
 `apply_automatic_transitions(NOW)`. What the pass did to each skill is read
 back from `.usage.json` and `.archive/`: seed, stale, archive, reactivate or
 none. The pass raises at a record whose use_count is not a number: that is
 recorded too, with what it had done before it stopped.
+
+For every archived folder, on a fresh copy each time, `restore_skill` is asked
+for the folder's name and, for a timestamped copy, for the name without the
+stamp: whether it restores, its message, and which archived folder it moved.
 """
 import json, os, shutil, subprocess, sys, tempfile
 from pathlib import Path
@@ -56,8 +60,20 @@ for name in names:
         kind = "none"
     nexts[name] = kind
 print(json.dumps({"now": sys.argv[1], "names": names, "provenance": provenance, "curation_eligible": eligible,
-                  "due": due, "next": nexts, "counts": counts, "error": error}, indent=1, sort_keys=True))
+                  "due": due, "next": nexts, "counts": counts, "error": error,
+                  "archived": sorted(archived_before), "suppressed": sorted(u.read_suppressed_names())}))
 '''
+
+RESTORE_INNER = r'''
+import json, sys
+from tools import skill_usage as u
+before = set(u.list_archived_skill_names())
+ok, message = u.restore_skill(sys.argv[1])
+moved = sorted(before - set(u.list_archived_skill_names()))
+print(json.dumps({"ok": ok, "message": message, "moved": moved}))
+'''
+
+FIXTURES = ["home", "second"]
 
 
 # Timestamps as records hold them, good and bad, for Python 3.11's fromisoformat.
@@ -92,17 +108,40 @@ print(json.dumps(out, indent=1, sort_keys=True))
 '''
 
 
+def hermes(fixture, tmp, code, *args):
+    """Runs `code` in the real Hermes on a fresh copy of a fixture home."""
+    home = Path(tmp) / fixture
+    if home.exists():
+        shutil.rmtree(home)
+    shutil.copytree(REPO / "tests" / "fixtures" / "lifecycle" / fixture, home, symlinks=True)
+    env = {"PATH": os.environ.get("PATH", ""), "HERMES_HOME": str(home), "HOME": str(Path(tmp) / "fakehome")}
+    done = subprocess.run([str(venv_python()), "-c", code, *args], env=env, capture_output=True, text=True, check=True)
+    # Paths in messages are written against the home, wherever it was copied.
+    return json.loads(done.stdout.replace(str(home), "<home>"))
+
+
+def stamped_base(name):
+    base, _, stamp = name.rpartition("-")
+    return base if base and len(stamp) == 14 and stamp.isdigit() else None
+
+
 def main():
+    out = {}
     with tempfile.TemporaryDirectory() as tmp:
-        home = Path(tmp) / "home"
-        shutil.copytree(REPO / "tests" / "fixtures" / "lifecycle" / "home", home, symlinks=True)
-        env = {"PATH": os.environ.get("PATH", ""), "HERMES_HOME": str(home), "HOME": str(Path(tmp) / "fakehome")}
-        done = subprocess.run([str(venv_python()), "-c", INNER, NOW], env=env, capture_output=True, text=True, check=True)
-    (REPO / "tests" / "golden" / "lifecycle.json").write_text(done.stdout, encoding="utf-8")
+        for fixture in FIXTURES:
+            doc = hermes(fixture, tmp, INNER, NOW)
+            restores = {}
+            for name in doc["archived"]:
+                asked = [name] + [b for b in [stamped_base(name)] if b]
+                restores[name] = {n: hermes(fixture, tmp, RESTORE_INNER, n) for n in asked}
+            doc["restore"] = restores
+            out[fixture] = doc
+    text = json.dumps(out, indent=1, sort_keys=True) + "\n"
+    (REPO / "tests" / "golden" / "lifecycle.json").write_text(text, encoding="utf-8")
     times = subprocess.run([str(venv_python()), "-c", TIMES_INNER, json.dumps(TIMES)], capture_output=True, text=True,
                            check=True)
     (REPO / "tests" / "golden" / "isotimes.json").write_text(times.stdout, encoding="utf-8")
-    print(done.stdout)
+    print(text)
 
 
 if __name__ == "__main__":

@@ -412,6 +412,29 @@ pub fn py_strip(s: &str) -> &str {
     s.trim_matches(py_is_space)
 }
 
+/// Python's `str.splitlines()`: every line boundary Python knows, `\r\n` as one.
+pub fn py_splitlines(s: &str) -> impl Iterator<Item = &str> {
+    let is_break = |c: char| {
+        matches!(c, '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}'..='\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}')
+    };
+    let mut rest = s;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        match rest.find(is_break) {
+            None => Some(std::mem::take(&mut rest)),
+            Some(i) => {
+                let line = &rest[..i];
+                let brk = rest[i..].chars().next().map_or(1, char::len_utf8);
+                let skip = if rest[i..].starts_with("\r\n") { 2 } else { brk };
+                rest = &rest[i + skip..];
+                Some(line)
+            }
+        }
+    })
+}
+
 /// Python's `str.strip(chars)`.
 pub fn py_strip_chars<'a>(s: &'a str, chars: &[char]) -> &'a str {
     s.trim_matches(|c| chars.contains(&c))
@@ -473,6 +496,19 @@ fn yaml_scalar(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn splitlines_splits_where_python_does() {
+        fn lines(s: &str) -> Vec<&str> {
+            py_splitlines(s).collect()
+        }
+        // 'a\r\nb\rc\x0cd\u2028e\n\nf\n'.splitlines()
+        assert_eq!(lines("a\r\nb\rc\u{c}d\u{2028}e\n\nf\n"), ["a", "b", "c", "d", "e", "", "f"]);
+        assert_eq!(lines(""), Vec::<&str>::new());
+        assert_eq!(lines("\n"), [""]);
+        assert_eq!(lines("x\r"), ["x"]);
+        assert_eq!(lines("\n\nx"), ["", "", "x"]);
+    }
 
     #[test]
     fn yaml_flow_reads_as_yaml() {
