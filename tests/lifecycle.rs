@@ -9,6 +9,9 @@ use skillscope::engine::{isotime, Engine, Options};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+/// The homes in `tests/fixtures/lifecycle/`, as the golden has them.
+const FIXTURES: [&str; 3] = ["home", "second", "bom"];
+
 fn fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/lifecycle")
 }
@@ -52,7 +55,7 @@ fn engine_on(home: &Path) -> Engine {
 /// whether a pass is due, and what the pass does to each skill.
 #[test]
 fn the_forecast_is_what_hermes_pass_does() {
-    for fixture in ["home", "second"] {
+    for fixture in FIXTURES {
         let golden = golden_for(fixture);
         let home = fixtures().join(fixture);
         let before = snapshot(&home);
@@ -100,7 +103,7 @@ fn the_forecast_is_what_hermes_pass_does() {
 /// Hermes' own words for why it refuses.
 #[test]
 fn archived_skills_and_their_restore_commands_are_hermes() {
-    for fixture in ["home", "second"] {
+    for fixture in FIXTURES {
         let golden = golden_for(fixture);
         let home = fixtures().join(fixture);
         let life = engine_on(&home).lifecycle(isotime::parse("2027-03-01").expect("a time"));
@@ -202,6 +205,52 @@ fn bad_state_files_are_named_and_passed_over() {
     let walked: Vec<&str> = life.skills.iter().filter(|s| s.eligible).map(|s| s.name.as_str()).collect();
     assert_eq!(walked, ["bundled-old", "bundled-recorded"], "only built-ins are walked without records");
     assert!(life.skills.iter().filter(|s| s.eligible).all(|s| s.next == "seed"));
+}
+
+/// A usage file of 100,000 records is read whole, in moments, by the
+/// lifecycle and by the tree's markers; one nested past any sense is named;
+/// one over 64 MiB is named and not read. The skills are listed throughout.
+#[test]
+fn huge_usage_files_are_read_or_named() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    let status = std::process::Command::new("cp").arg("-a").arg(fixture()).arg(&home).status().expect("cp");
+    assert!(status.success());
+    let usage = home.join("skills/.usage.json");
+    let mut text =
+        String::from("{\"agent-fresh\": {\"created_by\": \"agent\", \"use_count\": 7, \"state\": \"stale\"}");
+    for i in 0..100_000 {
+        text.push_str(&format!(
+            ",\n\"skill-{i}\": {{\"use_count\": {i}, \"view_count\": 2, \"last_used_at\": \"2026-11-01T00:00:00+00:00\", \"state\": \"active\"}}"
+        ));
+    }
+    text.push('}');
+    std::fs::write(&usage, &text).expect("write");
+    let engine = engine_on(&home);
+    let started = std::time::Instant::now();
+    let life = engine.lifecycle(isotime::parse("2027-03-01").expect("a time"));
+    let overview = engine.usage_overview();
+    let took = started.elapsed();
+    assert!(took < std::time::Duration::from_secs(20), "{took:?} for {} bytes", text.len());
+    assert!(life.problems.iter().all(|p| !p.contains(".usage.json")), "{:?}", life.problems);
+    assert_eq!(life.skills.iter().find(|s| s.name == "agent-fresh").map(|s| s.use_count), Some(7));
+    assert_eq!(overview.marks.len(), 100_001);
+    assert!(overview.marks["agent-fresh"].stale);
+
+    std::fs::write(&usage, "[".repeat(200_000)).expect("write");
+    let life = engine.lifecycle(isotime::parse("2027-03-01").expect("a time"));
+    assert!(life.problems.iter().any(|p| p.contains(".usage.json: not valid JSON")), "{:?}", life.problems);
+    assert!(!life.skills.is_empty());
+
+    std::fs::File::create(&usage).and_then(|f| f.set_len(65 << 20)).expect("a sparse file");
+    let life = engine.lifecycle(isotime::parse("2027-03-01").expect("a time"));
+    assert!(
+        life.problems.iter().any(|p| p.contains(".usage.json: larger than 64 MiB, not read")),
+        "{:?}",
+        life.problems
+    );
+    assert!(!life.skills.is_empty());
+    assert!(engine.usage_overview().marks.is_empty());
 }
 
 /// skillscope never writes the home: not `.usage.json`, `.curator_state`,

@@ -262,3 +262,33 @@ fn check_counts_guard_findings_by_the_install_decision() {
     let out = skillscope(&["--home", &home.display().to_string(), "check", "--trust", "royal"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `.skillignore` and `.clawhubignore` as Hermes' own matcher reads them:
+/// brackets, unclosed brackets, empty ranges, `**`, backslashes, anchors,
+/// bare slashes, comments and every line break Python knows
+/// (`tests/golden/skillignore.json`, from `tests/golden/regen_skillignore.py`).
+#[test]
+fn ignore_files_match_as_hermes_matches_them() {
+    let golden: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("tests/golden/skillignore.json")).expect("golden"))
+            .expect("json");
+    let paths: Vec<&str> = golden["paths"].as_array().expect("paths").iter().filter_map(Value::as_str).collect();
+    let t = tempfile::tempdir().expect("tmp");
+    let mut differ = Vec::new();
+    for (case, entry) in golden["cases"].as_object().expect("cases") {
+        let dir = t.path().join(case);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for (name, text) in entry["files"].as_object().expect("files") {
+            std::fs::write(dir.join(name), text.as_str().expect("text")).expect("write");
+        }
+        let ignore = skillscope::engine::scan::Ignore::load(&dir);
+        let hermes = entry["ignored"].as_str().expect("answers").as_bytes();
+        for (path, &answer) in paths.iter().zip(hermes) {
+            if ignore.ignores(path) != (answer == b'1') {
+                let files = entry["files"].to_string();
+                differ.push(format!("{case} {files}: {path}: Hermes ignores it: {}", answer == b'1'));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{} differences:\n{}", differ.len(), differ.join("\n"));
+}

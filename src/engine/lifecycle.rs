@@ -129,14 +129,19 @@ fn py_float(v: &Value) -> Option<f64> {
     }
 }
 
-/// Reads a JSON file Hermes reads; `None` when missing, with a problem
-/// noted when it cannot be used.
+/// Reads a JSON file Hermes reads with `json.loads(read_text())`; `None`
+/// when missing, with a problem noted when it cannot be used.
 fn read_json(path: &Path, problems: &mut Vec<String>) -> Option<Value> {
     if !paths::exists(path) {
         return None;
     }
     match super::source::read_text_at_most(path, MAX_STATE_BYTES) {
-        Ok(Some(text)) => match serde_json::from_str(text.trim_start_matches('\u{feff}')) {
+        Ok(Some(text)) if text.starts_with('\u{feff}') => {
+            // `json.loads` on the decoded text refuses a byte-order mark.
+            problems.push(format!("{}: starts with a byte-order mark; Hermes reads it as empty", path.display()));
+            None
+        }
+        Ok(Some(text)) => match serde_json::from_str(&text) {
             Ok(v) => Some(v),
             Err(e) => {
                 problems.push(format!("{}: not valid JSON ({e}); Hermes reads it as empty", path.display()));

@@ -73,7 +73,7 @@ moved = sorted(before - set(u.list_archived_skill_names()))
 print(json.dumps({"ok": ok, "message": message, "moved": moved}))
 '''
 
-FIXTURES = ["home", "second"]
+FIXTURES = ["home", "second", "bom"]
 
 
 # Timestamps as records hold them, good and bad, for Python 3.11's fromisoformat.
