@@ -210,13 +210,15 @@ fn read_small_text(path: &Path) -> Option<String> {
 /// `_read_skill_name`: the `name:` line of the frontmatter, not YAML.
 pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
     // 4,000 characters are at most 16,000 bytes: the rest is never looked at.
-    let mut bytes = Vec::new();
-    let read = std::fs::File::open(skill_md)
-        .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, 16_000), &mut bytes));
-    if read.is_err() {
+    let mut bytes = vec![0; 16_000];
+    let Ok(len) = std::fs::File::open(skill_md).and_then(|mut f| read_up_to(&mut f, &mut bytes)) else {
         return fallback.to_owned();
-    }
-    let text: String = String::from_utf8_lossy(&bytes).chars().take(4000).collect();
+    };
+    let lossy = String::from_utf8_lossy(&bytes[..len]);
+    let text = match lossy.char_indices().nth(4000) {
+        Some((end, _)) => &lossy[..end],
+        None => &lossy[..],
+    };
     let mut in_frontmatter = false;
     for line in text.split('\n') {
         let stripped = super::value::py_strip(line);
@@ -237,6 +239,21 @@ pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
         }
     }
     fallback.to_owned()
+}
+
+/// Fills `buf` from `file` until it is full or the file ends (a read at a
+/// time, no probing): the bytes read.
+fn read_up_to(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match std::io::Read::read(file, &mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(filled)
 }
 
 fn parent_name(skill_md: &Path) -> String {
@@ -300,6 +317,9 @@ impl Sources {
     }
 
     fn is_external(&self, path: &Path) -> bool {
+        if self.external_roots.is_empty() {
+            return false;
+        }
         let resolved = paths::resolve(path);
         self.external_roots.iter().any(|r| resolved.starts_with(r))
     }
@@ -441,14 +461,11 @@ impl Engine {
         // The names the curator walks (`list_agent_created_skill_names`).
         let mut walked: HashSet<String> = HashSet::new();
         // Each SKILL.md's name and whether it lies in an external dir, found once.
-        let local: Vec<(PathBuf, String, bool)> = local
-            .into_iter()
-            .map(|md| {
-                let name = read_skill_name(&md, &parent_name(&md));
-                let external = src.is_external(&md);
-                (md, name, external)
-            })
-            .collect();
+        let local: Vec<(PathBuf, String, bool)> = super::parallel_map(&local, |md| {
+            let name = read_skill_name(md, &parent_name(md));
+            let external = src.is_external(md);
+            (md.clone(), name, external)
+        });
         for (_, name, external) in &local {
             if !external && src.walks(name) {
                 walked.insert(name.clone());
@@ -457,10 +474,8 @@ impl Engine {
         let externals: Vec<PathBuf> = self.home.external_dirs.iter().flat_map(|d| skill_files(d)).collect();
         let mut pass_failed: Option<String> = None;
         let mut names_in_order: Vec<(String, PathBuf, bool)> = Vec::new();
-        let external_named = externals.into_iter().map(|md| {
-            let name = read_skill_name(&md, &parent_name(&md));
-            (md, name, true)
-        });
+        let external_named =
+            super::parallel_map(&externals, |md| (md.clone(), read_skill_name(md, &parent_name(md)), true));
         for (md, name, external) in local.into_iter().chain(external_named) {
             if seen.insert(name.clone()) {
                 names_in_order.push((name, md, external));
