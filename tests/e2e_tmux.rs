@@ -208,7 +208,7 @@ fn demo_layers_edit_a_database_skill() {
 /// View 8 on the demo: the curator's markers in the tree, a skill's
 /// lifecycle, and the tab bar with numbers only where titles do not fit.
 #[test]
-fn the_demo_shows_lifecycle_markers_and_view_8() {
+fn the_demo_shows_lifecycle_markers_view_8_the_sort_and_the_archive() {
     let tmux = Tmux::new("lifecycle");
     let tmp = tempfile::tempdir().expect("tmp");
     let command = format!(
@@ -226,6 +226,15 @@ fn the_demo_shows_lifecycle_markers_and_view_8() {
     assert!(s.contains("1 2 3 4 5 6 7 8 Lifecycle"), "the other tabs show their numbers:\n{s}");
     assert!(s.contains("state         stale"), "{s}");
     assert!(s.contains("community     allowed"), "{s}");
+    // The sort, then the archive root at the bottom of the tree.
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["s"]);
+    let s = tmux.wait_for("the sort by activity", |s| s.contains("by last activity"));
+    assert!(s.contains("days ago"), "each row says how long ago:\n{s}");
+    tmux.keys(&["G"]);
+    let s = tmux.wait_for("an archived skill", |s| s.contains("Archived by the curator"));
+    assert!(s.contains("archive · not loaded") && s.contains("⊟ old-draft"), "{s}");
+    assert!(s.contains("hermes curator restore old-draft"), "{s}");
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
