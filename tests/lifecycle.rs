@@ -80,6 +80,15 @@ fn the_forecast_is_what_hermes_pass_does() {
             let hermes = eligible.as_bool().expect("a bool");
             assert_eq!(ours(name).curation_eligible, hermes, "{fixture}: is_curation_eligible({name})");
         }
+        // `agent_created_report()`: each walked skill's record as Hermes reads it.
+        for (name, row) in golden["report"].as_object().expect("report") {
+            let s = ours(name);
+            assert_eq!(s.last_activity.as_deref(), row["last_activity_at"].as_str(), "{fixture}: {name} last activity");
+            assert_eq!(Some(s.activity_count), row["activity_count"].as_i64(), "{fixture}: {name} activity_count");
+            assert_eq!(Some(s.state.as_str()), row["state"].as_str(), "{fixture}: {name} state");
+            assert_eq!(s.pinned, row["pinned"] == true, "{fixture}: {name} pinned");
+            assert_eq!(Some(s.recorded), row["persisted"].as_bool(), "{fixture}: {name} has a record");
+        }
         let mut differ = Vec::new();
         for (name, next) in golden["next"].as_object().expect("next") {
             let s = ours(name);

@@ -65,6 +65,8 @@ pub struct SkillLife {
     pub use_count: i64,
     pub view_count: i64,
     pub patch_count: i64,
+    /// `activity_count`: uses, views and patches together.
+    pub activity_count: i64,
     pub last_activity: Option<String>,
     /// What a curator pass at `now` does to it.
     pub next: &'static str,
@@ -115,9 +117,22 @@ fn py_int(v: &Value) -> Option<i64> {
     match v {
         Value::Bool(b) => Some(i64::from(*b)),
         Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)),
-        Value::String(s) => super::value::py_strip(s).replace('_', "").parse().ok(),
+        Value::String(s) => py_int_text(s),
         _ => None,
     }
+}
+
+/// `int(text)`: blanks around, a sign, ASCII digits with single
+/// underscores between them.
+fn py_int_text(text: &str) -> Option<i64> {
+    let t = super::value::py_strip(text);
+    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+    let well_formed = !digits.is_empty()
+        && !digits.starts_with('_')
+        && !digits.ends_with('_')
+        && !digits.contains("__")
+        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_');
+    well_formed.then(|| t.replace('_', "").parse().ok()).flatten()
 }
 
 fn py_float(v: &Value) -> Option<f64> {
@@ -564,6 +579,9 @@ impl Sources {
             use_count: count(rec, "use_count"),
             view_count: count(rec, "view_count"),
             patch_count: count(rec, "patch_count"),
+            activity_count: ["use_count", "view_count", "patch_count"]
+                .iter()
+                .fold(0, |total: i64, k| total.saturating_add(count(rec, k))),
             last_activity: activity.as_ref().map(|a| a.1.clone()),
             next: "none",
             due: None,
@@ -803,5 +821,20 @@ impl Sources {
         }
         let dest = self.skills_dir.join(name);
         paths::exists(&dest).then(|| format!("destination already exists: {}", dest.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_as_python_int_reads_them() {
+        for (text, int) in [("3", Some(3)), (" -4 ", Some(-4)), ("+5", Some(5)), ("1_000", Some(1000))] {
+            assert_eq!(py_int_text(text), int, "{text:?}");
+        }
+        for bad in ["_1", "1_", "1__0", "", "-", "1.5", "0x10", "many", "+_1"] {
+            assert_eq!(py_int_text(bad), None, "{bad:?}");
+        }
     }
 }

@@ -35,6 +35,9 @@ names = u.list_agent_created_skill_names()
 report = u.usage_report()
 provenance = {r["name"]: r["provenance"] for r in report}
 eligible = {r["name"]: u.is_curation_eligible(r["name"]) for r in report}
+rows = {r["name"]: {"last_activity_at": r["last_activity_at"], "activity_count": r["activity_count"],
+                    "state": r["state"], "pinned": r["pinned"], "persisted": r["_persisted"]}
+        for r in u.agent_created_report()}
 due = c.should_run_now(now)
 before = u.load_usage()
 archived_before = set(u.list_archived_skill_names())
@@ -61,7 +64,7 @@ for name in names:
     nexts[name] = kind
 print(json.dumps({"now": sys.argv[1], "names": names, "provenance": provenance, "curation_eligible": eligible,
                   "due": due, "next": nexts, "counts": counts, "error": error,
-                  "archived": sorted(archived_before), "suppressed": sorted(u.read_suppressed_names())}))
+                  "archived": sorted(archived_before), "report": rows, "suppressed": sorted(u.read_suppressed_names())}))
 '''
 
 RESTORE_INNER = r'''
