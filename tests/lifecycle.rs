@@ -194,6 +194,36 @@ fn lifecycle_json_for_scripts() {
     assert_eq!(bad.status.code(), Some(2));
 }
 
+/// `lifecycle NAME` finds archived copies by their skill's name too, and
+/// says which one `hermes curator restore NAME` brings back.
+#[test]
+fn lifecycle_of_an_archived_name() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .env_clear()
+        .env("HOME", "/nonexistent")
+        .arg("--home")
+        .arg(fixtures().join("second"))
+        .args(["lifecycle", "tool", "--json", "--now", "2027-03-01"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let doc: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let archived: Vec<(&str, &str)> = doc["archived"]
+        .as_array()
+        .expect("archived")
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap_or_default(), a["restore"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        archived,
+        [
+            ("tool-20260101120000", "hermes curator restore tool-20260101120000"),
+            ("tool-20260301120000", "hermes curator restore tool")
+        ]
+    );
+    assert!(doc["skills"].as_array().expect("skills").is_empty());
+}
+
 /// A corrupt usage file, a lock pointing out of the skills folder: a clear
 /// message naming the file, and the rest still answers.
 #[test]

@@ -27,7 +27,7 @@ pub fn run(
     }
     if let Some(name) = name {
         life.skills.retain(|s| s.name == name);
-        life.archived.retain(|a| a.name == name);
+        life.archived.retain(|a| a.name == name || a.skill_name.as_deref() == Some(name));
         if life.skills.is_empty() && life.archived.is_empty() {
             eprintln!("skillscope: no skill named {name}");
             return Ok(EXIT_USAGE);
