@@ -314,6 +314,34 @@ fn the_archive_is_its_own_root() {
     assert!(effects.iter().any(|e| matches!(e, Effect::Copy { text, .. } if text.ends_with("old-draft/SKILL.md"))));
 }
 
+/// Hermes records a use while the browser is open: the Lifecycle view, the
+/// markers and the sort follow without a rescan.
+#[test]
+fn the_lifecycle_view_follows_hermes_usage_writes() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "release-notes");
+    key(&mut app, KeyCode::Char('8'));
+    key(&mut app, KeyCode::Char('s'));
+    let before = screen(&mut app, 120, 40);
+    assert!(before.contains("used          6"), "{before}");
+    let usage = demo.home().join("skills/.usage.json");
+    let text = std::fs::read_to_string(&usage).expect("usage");
+    let text = text.replace(
+        r#""release-notes": {"created_by": "agent", "use_count": 6,"#,
+        r#""release-notes": {"created_by": "agent", "use_count": 7, "pinned": true,"#,
+    );
+    std::fs::write(&usage, text).expect("write");
+    let pending = skillscope::engine::reload::Pending { paths: [usage].into_iter().collect(), overflow: false };
+    assert!(app.reload(&pending));
+    let effects = app.wanted_jobs();
+    app.run_jobs_inline(&effects);
+    let after = screen(&mut app, 120, 40);
+    assert!(after.contains("used          7"), "{after}");
+    assert!(after.contains("release-notes ⚑"), "{after}");
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
+}
+
 #[test]
 fn snapshots_of_each_view_on_the_demo_home() {
     let demo = DemoHome::create().expect("demo");

@@ -197,6 +197,7 @@ pub struct JobState {
     pub agent: Option<(JobKind, JobOutput)>,
     pub bundles: Option<JobOutput>,
     pub prompt: Option<JobOutput>,
+    pub lifecycle: Option<(JobKind, JobOutput)>,
     /// Findings by skill (catalog index), and those about no skill.
     pub diagnostics: Option<Diagnostics>,
     /// How far the running check has got.
@@ -935,6 +936,10 @@ impl App {
         if rows_change {
             self.rebuild_tree();
         }
+        // The Lifecycle view's answer is asked for again (one in flight is
+        // dropped when it comes).
+        self.jobs.lifecycle = None;
+        self.jobs.requested.retain(|_, (_, kind)| !matches!(kind, JobKind::Lifecycle { .. }));
         self.cache.clear();
         self.refresh_rows();
         if !self.restore_selection(key.as_ref()) {
@@ -1013,6 +1018,18 @@ impl App {
             }),
             ViewTab::Bundles => Some(JobKind::Bundles),
             ViewTab::Prompt => Some(JobKind::Prompt),
+            ViewTab::Lifecycle => {
+                self.selected_skill().map(|i| self.skill(i)).filter(|s| s.db_row.is_none()).map(|s| {
+                    // By the minute: a redraw does not ask again.
+                    let minute = 60 * 1_000_000;
+                    JobKind::Lifecycle {
+                        name: s.name.clone(),
+                        skill_md: s.skill_md.clone(),
+                        skill_dir: s.skill_dir.clone(),
+                        now: (self.clock)().div_euclid(minute) * minute,
+                    }
+                })
+            }
             ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layers.clone())),
             _ => None,
         };
@@ -1021,6 +1038,7 @@ impl App {
             JobKind::Agent { .. } => self.jobs.agent.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Bundles => self.jobs.bundles.is_some(),
             JobKind::Prompt => self.jobs.prompt.is_some(),
+            JobKind::Lifecycle { .. } => self.jobs.lifecycle.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Diagnostics(_) => self.jobs.diagnostics.is_some(),
         };
         if have {
@@ -1040,6 +1058,7 @@ impl App {
             JobKind::Agent { .. } => self.jobs.agent = Some((result.kind, result.output)),
             JobKind::Bundles => self.jobs.bundles = Some(result.output),
             JobKind::Prompt => self.jobs.prompt = Some(result.output),
+            JobKind::Lifecycle { .. } => self.jobs.lifecycle = Some((result.kind, result.output)),
             JobKind::Diagnostics(_) => {
                 if let JobOutput::Diagnostics(findings) = result.output {
                     self.jobs.diagnostics = Some(self.map_findings(findings));

@@ -1,11 +1,14 @@
 //! Answers that need a walk of every root (the invocation message, bundle
-//! compositions, the system prompt) are computed off the UI thread. Each
+//! compositions, the system prompt) or may read much (a skill's lifecycle
+//! and guard scan) are computed off the UI thread. Each
 //! request carries an id; the app keeps only the answer to its latest one.
 
 use crate::engine::bundles::MemberStatus;
 use crate::engine::diagnostics::{Finding, Progress, Severity};
 use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
+use crate::engine::lifecycle::{Curator, SkillLife};
+use crate::engine::scan::Scan;
 use crate::engine::Engine;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
@@ -24,6 +27,14 @@ pub enum JobKind {
     },
     Bundles,
     Prompt,
+    /// One skill's lifecycle at `now` and its guard scan (a big skill
+    /// folder is read whole).
+    Lifecycle {
+        name: String,
+        skill_md: PathBuf,
+        skill_dir: PathBuf,
+        now: crate::engine::isotime::Micros,
+    },
     /// Every diagnostic finding in the home (and in the user's layers).
     Diagnostics(Option<Layers>),
 }
@@ -56,11 +67,22 @@ pub struct BundleReport {
     pub message: Option<String>,
 }
 
+/// What the Lifecycle view shows of one skill.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LifecycleAnswer {
+    pub life: SkillLife,
+    pub curator: Curator,
+    pub problems: Vec<String>,
+    /// The scan a hub install makes (the decision per trust level follows from it).
+    pub scan: Scan,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobOutput {
     Agent { message: Option<String>, prompt_lines: Vec<String> },
     Bundles(Vec<BundleReport>),
     Prompt(Result<String, String>),
+    Lifecycle(Box<LifecycleAnswer>),
     Diagnostics(Vec<Finding>),
 }
 
@@ -116,6 +138,11 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             JobOutput::Bundles(reports)
         }
         JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default())),
+        JobKind::Lifecycle { name, skill_md, skill_dir, now } => {
+            let (life, curator, problems) = engine.skill_lifecycle(name, skill_md, *now);
+            let scan = crate::engine::scan::scan_at(skill_dir, "community");
+            JobOutput::Lifecycle(Box::new(LifecycleAnswer { life, curator, problems, scan }))
+        }
         JobKind::Diagnostics(layers) => {
             let progress = &request.progress.0;
             let findings = match layers {

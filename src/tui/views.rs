@@ -2,7 +2,7 @@
 //! catalog and the engine; cached by the app per (skill, tab, width).
 
 use super::app::{App, ViewTab};
-use super::jobs::JobOutput;
+use super::jobs::{JobKind, JobOutput, LifecycleAnswer};
 use super::theme::Theme;
 use crate::engine::bundles::MemberStatus;
 use crate::engine::catalog::CatalogSkill;
@@ -460,8 +460,14 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     if skill.db_row.is_some() {
         return vec![line("A database skill: Hermes keeps no usage record, provenance or archive for it.", theme.dim)];
     }
+    let answer = match &app.jobs.lifecycle {
+        Some((JobKind::Lifecycle { skill_md, .. }, JobOutput::Lifecycle(answer))) if *skill_md == skill.skill_md => {
+            answer
+        }
+        _ => return pending(theme),
+    };
+    let LifecycleAnswer { life, curator, problems, scan: scanned } = &**answer;
     let now = (app.clock)();
-    let (life, curator, problems) = app.engine.skill_lifecycle(&skill.name, &skill.skill_md, now);
     let mut out = vec![line("Where it came from", theme.heading)];
     let origin = match (&life.hub, life.provenance) {
         (Some(hub), _) => format!(
@@ -511,7 +517,6 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     out.push(kv("schedule", clean_line(&schedule), theme));
     out.push(Line::default());
     out.push(line("A hub install (Hermes' skills guard)", theme.heading));
-    let scanned = crate::engine::scan::scan_at(&skill.skill_dir, "community");
     match &scanned.error {
         Some(e) => out.push(kv("scan", format!("fails: {}", clean_line(e)), theme)),
         None => out.push(kv("verdict", clean_line(&format!("{} ({})", scanned.verdict, scanned.summary())), theme)),
