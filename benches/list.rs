@@ -3,6 +3,8 @@
 //! 100,000 skills (`SKILLSCOPE_BENCH_TIERS=1000,10000` picks tiers).
 //! Budgets: `list` under 100 ms (median) at 10,000 skills; `check` within
 //! 3× the time of `list` and 2× its peak memory on the same home.
+//! `lifecycle --json` and `check --trust community --json` are timed
+//! against `list` too (no budget: reported).
 //!
 //! Run with `cargo bench --bench list`. The homes come from
 //! `benches/gen_skills.py` and are kept in `target/bench-homes/`.
@@ -20,12 +22,12 @@ use std::time::Duration;
 const LIST_BUDGET: Duration = Duration::from_millis(100);
 
 /// Median time and the largest peak memory (KiB) of `runs` runs of a command.
-fn measure(home: &Path, command: &str, runs: usize) -> (Duration, u64) {
+fn measure(home: &Path, command: &[&str], runs: usize) -> (Duration, u64) {
     let once = || {
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillscope"));
-        cmd.args([command, "--json", "--home"]).arg(home);
+        cmd.args(command).args(["--json", "--home"]).arg(home);
         let (t, rss, ok) = run_measured(&mut cmd);
-        assert!(ok, "skillscope {command} failed");
+        assert!(ok, "skillscope {command:?} failed");
         (t, rss)
     };
     once(); // warm the page cache
@@ -63,8 +65,8 @@ fn main() {
     for skills in tiers() {
         let home = bench_home(skills);
         let runs = if skills >= 100_000 { 3 } else { 11 };
-        let (list, list_mem) = measure(&home, "list", runs);
-        let (check, check_mem) = measure(&home, "check", runs.min(5));
+        let (list, list_mem) = measure(&home, &["list"], runs);
+        let (check, check_mem) = measure(&home, &["check"], runs.min(5));
         let budget = if skills == 10_000 {
             format!(" (budget {} ms: {})", LIST_BUDGET.as_millis(), if list < LIST_BUDGET { "within" } else { "OVER" })
         } else {
@@ -79,6 +81,16 @@ fn main() {
             check_mem / 1024,
             if mem_ratio <= 2.0 { "within" } else { "OVER" },
         );
+        for command in [&["lifecycle"][..], &["check", "--trust", "community"]] {
+            let (t, mem) = measure(&home, command, runs.min(5));
+            println!(
+                "{skills} skills: {} --json median {:.0} ms ({:.1}x list), peak {} MiB",
+                command.join(" "),
+                ms(t),
+                t.as_secs_f64() / list.as_secs_f64(),
+                mem / 1024
+            );
+        }
         if skills == 10_000 {
             match hermes_in_process(&home) {
                 Some(h) => println!(
