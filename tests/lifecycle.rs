@@ -363,3 +363,25 @@ fn timestamps_parse_as_python_reads_them() {
         .collect();
     assert!(differ.is_empty(), "{}", differ.join("\n"));
 }
+
+/// `skills.guard_agent_created` as Hermes' `is_truthy_value` reads it: off
+/// unless set to a true value or one of the strings 1, true, yes, on.
+#[test]
+fn the_guard_of_the_agents_own_edits() {
+    let t = tempfile::tempdir().expect("tmp");
+    for (value, on) in [
+        (None, false),
+        (Some("true"), true),
+        (Some("' Yes '"), true),
+        (Some("'no'"), false),
+        (Some("1"), true),
+        (Some("0"), false),
+        (Some("'off'"), false),
+    ] {
+        let home = t.path().join(format!("home-{}", value.unwrap_or("none").replace(['\'', ' '], "")));
+        std::fs::create_dir_all(home.join("skills")).expect("mkdir");
+        let config = value.map(|v| format!("skills:\n  guard_agent_created: {v}\n")).unwrap_or_default();
+        std::fs::write(home.join("config.yaml"), config).expect("write");
+        assert_eq!(engine_on(&home).guard_agent_created(), on, "{value:?}");
+    }
+}

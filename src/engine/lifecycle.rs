@@ -106,6 +106,9 @@ pub struct Archived {
 pub struct Lifecycle {
     pub now: String,
     pub curator: Curator,
+    /// `skills.guard_agent_created`: the agent's own writes (skill_manage)
+    /// are scanned as `agent-created` installs.
+    pub guard_agent_created: bool,
     pub skills: Vec<SkillLife>,
     pub archived: Vec<Archived>,
     /// Files Hermes would read that could not be, named.
@@ -507,7 +510,31 @@ impl Engine {
         }
         let curator = curator_schedule(&src.skills_dir, &cfg, now, &mut src.problems);
         let archived = src.archived();
-        Lifecycle { now: isotime::format(now), curator, skills, archived, problems: src.problems }
+        Lifecycle {
+            now: isotime::format(now),
+            curator,
+            guard_agent_created: self.guard_agent_created(),
+            skills,
+            archived,
+            problems: src.problems,
+        }
+    }
+
+    /// `_guard_agent_created_enabled()`: `skills.guard_agent_created` of the
+    /// loaded config, as `is_truthy_value` reads it (off by default).
+    pub fn guard_agent_created(&self) -> bool {
+        let value = match self.home.merged_skills() {
+            Some(super::value::Value::Map(m)) => m.get("guard_agent_created"),
+            _ => None,
+        };
+        match value {
+            None | Some(super::value::Value::Null) => false,
+            Some(super::value::Value::Bool(b)) => *b,
+            Some(super::value::Value::Str(s)) => {
+                ["1", "true", "yes", "on"].contains(&super::value::py_strip(s).to_lowercase().as_str())
+            }
+            Some(other) => other.truthy(),
+        }
     }
 
     /// One skill's lifecycle (its name and SKILL.md as the catalog has

@@ -75,6 +75,8 @@ pub struct LifecycleAnswer {
     pub problems: Vec<String>,
     /// The scan a hub install makes (the decision per trust level follows from it).
     pub scan: Scan,
+    /// Whether the agent's own writes are scanned (`skills.guard_agent_created`).
+    pub guard_agent_created: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -141,7 +143,8 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
         JobKind::Lifecycle { name, skill_md, skill_dir, now } => {
             let (life, curator, problems) = engine.skill_lifecycle(name, skill_md, *now);
             let scan = crate::engine::scan::scan_at(skill_dir, "community");
-            JobOutput::Lifecycle(Box::new(LifecycleAnswer { life, curator, problems, scan }))
+            let guard_agent_created = engine.guard_agent_created();
+            JobOutput::Lifecycle(Box::new(LifecycleAnswer { life, curator, problems, scan, guard_agent_created }))
         }
         JobKind::Diagnostics(layers) => {
             let progress = &request.progress.0;

@@ -466,7 +466,7 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
         }
         _ => return pending(theme),
     };
-    let LifecycleAnswer { life, curator, problems, scan: scanned } = &**answer;
+    let LifecycleAnswer { life, curator, problems, scan: scanned, guard_agent_created } = &**answer;
     let now = (app.clock)();
     let mut out = vec![line("Where it came from", theme.heading)];
     let origin = match (&life.hub, life.provenance) {
@@ -536,6 +536,12 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
             Span::styled(format!("  {}", clean_line(&decision.reason)), theme.dim),
         ]));
     }
+    let edits = if *guard_agent_created {
+        "The agent's own edits (skill_manage) are scanned as agent-created: skills.guard_agent_created is on."
+    } else {
+        "The agent's own edits (skill_manage) are not scanned: skills.guard_agent_created is off."
+    };
+    out.extend(wrap_text(edits, width, theme.dim));
     for p in problems {
         out.extend(wrap_text(&clean_line(&format!("• {p}")), width, theme.warn));
     }
