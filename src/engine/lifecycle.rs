@@ -56,6 +56,8 @@ pub struct SkillLife {
     /// `is_curation_eligible(name)`: the curator may track and archive it
     /// (a local skill it does not walk without an agent-made record still is).
     pub curation_eligible: bool,
+    /// Its usage record says the agent made it (`created_by: agent`).
+    pub agent_made: bool,
     pub protected: bool,
     /// Its usage record says so, else `active`.
     pub state: String,
@@ -554,13 +556,18 @@ impl Engine {
 impl Sources {
     /// Whether `list_agent_created_skill_names()` holds a local skill of this name.
     fn walks(&self, name: &str) -> bool {
-        let managed = self.usage.get(name).and_then(Value::as_object).is_some_and(|r| {
-            r.get("created_by").and_then(Value::as_str) == Some("agent")
-                || r.get("agent_created") == Some(&Value::Bool(true))
-        });
+        let managed = self.agent_made(name);
         !self.hub.contains(name)
             && !PROTECTED.contains(&name)
             && if self.bundled.contains(name) { self.config.prune_builtins } else { managed }
+    }
+
+    /// `_is_curator_managed_record`: its usage record says the agent made it.
+    fn agent_made(&self, name: &str) -> bool {
+        self.usage.get(name).and_then(Value::as_object).is_some_and(|r| {
+            r.get("created_by").and_then(Value::as_str) == Some("agent")
+                || r.get("agent_created") == Some(&Value::Bool(true))
+        })
     }
 
     /// `is_curation_eligible(name)` of a skill that is external only when
@@ -599,6 +606,7 @@ impl Sources {
             external,
             eligible,
             curation_eligible: src.curation_eligible(&name, external),
+            agent_made: src.agent_made(&name),
             protected: PROTECTED.contains(&name.as_str()),
             state: state.clone(),
             pinned,

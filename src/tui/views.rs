@@ -476,7 +476,8 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
             clean_line(hub.trust_level.as_deref().unwrap_or("trust unknown"))
         ),
         (None, "bundled") => "bundled with Hermes".into(),
-        (None, _) => "agent or local (neither bundled nor from a hub)".into(),
+        (None, _) if life.agent_made => "made by the agent (its usage record says created_by: agent)".into(),
+        (None, _) => "local: neither bundled, from a hub, nor recorded as the agent's".into(),
     };
     out.push(kv("provenance", origin, theme));
     if life.external {
