@@ -97,6 +97,8 @@ pub struct Archived {
     pub skill_name: Option<String>,
     pub path: PathBuf,
     pub archived_at: Option<String>,
+    /// `latest_activity_at` of its record: its last use before the archive.
+    pub last_activity: Option<String>,
     pub restore: String,
     /// Why `hermes curator restore` would refuse it now, in Hermes' words.
     pub restore_refused: Option<String>,
@@ -830,6 +832,7 @@ impl Sources {
                     .flatten()
                     .find_map(|n| self.usage.get(n).and_then(Value::as_object));
                 let archived_at = record.and_then(|r| r.get("archived_at")).and_then(Value::as_str).map(str::to_owned);
+                let last_activity = record.and_then(latest_activity).map(|a| a.1);
                 Archived {
                     restore: format!("hermes curator restore {restore_name}"),
                     restore_refused: self.restore_refusal(&restore_name),
@@ -837,6 +840,7 @@ impl Sources {
                         || skill_name.as_ref().is_some_and(|n| suppressed.contains(n)),
                     skill_name,
                     archived_at,
+                    last_activity,
                     path,
                     name,
                 }

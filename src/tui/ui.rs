@@ -163,7 +163,8 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
                 let (mark, style) = views::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));
             }
-            if !ranked {
+            // A database skill has no usage record to sort by.
+            if !ranked && skill.db_row.is_none() {
                 if let Some(text) = sort_hint(app.tree_sort, usage, now) {
                     spans.push(Span::styled(format!("  {text}"), theme.dim));
                 }

@@ -565,6 +565,8 @@ fn archived(app: &App, a: &Archived, width: u16) -> Vec<Line<'static>> {
     }
     let at = a.archived_at.as_deref().map_or_else(|| "not recorded".to_owned(), |t| when(now, t));
     out.push(kv("archived", at, theme));
+    let activity = a.last_activity.as_deref().map_or_else(|| "never".to_owned(), |t| when(now, t));
+    out.push(kv("last activity", activity, theme));
     out.push(kv("folder", clean_line(&paths::path_string(&a.path)), theme));
     match &a.restore_refused {
         None => out.push(kv("restore", clean_line(&a.restore), theme)),
