@@ -330,13 +330,16 @@ fn no_command_writes_the_home() {
         assert!(out.status.code().is_some_and(|c| c <= 1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
         assert_eq!(snapshot(&home), before, "{args:?} left the home as it was");
     }
-    // A browser session: every view, a search, a rescan.
+    // A browser session: every view, each sort, the archive, a search, a
+    // reload after Hermes' bookkeeping changed, a rescan.
     let engine = Engine::new(home.clone(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Options::default());
     let theme = skillscope::tui::theme::Theme::new(skillscope::tui::theme::ColorMode::TrueColor);
     let mut app = skillscope::tui::app::App::new(engine, theme);
     use crossterm::event::{Event, KeyCode, KeyEvent, KeyModifiers};
-    for c in ['1', '2', '3', '4', '5', '6', '7', '/', 'a', 'g', 'e'] {
-        let effects = app.handle_event(&Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+    let typed = "12345678sssG18yY".chars().map(KeyCode::Char);
+    let keys = typed.chain([KeyCode::Esc, KeyCode::Esc, KeyCode::Char('g'), KeyCode::Char('/'), KeyCode::Char('a')]);
+    for code in keys.chain([KeyCode::Esc]) {
+        let effects = app.handle_event(&Event::Key(KeyEvent::new(code, KeyModifiers::NONE)));
         app.run_jobs_inline(&effects);
         let wanted = app.wanted_jobs();
         app.run_jobs_inline(&wanted);
@@ -344,6 +347,8 @@ fn no_command_writes_the_home() {
     while app.search_index_pending() {
         app.index_search();
     }
+    let usage = home.join("skills/.usage.json");
+    app.reload(&skillscope::engine::reload::Pending { paths: [usage].into_iter().collect(), overflow: false });
     app.rescan_home();
     assert_eq!(snapshot(&home), before, "a browser session left the home as it was");
 }
