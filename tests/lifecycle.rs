@@ -390,3 +390,76 @@ fn the_guard_of_the_agents_own_edits() {
         assert_eq!(engine_on(&home).guard_agent_created(), on, "{value:?}");
     }
 }
+
+/// Seeded random homes (`tests/golden/lifecycle_fuzz.json`, from
+/// `tests/golden/fuzz_lifecycle.py`): records, config values, timestamps,
+/// manifests, locks and cron jobs drawn from pools of odd values, each
+/// answered by the real Hermes. Every answer must match.
+#[test]
+fn random_homes_match_hermes() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/lifecycle_fuzz.json");
+    let golden: Value = serde_json::from_str(&std::fs::read_to_string(path).expect("golden")).expect("json");
+    let t = tempfile::tempdir().expect("tmp");
+    let mut differ = Vec::new();
+    for case in golden["cases"].as_array().expect("cases") {
+        let id = case["id"].as_str().expect("id");
+        let home = t.path().join(id);
+        for (rel, text) in case["files"].as_object().expect("files") {
+            let file = home.join(rel);
+            std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&file, text.as_str().expect("text")).expect("write");
+        }
+        let hermes = &case["hermes"];
+        let now = isotime::parse(case["now"].as_str().expect("now")).expect("a time");
+        let life = engine_on(&home).lifecycle(now);
+        let mut say = |what: String| differ.push(format!("{id}: {what}"));
+        let walked: Vec<&str> = life.skills.iter().filter(|s| s.eligible).map(|s| s.name.as_str()).collect();
+        let names: Vec<&str> =
+            hermes["names"].as_array().map(|a| a.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+        if walked != names {
+            say(format!("walked {walked:?}, Hermes {names:?}"));
+        }
+        let ours = |name: &str| life.skills.iter().find(|s| s.name == name);
+        for (name, provenance) in hermes["provenance"].as_object().into_iter().flatten() {
+            match ours(name) {
+                None => say(format!("{name} is not listed")),
+                Some(s) if s.provenance != provenance.as_str().unwrap_or_default() => {
+                    say(format!("{name}: provenance {}, Hermes {provenance}", s.provenance))
+                }
+                Some(s) if Some(s.curation_eligible) != hermes["curation_eligible"][name].as_bool() => {
+                    say(format!("{name}: curation_eligible {}", s.curation_eligible))
+                }
+                _ => {}
+            }
+        }
+        for (name, row) in hermes["report"].as_object().into_iter().flatten() {
+            let Some(s) = ours(name) else { continue };
+            if s.last_activity.as_deref() != row["last_activity_at"].as_str() {
+                say(format!("{name}: last activity {:?}, Hermes {}", s.last_activity, row["last_activity_at"]));
+            }
+            if Some(s.activity_count) != row["activity_count"].as_i64() {
+                say(format!("{name}: activity_count {}, Hermes {}", s.activity_count, row["activity_count"]));
+            }
+            if Some(s.recorded) != row["persisted"].as_bool() {
+                say(format!("{name}: recorded {}, Hermes {}", s.recorded, row["persisted"]));
+            }
+        }
+        match hermes["due"].as_bool() {
+            Some(due) if due != life.curator.due => {
+                say(format!("due {}, Hermes {due} ({})", life.curator.due, life.curator.why))
+            }
+            None if !life.curator.why.contains("raises") => {
+                say(format!("should_run_now raises ({}), ours: {}", hermes["errors"]["due"], life.curator.why))
+            }
+            _ => {}
+        }
+        for (name, next) in hermes["next"].as_object().into_iter().flatten() {
+            let Some(s) = ours(name) else { continue };
+            if s.next != next.as_str().unwrap_or_default() {
+                let error = &hermes["errors"]["counts"];
+                say(format!("{name}: next {} ({}), Hermes {next} (pass error {error})", s.next, s.why));
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{} differences:\n{}", differ.len(), differ.join("\n"));
+}

@@ -165,6 +165,32 @@ pub fn parse(s: &str) -> Option<Micros> {
     Some(day * MICROS_PER_DAY + in_day - shift)
 }
 
+/// `datetime.min` and `datetime.max` (as UTC): Python's calendar ends there.
+pub const MIN: Micros = -62_135_596_800_000_000;
+pub const MAX: Micros = 253_402_300_799_999_999;
+
+/// `timedelta(days=d)` raises beyond this many days.
+pub const MAX_TIMEDELTA_DAYS: i64 = 999_999_999;
+
+/// `t + timedelta(days=days)`, or `None` where Python raises OverflowError
+/// (the delta or the result out of range).
+pub fn add_days(t: Micros, days: i64) -> Option<Micros> {
+    add_micros(t, i128::from(days) * i128::from(MICROS_PER_DAY), days)
+}
+
+/// `t + timedelta(hours=hours)`, as [`add_days`].
+pub fn add_hours(t: Micros, hours: i64) -> Option<Micros> {
+    add_micros(t, i128::from(hours) * i128::from(MICROS_PER_HOUR), hours.div_euclid(24))
+}
+
+fn add_micros(t: Micros, delta: i128, whole_days: i64) -> Option<Micros> {
+    if whole_days.unsigned_abs() > MAX_TIMEDELTA_DAYS as u64 {
+        return None;
+    }
+    let sum = i128::from(t) + delta;
+    (i128::from(MIN)..=i128::from(MAX)).contains(&sum).then_some(sum as Micros)
+}
+
 /// An instant as Python's `datetime.isoformat()` writes an aware UTC one.
 pub fn format(t: Micros) -> String {
     let (day, in_day) = (t.div_euclid(MICROS_PER_DAY), t.rem_euclid(MICROS_PER_DAY));
@@ -186,6 +212,20 @@ pub fn now() -> Micros {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn deltas_overflow_where_python_raises() {
+        let t = parse("2027-03-01T00:00:00+00:00").unwrap_or_default();
+        assert_eq!(add_days(t, 1), Some(t + MICROS_PER_DAY));
+        assert_eq!(add_days(t, -30).map(format).as_deref(), Some("2027-01-30T00:00:00+00:00"));
+        // timedelta(days=10**9) raises; so does a result past year 9999 or before year 1.
+        assert_eq!(add_days(t, 1_000_000_000), None);
+        assert_eq!(add_days(t, 3_000_000), None);
+        assert_eq!(add_days(t, -800_000), None);
+        assert_eq!(add_days(MAX, 0), Some(MAX));
+        assert_eq!(add_hours(t, -25).map(format).as_deref(), Some("2027-02-27T23:00:00+00:00"));
+        assert_eq!(add_hours(t, 24_000_000_000), None);
+    }
 
     #[test]
     fn formats_round_trip() {

@@ -5,7 +5,7 @@
 //! automatic pass would do to it (`agent/curator.py`:
 //! `apply_automatic_transitions`, `should_run_now`).
 
-use super::isotime::{self, Micros, MICROS_PER_DAY, MICROS_PER_HOUR};
+use super::isotime::{self, Micros, MICROS_PER_HOUR};
 use super::messages::json_truthy as truthy;
 use super::{discover, paths, Engine};
 use serde_json::{Map, Value};
@@ -591,8 +591,6 @@ impl Sources {
         stopped: Option<&str>,
     ) -> SkillLife {
         let (src, cfg) = (self, &self.config);
-        let stale_cutoff = now - cfg.stale_after_days.saturating_mul(MICROS_PER_DAY);
-        let archive_cutoff = now - cfg.archive_after_days.saturating_mul(MICROS_PER_DAY);
         let record = src.usage.get(&name).and_then(Value::as_object);
         let empty = Map::new();
         let rec = record.unwrap_or(&empty);
@@ -630,14 +628,27 @@ impl Sources {
         let (next, due, why) = match (eligible, stopped) {
             (false, _) => ("none", None, not_walked_why(src, &name, external, &life)),
             (true, Some(failure)) => ("none", None, failure.to_owned()),
-            (true, None) => {
-                forecast(src, &name, record, activity.map(|a| a.0), now, (stale_cutoff, archive_cutoff), cfg)
-                    .unwrap_or_else(|failure| ("none", None, failure))
-            }
+            (true, None) => cutoffs(cfg, now)
+                .and_then(|cutoffs| forecast(src, &name, record, activity.map(|a| a.0), now, cutoffs, cfg))
+                .unwrap_or_else(|failure| ("none", None, failure)),
         };
         (life.next, life.due, life.why) = (next, due.map(isotime::format), why);
         life
     }
+}
+
+/// The pass's stale and archive cut-offs at `now`, or why Python raises
+/// computing them (before any skill: none moves).
+fn cutoffs(cfg: &CuratorConfig, now: Micros) -> Result<(Micros, Micros), String> {
+    let cutoff = |key: &str, days: i64| {
+        isotime::add_days(now, days.saturating_neg()).ok_or_else(|| {
+            format!("the pass raises before any skill: {key} {days} puts its cut-off outside Python's calendar (OverflowError), so no skill moves")
+        })
+    };
+    Ok((
+        cutoff("curator.stale_after_days", cfg.stale_after_days)?,
+        cutoff("curator.archive_after_days", cfg.archive_after_days)?,
+    ))
 }
 
 fn not_walked_why(src: &Sources, name: &str, external: bool, life: &SkillLife) -> String {
@@ -668,7 +679,6 @@ fn forecast(
     (stale_cutoff, archive_cutoff): (Micros, Micros),
     cfg: &CuratorConfig,
 ) -> Result<(&'static str, Option<Micros>, String), String> {
-    let days = |d: i64| d.saturating_mul(MICROS_PER_DAY);
     if record.is_some_and(|r| r.get("pinned").is_some_and(truthy)) {
         return Ok(("none", None, "pinned: the curator never moves it".into()));
     }
@@ -699,18 +709,18 @@ fn forecast(
             true => ("reactivate", Some(now), "never used and younger than the stale window: back to active".into()),
             false => (
                 "none",
-                Some(anchor + days(cfg.stale_after_days)),
+                isotime::add_days(anchor, cfg.stale_after_days),
                 format!("never used; stale {} days after {since}", cfg.stale_after_days),
             ),
         });
     }
     if anchor <= archive_cutoff && !is("archived") {
         let why = format!("no activity for {} days since {since}: moved to skills/.archive/", cfg.archive_after_days);
-        return Ok(("archive", Some(anchor + days(cfg.archive_after_days)), why));
+        return Ok(("archive", isotime::add_days(anchor, cfg.archive_after_days), why));
     }
     if anchor <= stale_cutoff && is("active") {
         let why = format!("no activity for {} days since {since}", cfg.stale_after_days);
-        return Ok(("stale", Some(anchor + days(cfg.stale_after_days)), why));
+        return Ok(("stale", isotime::add_days(anchor, cfg.stale_after_days), why));
     }
     if anchor > stale_cutoff && is("stale") {
         return Ok(("reactivate", Some(now), "used again since it was marked stale".into()));
@@ -718,12 +728,12 @@ fn forecast(
     Ok(if is("active") {
         (
             "none",
-            Some(anchor + days(cfg.stale_after_days)),
+            isotime::add_days(anchor, cfg.stale_after_days),
             format!("active; stale {} days after {since}", cfg.stale_after_days),
         )
     } else if is("stale") {
         let why = format!("stale; archived {} days after {since}", cfg.archive_after_days);
-        ("none", Some(anchor + days(cfg.archive_after_days)), why)
+        ("none", isotime::add_days(anchor, cfg.archive_after_days), why)
     } else {
         ("none", None, format!("its record's state is {current}: no automatic transition applies"))
     })
@@ -739,24 +749,28 @@ fn curator_schedule(skills_dir: &Path, cfg: &CuratorConfig, now: Micros, problem
     let paused = state.get("paused").is_some_and(truthy);
     let last_raw = state.get("last_run_at").and_then(Value::as_str).map(str::to_owned);
     let last = last_raw.as_deref().filter(|s| !s.is_empty()).and_then(isotime::parse);
-    let interval = cfg.interval_hours.saturating_mul(MICROS_PER_HOUR);
     let (due, next_run_at, why) = if !cfg.enabled {
         (false, None, "curator.enabled is off".to_owned())
     } else if paused {
         (false, None, "paused (.curator_state)".to_owned())
     } else {
+        let hours = cfg.interval_hours;
         match last {
             None => (
                 false,
-                Some(now + interval),
+                isotime::add_hours(now, hours),
                 "never run: the first tick records now and runs one interval later".to_owned(),
             ),
-            Some(last) if now - last >= interval => {
-                (true, Some(last + interval), "due: one interval since the last run".to_owned())
+            // `timedelta(hours=...)` itself raises beyond its range.
+            Some(_) if hours.div_euclid(24).unsigned_abs() > isotime::MAX_TIMEDELTA_DAYS as u64 => (
+                false,
+                None,
+                format!("should_run_now raises: curator.interval_hours {hours} is beyond Python's timedelta (OverflowError)"),
+            ),
+            Some(last) if i128::from(now) - i128::from(last) >= i128::from(hours) * i128::from(MICROS_PER_HOUR) => {
+                (true, isotime::add_hours(last, hours), "due: one interval since the last run".to_owned())
             }
-            Some(last) => {
-                (false, Some(last + interval), format!("next run {} hours after the last", cfg.interval_hours))
-            }
+            Some(last) => (false, isotime::add_hours(last, hours), format!("next run {hours} hours after the last")),
         }
     };
     Curator {
