@@ -34,7 +34,7 @@ fn ours_by_file(findings: &[ScanFinding]) -> BTreeMap<String, Vec<&ScanFinding>>
     by_file
 }
 
-fn same_finding(ours: &ScanFinding, golden: &Value) -> bool {
+fn same_finding(ours: &ScanFinding, golden: &Value, masked: &dyn Fn(&str) -> String) -> bool {
     let text = |k: &str| golden[k].as_str().unwrap_or_default().to_owned();
     let fields = ours.pattern_id == text("pattern_id")
         && ours.severity == text("severity")
@@ -53,6 +53,67 @@ fn same_finding(ours: &ScanFinding, golden: &Value) -> bool {
     chars.iter().any(|c| ours.matched.starts_with(&format!("{c} (")))
 }
 
+/// Our scan of `path` against Hermes' answers for it (`entry`), every
+/// difference said in `mismatches`; the number of Hermes' findings.
+fn compare_scan(
+    rel: &str,
+    path: &Path,
+    entry: &Value,
+    masked: &dyn Fn(&str) -> String,
+    mismatches: &mut Vec<String>,
+) -> usize {
+    if let Some(error) = entry["error"].as_str() {
+        // Hermes raises instead of answering: the install fails.
+        let scan = scan_skill(path, "community");
+        let ours = scan.error.as_deref().map(masked).unwrap_or_default();
+        if ours.split(':').next() != error.split(':').next() || scan.decision(false).allowed != Some(false) {
+            mismatches.push(format!("{rel}: Hermes raises {error}; ours: {:?}", scan.error));
+        }
+        return 0;
+    }
+    for (source, expected) in entry["by_source"].as_object().expect("sources") {
+        let scan = scan_skill(path, source);
+        let decision = scan.decision(false);
+        let forced = scan.decision(true);
+        let got = serde_json::json!({
+            "trust_level": scan.trust_level,
+            "verdict": scan.verdict,
+            "summary": scan.summary(),
+            "allowed": decision.allowed,
+            "reason": decision.reason,
+            "forced": forced.allowed,
+            "forced_reason": forced.reason,
+        });
+        if &got != expected {
+            mismatches.push(format!("{rel} ({source}):\n  ours   {got}\n  hermes {expected}"));
+        }
+    }
+    let scan = scan_skill(path, "community");
+    let ours = ours_by_file(&scan.findings);
+    let theirs = entry["findings_by_file"].as_object().expect("by file");
+    let files: Vec<&String> = ours.keys().collect();
+    let golden_files: Vec<&String> = theirs.keys().collect();
+    if files != golden_files {
+        mismatches.push(format!("{rel}: files with findings\n  ours   {files:?}\n  hermes {golden_files:?}"));
+        return 0;
+    }
+    let mut seen = 0;
+    for (file, rows) in theirs {
+        let rows = rows.as_array().expect("rows");
+        let mine = &ours[file];
+        seen += rows.len();
+        let same = mine.len() == rows.len() && mine.iter().zip(rows).all(|(o, g)| same_finding(o, g, masked));
+        if !same {
+            let mine: Vec<String> =
+                mine.iter().map(|f| format!("{}:{} {:?}", f.pattern_id, f.line, f.matched)).collect();
+            let theirs: Vec<String> =
+                rows.iter().map(|g| format!("{}:{} {}", g["pattern_id"], g["line"], g["match"])).collect();
+            mismatches.push(format!("{rel}/{file}:\n  ours   {mine:?}\n  hermes {theirs:?}"));
+        }
+    }
+    seen
+}
+
 #[test]
 fn scans_and_decisions_match_hermes() {
     let golden: Value =
@@ -65,56 +126,55 @@ fn scans_and_decisions_match_hermes() {
     for (rel, entry) in entries {
         let path = target(rel);
         assert!(path.exists() || Path::new(&path).is_symlink(), "{rel}: {}", path.display());
-        if let Some(error) = entry["error"].as_str() {
-            // Hermes raises instead of answering: the install fails.
-            let scan = scan_skill(&path, "community");
-            let ours = scan.error.as_deref().map(masked).unwrap_or_default();
-            if ours.split(':').next() != error.split(':').next() || scan.decision(false).allowed != Some(false) {
-                mismatches.push(format!("{rel}: Hermes raises {error}; ours: {:?}", scan.error));
-            }
-            continue;
-        }
-        for (source, expected) in entry["by_source"].as_object().expect("sources") {
-            let scan = scan_skill(&path, source);
-            let decision = scan.decision(false);
-            let forced = scan.decision(true);
-            let got = serde_json::json!({
-                "trust_level": scan.trust_level,
-                "verdict": scan.verdict,
-                "summary": scan.summary(),
-                "allowed": decision.allowed,
-                "reason": decision.reason,
-                "forced": forced.allowed,
-                "forced_reason": forced.reason,
-            });
-            if &got != expected {
-                mismatches.push(format!("{rel} ({source}):\n  ours   {got}\n  hermes {expected}"));
-            }
-        }
-        let scan = scan_skill(&path, "community");
-        let ours = ours_by_file(&scan.findings);
-        let theirs = entry["findings_by_file"].as_object().expect("by file");
-        let files: Vec<&String> = ours.keys().collect();
-        let golden_files: Vec<&String> = theirs.keys().collect();
-        if files != golden_files {
-            mismatches.push(format!("{rel}: files with findings\n  ours   {files:?}\n  hermes {golden_files:?}"));
-            continue;
-        }
-        for (file, rows) in theirs {
-            let rows = rows.as_array().expect("rows");
-            let mine = &ours[file];
-            findings_seen += rows.len();
-            let same = mine.len() == rows.len() && mine.iter().zip(rows).all(|(o, g)| same_finding(o, g));
-            if !same {
-                let mine: Vec<String> =
-                    mine.iter().map(|f| format!("{}:{} {:?}", f.pattern_id, f.line, f.matched)).collect();
-                let theirs: Vec<String> =
-                    rows.iter().map(|g| format!("{}:{} {}", g["pattern_id"], g["line"], g["match"])).collect();
-                mismatches.push(format!("{rel}/{file}:\n  ours   {mine:?}\n  hermes {theirs:?}"));
-            }
-        }
+        findings_seen += compare_scan(rel, &path, entry, &masked, &mut mismatches);
     }
     assert!(findings_seen > 500, "the corpus exercises the guard: {findings_seen} findings");
+    assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
+}
+
+/// Seeded random skill folders (`tests/golden/scan_fuzz.json`, from
+/// `tests/golden/fuzz_scan.py`): text generated from Hermes' own patterns
+/// and mutated, binary, executable and large files, symlinks in, out and to
+/// nothing, ignore files. Every verdict, decision and finding must match.
+#[test]
+fn random_folders_scan_as_hermes_scans_them() {
+    let golden: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo().join("tests/golden/scan_fuzz.json")).expect("golden"))
+            .expect("json");
+    let t = tempfile::tempdir().expect("tmp");
+    let root = t.path().join("root");
+    std::fs::create_dir_all(&root).expect("mkdir");
+    std::fs::write(root.join("outside.md"), "outside curl x | sh\n").expect("write");
+    let root_text = root.display().to_string();
+    let masked = move |text: &str| text.replace(&root_text, "$ROOT");
+    let mut mismatches = Vec::new();
+    let mut seen = 0;
+    for case in golden["cases"].as_array().expect("cases") {
+        let id = case["id"].as_str().expect("id");
+        let dir = root.join(id);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        for (rel, entry) in case["files"].as_object().expect("files") {
+            let file = dir.join(rel);
+            std::fs::create_dir_all(file.parent().expect("parent")).expect("mkdir");
+            if let Some(target) = entry["symlink"].as_str() {
+                std::os::unix::fs::symlink(target, &file).expect("symlink");
+            } else if let Some(hex) = entry["hex"].as_str() {
+                let bytes: Vec<u8> =
+                    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex")).collect();
+                std::fs::write(&file, bytes).expect("write");
+            } else if let Some(fill) = entry["fill"].as_str() {
+                std::fs::write(&file, fill.repeat(entry["size"].as_u64().expect("size") as usize)).expect("write");
+            } else {
+                std::fs::write(&file, entry["text"].as_str().expect("text")).expect("write");
+            }
+            if entry["exec"] == true {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+            }
+        }
+        seen += compare_scan(id, &dir, &case["hermes"], &masked, &mut mismatches);
+    }
+    assert!(seen > 1000, "the folders exercise the guard: {seen} findings");
     assert!(mismatches.is_empty(), "{} mismatches:\n{}", mismatches.len(), mismatches.join("\n"));
 }
 

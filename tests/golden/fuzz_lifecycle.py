@@ -16,11 +16,11 @@ naive and malformed times, huge and negative windows, non-mapping records.
 All homes run in one Python process; Hermes reads HERMES_HOME afresh on each
 call, and its caches are keyed by path.
 """
-import json, random, subprocess, sys, tempfile
+import json, random, sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from regen import venv_python  # noqa: E402
+from regen import run_cases  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 NAMES = ["alpha", "beta", "gamma", "delta", "plan", "hub-a", "built-a", "ext-a", "twin"]
@@ -188,14 +188,7 @@ def main():
     rng = random.Random(seed)
     nows = ["2027-03-01T12:00:00+00:00", "2027-03-01T18:30:00+05:30", "2026-12-15T00:00:00+00:00", "2028-01-01T00:00:00Z"]
     cases = [{"id": f"h{seed}-{i:04}", "now": rng.choice(nows), "files": home(rng)} for i in range(count)]
-    with tempfile.TemporaryDirectory() as tmp:
-        spec = Path(tmp) / "spec.json"
-        spec.write_text(json.dumps({"root": str(Path(tmp) / "homes"), "cases": cases}))
-        env = {"PATH": "/usr/bin:/bin", "HOME": str(Path(tmp) / "fakehome")}
-        done = subprocess.run([str(venv_python()), "-c", INNER, str(spec)], env=env, capture_output=True, text=True)
-        if done.returncode != 0:
-            sys.exit(done.stderr)
-    answers = json.loads(done.stdout)
+    answers = run_cases(INNER, {"cases": cases})
     doc = {"seed": seed, "cases": [{**c, "hermes": answers[c["id"]]} for c in cases]}
     (REPO / "tests" / "golden" / "lifecycle_fuzz.json").write_text(json.dumps(doc, indent=0, sort_keys=True) + "\n",
                                                                    encoding="utf-8")

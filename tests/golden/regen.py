@@ -31,6 +31,22 @@ CORPUS_OTHERS = ["anthropic", "openai/.curated", "openai/.experimental", "openai
                  "awesome-hermes-skills"]
 
 
+def run_cases(inner, spec, env=None):
+    """Runs an inner program in the Hermes venv on a spec of cases, written
+    to a scratch folder (its `root` key, and `tmp` for the program), and
+    returns its JSON answer; exits with Hermes' error when it fails."""
+    import json, tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "spec.json"
+        path.write_text(json.dumps({**spec, "root": str(Path(tmp) / "root"), "here": str(GOLDEN)}))
+        base = {"PATH": "/usr/bin:/bin", "HOME": str(Path(tmp) / "fakehome"), "PYTHONHASHSEED": "0"}
+        done = subprocess.run([str(venv_python()), "-c", inner, str(path)], env={**base, **(env or {})},
+                              capture_output=True, text=True)
+        if done.returncode != 0:
+            sys.exit(done.stderr)
+    return json.loads(done.stdout)
+
+
 def venv_python():
     py = VENV / "bin" / "python"
     if not py.exists():

@@ -10,10 +10,9 @@ level, then decided with `should_allow_install(result)` and with
 `force=True`. Paths are masked: the scratch root becomes `$ROOT`.
 
 Findings are kept per file, in Hermes' order within the file: the order of
-files is the directory listing's, which differs between machines. For an
-`invisible_unicode` finding the characters of its line are kept too, since
-which one Hermes names depends on Python's set order. The Hermes venv is
-target/hermes-venv, as regen.py creates it.
+files is the directory listing's, which differs between machines
+(`hermes_scan.py` says what is kept). The Hermes venv is target/hermes-venv,
+as regen.py creates it.
 """
 import json, os, shutil, subprocess, sys, tempfile
 from pathlib import Path
@@ -25,44 +24,12 @@ REPO = Path(__file__).resolve().parents[2]
 SOURCES = ["official", "openai/skills", "community", "agent-created"]
 
 INNER = r'''
-import json, sys, unicodedata
+import json, sys
 from pathlib import Path
-from tools.skills_guard import scan_skill, should_allow_install, INVISIBLE_CHARS
+sys.path.insert(0, sys.argv[4])
+from hermes_scan import scan_entry
 root = Path(sys.argv[1])
-out = {}
-for rel in json.loads(sys.argv[2]):
-    path = root / rel
-    entry = {"by_source": {}}
-    findings = None
-    for source in json.loads(sys.argv[3]):
-        try:
-            r = scan_skill(path, source)
-        except Exception as e:
-            entry["error"] = f"{type(e).__name__}: {e}".replace(str(root), "$ROOT")
-            break
-        allowed, reason = should_allow_install(r)
-        forced, forced_reason = should_allow_install(r, force=True)
-        entry["by_source"][source] = {
-            "trust_level": r.trust_level, "verdict": r.verdict, "summary": r.summary,
-            "allowed": allowed, "reason": reason, "forced": forced, "forced_reason": forced_reason,
-        }
-        rows = []
-        for f in r.findings:
-            row = {k: getattr(f, k) for k in ("pattern_id", "severity", "category", "file", "line", "match", "description")}
-            row["match"] = row["match"].replace(str(root), "$ROOT")
-            if f.pattern_id == "invisible_unicode":
-                text = (path / f.file).read_text(encoding="utf-8") if path.is_dir() else path.read_text(encoding="utf-8")
-                line = text.split("\n")[f.line - 1]
-                row["chars"] = sorted({"U+%04X" % ord(c) for c in line if c in INVISIBLE_CHARS})
-            rows.append(row)
-        if findings is None:
-            findings = rows
-        assert findings == rows, "findings do not depend on the source"
-    by_file = {}
-    for row in findings or []:
-        by_file.setdefault(row["file"], []).append(row)
-    entry["findings_by_file"] = by_file
-    out[rel] = entry
+out = {rel: scan_entry(root / rel, json.loads(sys.argv[3]), root) for rel in json.loads(sys.argv[2])}
 print(json.dumps(out, indent=1, sort_keys=True, ensure_ascii=False))
 '''
 
@@ -81,7 +48,8 @@ def main():
         home.mkdir()
         env = {"PATH": os.environ.get("PATH", ""), "HERMES_HOME": str(home), "HOME": str(Path(tmp) / "fakehome"),
                "PYTHONHASHSEED": "0"}
-        done = subprocess.run([str(venv_python()), "-c", INNER, str(root), json.dumps(targets), json.dumps(SOURCES)],
+        here = str(Path(__file__).resolve().parent)
+        done = subprocess.run([str(venv_python()), "-c", INNER, str(root), json.dumps(targets), json.dumps(SOURCES), here],
                               env=env, capture_output=True, text=True, check=True)
     (REPO / "tests" / "golden" / "scan.json").write_text(done.stdout, encoding="utf-8")
     print(f"scan.json: {len(targets)} skills x {len(SOURCES)} sources")

@@ -33,26 +33,40 @@ pub struct Pattern {
 }
 
 /// A pattern compiled: on the linear-time engine when it needs no
-/// look-around (all but a few), else on the backtracking one.
+/// look-around, else on the backtracking one; and for ASCII lines, where
+/// the regex crate's words and boundaries are Python's, on the linear one
+/// with its own `\b`.
 #[derive(Clone)]
-enum Matcher {
+struct Matcher {
+    exact: Compiled,
+    ascii: Option<regex::Regex>,
+}
+
+#[derive(Clone)]
+enum Compiled {
     Linear(regex::Regex),
     Backtracking(Regex),
 }
 
 impl Matcher {
     fn compile(source: &str) -> Option<Matcher> {
-        let source = &without_folding_of_perl_classes(source);
-        match regex::Regex::new(source) {
-            Ok(linear) => Some(Matcher::Linear(linear)),
-            Err(_) => Regex::new(source).ok().map(Matcher::Backtracking),
-        }
+        let exact = &with_python_classes(source, true);
+        let exact = match regex::Regex::new(exact) {
+            Ok(linear) => Compiled::Linear(linear),
+            Err(_) => Compiled::Backtracking(Regex::new(exact).ok()?),
+        };
+        let ascii = match exact {
+            Compiled::Linear(_) => None,
+            Compiled::Backtracking(_) => regex::Regex::new(&with_python_classes(source, false)).ok(),
+        };
+        Some(Matcher { exact, ascii })
     }
 
     fn is_match(&self, line: &str) -> bool {
-        match self {
-            Matcher::Linear(r) => r.is_match(line),
-            Matcher::Backtracking(r) => r.is_match(line).unwrap_or(false),
+        match (&self.ascii, &self.exact) {
+            (Some(r), _) if line.is_ascii() => r.is_match(line),
+            (_, Compiled::Linear(r)) => r.is_match(line),
+            (_, Compiled::Backtracking(r)) => r.is_match(line).unwrap_or(false),
         }
     }
 }
@@ -115,7 +129,7 @@ pub fn table() -> &'static Table {
                     "high" => Severity::Warning,
                     _ => Severity::Info,
                 };
-                let source = format!("(?i){regex}");
+                let source = format!("(?i){}", with_python_i(&regex));
                 Some(Pattern { id, severity, level, category, source, description, matcher: OnceLock::new() })
             })
             .collect();
@@ -123,9 +137,9 @@ pub fn table() -> &'static Table {
         let mut alone = Vec::new();
         let mut sources = Vec::new();
         for (i, p) in patterns.iter().enumerate() {
-            let loose = without_folding_of_perl_classes(&with_wide_classes(&without_look_around(
+            let loose = with_line_anchors(&without_folding_of_perl_classes(&with_wide_classes(&without_look_around(
                 &without_word_boundaries(&p.source),
-            )));
+            ))));
             if regex_syntax::Parser::new().parse(&loose).is_ok() {
                 in_set.push(i);
                 sources.push(loose);
@@ -153,43 +167,151 @@ pub fn table() -> &'static Table {
     })
 }
 
-/// The pattern with each Perl class outside brackets (`\w`, `\d`, `\s` and
-/// their negations) marked case-sensitive, and `[\s\S]` (any character)
-/// written as `(?s-i:.)`: each is closed under case folding, so it matches
-/// the same, but folding large Unicode classes costs milliseconds per
-/// pattern when it compiles (19 ms for `[\s\S]`).
-fn without_folding_of_perl_classes(src: &str) -> String {
+/// `[\s\S]` and its kin (any character) as `(?s-i:.)`: folding them costs
+/// 19 ms a pattern when it compiles.
+fn with_any_char_as_dot(src: &str) -> String {
     let mut src = src.to_owned();
     for any in [r"[\s\S]", r"[\S\s]", r"[\w\W]", r"[\W\w]", r"[\d\D]", r"[\D\d]"] {
         src = src.replace(any, "(?s-i:.)");
     }
+    src
+}
+
+/// The pattern with each Perl class outside brackets (`\w`, `\d`, `\s` and
+/// their negations) marked case-sensitive, and any character as a dot: each
+/// is closed under case folding, so it matches the same, but folding large
+/// Unicode classes costs milliseconds per pattern when it compiles.
+fn without_folding_of_perl_classes(src: &str) -> String {
+    let src = with_any_char_as_dot(src);
     map_escapes_outside_classes(&src, |k| {
         matches!(k, 'w' | 'W' | 'd' | 'D' | 's' | 'S').then(|| format!("(?-i:\\{k})"))
     })
 }
 
-/// Rewrites each escape `\k` outside brackets for which `f(k)` answers;
-/// the rest of the pattern is kept as it is.
-fn map_escapes_outside_classes(src: &str, f: impl Fn(char) -> Option<String>) -> String {
+/// The pattern with every `i` also matching `ı` and `İ`, as Python's
+/// case-insensitive matching has it (`İ` lowers to `i`, and `ı` is one of
+/// its fixed equivalents) and Unicode case folding does not: a literal `i`
+/// becomes `[iIıİ]`, and a class holding `i` or `I` also holds both.
+fn with_python_i(src: &str) -> String {
     let mut out = String::with_capacity(src.len() + 16);
+    let chars: Vec<char> = src.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => {
+                out.extend(&chars[i..(i + 2).min(chars.len())]);
+                i += 2;
+            }
+            '[' => {
+                // The class's head (`[`, `[^`, and a `]` first, a member), then
+                // its members up to the closing `]`.
+                let mut head = i + 1;
+                if chars.get(head) == Some(&'^') {
+                    head += 1;
+                }
+                if chars.get(head) == Some(&']') {
+                    head += 1;
+                }
+                let mut end = head;
+                while end < chars.len() && chars[end] != ']' {
+                    end += if chars[end] == '\\' { 2 } else { 1 };
+                }
+                let end = end.min(chars.len());
+                let body = &chars[i + 1..end];
+                let holds_i = body.iter().enumerate().any(|(k, &c)| {
+                    let ranged = |lo: char, hi: char| (lo..=hi).contains(&'i') || (lo..=hi).contains(&'I');
+                    matches!(c, 'i' | 'I')
+                        || (body.get(k + 1) == Some(&'-') && body.get(k + 2).is_some_and(|&hi| ranged(c, hi)))
+                });
+                out.extend(&chars[i..head]);
+                // First, where they cannot make a range with their neighbours.
+                if holds_i {
+                    out.push_str("ıİ");
+                }
+                out.extend(&chars[head..end]);
+                if end < chars.len() {
+                    out.push(']');
+                }
+                i = end + 1;
+            }
+            'i' | 'I' => {
+                out.push_str("[iIıİ]");
+                i += 1;
+            }
+            c => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// The pattern with its anchors `^` and `$` (outside brackets) made
+/// multi-line: Hermes matches each line alone, while the one pass runs over
+/// the whole text, where a bare `^` would hold at its start only.
+fn with_line_anchors(src: &str) -> String {
+    rewrite(src, |piece, out| match piece {
+        Piece::Char('^', false) => out.push_str("(?m:^)"),
+        Piece::Char('$', false) => out.push_str("(?m:$)"),
+        _ => keep(piece, out),
+    })
+}
+
+/// Python's `\w`: letters, digits and numerals, and `_` (`str.isalnum()`);
+/// the regex crate's also holds marks, joiners and connectors.
+const PY_WORD: &str = r"\p{L}\p{N}_";
+
+/// The pattern with Python's classes: `\s` and `\S` with the separators
+/// `\x1c`-`\x1f` that `str.isspace()` counts, and with `python_words`,
+/// `\w`, `\W`, `\b` and `\B` by [`PY_WORD`] (the boundaries as
+/// look-around; without, the regex crate's, the same on ASCII text). Perl
+/// classes are case-sensitive inside, which they may be (each is closed
+/// under case folding) and which keeps folding large classes out of
+/// compilation.
+fn with_python_classes(src: &str, python_words: bool) -> String {
+    let src = with_any_char_as_dot(src);
+    let word = format!("[{PY_WORD}]");
+    let boundary = format!("(?:(?<={word})(?!{word})|(?<!{word})(?={word}))");
+    let inside = format!("(?:(?<={word})(?={word})|(?<!{word})(?!{word}))");
+    rewrite(&src, |piece, out| match piece {
+        Piece::Escape(k @ ('w' | 'W' | 'b' | 'B'), false) if !python_words => out.push_str(&format!("(?-i:\\{k})")),
+        Piece::Escape('w', false) => out.push_str(&format!("(?-i:{word})")),
+        Piece::Escape('W', false) => out.push_str(&format!("(?-i:[^{PY_WORD}])")),
+        Piece::Escape('s', false) => out.push_str(r"(?-i:[\s\x1c-\x1f])"),
+        Piece::Escape('S', false) => out.push_str(r"(?-i:[^\s\x1c-\x1f])"),
+        Piece::Escape(k @ ('d' | 'D'), false) => out.push_str(&format!("(?-i:\\{k})")),
+        Piece::Escape('b', false) => out.push_str(&boundary),
+        Piece::Escape('B', false) => out.push_str(&inside),
+        Piece::Escape('w', true) if python_words => out.push_str(PY_WORD),
+        Piece::Escape('s', true) => out.push_str(r"\s\x1c-\x1f"),
+        _ => keep(piece, out),
+    })
+}
+
+/// A piece of a pattern, as [`rewrite`] hands it over: an escape `\k`
+/// or another character, each inside brackets or not.
+enum Piece {
+    Escape(char, bool),
+    Char(char, bool),
+}
+
+/// Rewrites a pattern piece by piece: `f` writes what each becomes. The
+/// heads of bracket classes (`[`, `[^`, and a `]` first, which is a
+/// member) are copied as they are.
+fn rewrite(src: &str, mut f: impl FnMut(Piece, &mut String)) -> String {
+    let mut out = String::with_capacity(src.len() + 32);
     let mut chars = src.chars();
     let mut in_class = false;
     while let Some(c) = chars.next() {
         match c {
             '\\' => match chars.next() {
-                Some(next) => match f(next).filter(|_| !in_class) {
-                    Some(replacement) => out.push_str(&replacement),
-                    None => {
-                        out.push(c);
-                        out.push(next);
-                    }
-                },
+                Some(k) => f(Piece::Escape(k, in_class), &mut out),
                 None => out.push(c),
             },
             '[' if !in_class => {
                 in_class = true;
                 out.push(c);
-                // `[]...]` and `[^]...]`: the first `]` is a member.
                 if chars.clone().next() == Some('^') {
                     out.push('^');
                     chars.next();
@@ -203,10 +325,33 @@ fn map_escapes_outside_classes(src: &str, f: impl Fn(char) -> Option<String>) ->
                 in_class = false;
                 out.push(c);
             }
-            _ => out.push(c),
+            _ => f(Piece::Char(c, in_class), &mut out),
         }
     }
     out
+}
+
+/// Writes a piece as it was.
+fn keep(piece: Piece, out: &mut String) {
+    match piece {
+        Piece::Escape(k, _) => {
+            out.push('\\');
+            out.push(k);
+        }
+        Piece::Char(c, _) => out.push(c),
+    }
+}
+
+/// Rewrites each escape `\k` outside brackets for which `f(k)` answers;
+/// the rest of the pattern is kept as it is.
+fn map_escapes_outside_classes(src: &str, f: impl Fn(char) -> Option<String>) -> String {
+    rewrite(src, |piece, out| match piece {
+        Piece::Escape(k, false) => match f(k) {
+            Some(replacement) => out.push_str(&replacement),
+            None => keep(piece, out),
+        },
+        _ => keep(piece, out),
+    })
 }
 
 /// The pattern with `\b` and `\B` removed: it matches wherever the
@@ -243,6 +388,8 @@ fn with_wide_classes(src: &str) -> String {
     map_escapes_outside_classes(src, |k| match k {
         'w' => Some(r"(?-i:[0-9A-Za-z_\x{80}-\x{10FFFF}])".to_owned()),
         'd' => Some(r"(?-i:[0-9\x{80}-\x{10FFFF}])".to_owned()),
+        // `str.isspace()` counts the separators \x1c-\x1f too.
+        's' => Some(r"(?-i:[\s\x1c-\x1f])".to_owned()),
         _ => None,
     })
 }
@@ -547,6 +694,39 @@ pub fn check_skill_dir(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn words_and_boundaries_are_pythons() {
+        let matches = |id: &str, line: &str| {
+            let p = table().patterns.iter().find(|p| p.id == id).expect("a pattern");
+            p.matcher().is_some_and(|m| m.is_match(line))
+        };
+        // A joiner is no word character in Python: a boundary before `mkfs`,
+        // and no `\w` between `revised` and `instructions`.
+        assert!(matches("format_filesystem", "\u{200c}mkfs"));
+        assert!(matches("format_filesystem", "run mkfs now"));
+        assert!(!matches("format_filesystem", "xmkfs"));
+        assert!(!matches("fake_policy", "revised \u{200d}a\t instructions"));
+        assert!(matches("fake_policy", "revised a instructions"));
+        // `str.isspace()` counts the separators \x1c-\x1f.
+        assert!(matches("destructive_root_rm", "rm\x1c-rf /"));
+    }
+
+    #[test]
+    fn i_matches_as_in_python() {
+        assert_eq!(with_python_i(r"pip\s+[a-z]\i[^x]"), r"p[iIıİ]p\s+[ıİa-z]\i[^x]");
+        assert_eq!(with_python_i(r"[0-9A-Z]{16}[]i][^]I_-]"), r"[ıİ0-9A-Z]{16}[]ıİi][^]ıİI_-]");
+        let pattern = Matcher::compile(&format!("(?i){}", with_python_i(r"\.codex/config"))).expect("compiles");
+        assert!(pattern.is_match(".codex/confİg") && pattern.is_match(".CODEX/CONFıG"));
+    }
+
+    #[test]
+    fn anchors_hold_at_every_line_in_the_one_pass() {
+        assert_eq!(with_line_anchors(r"^a[^b$]\^c\$$"), r"(?m:^)a[^b$]\^c\$(?m:$)");
+        let text = "---\nname: x\n---\nintro\nallowed-tools: Bash\n";
+        let lines: Vec<usize> = matching_lines(text).into_iter().map(|(i, _)| i).collect();
+        assert_eq!(lines, [4], "the line-anchored pattern is found on line 5");
+    }
 
     #[test]
     fn boundaries_are_removed_but_escapes_kept() {
