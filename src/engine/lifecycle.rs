@@ -822,7 +822,11 @@ impl Sources {
     /// archived, and what `hermes curator restore` would do with it.
     fn archived(&self) -> Vec<Archived> {
         let root = self.skills_dir.join(".archive");
-        let archive_dirs: Vec<PathBuf> = paths::rglob(&root, "*").into_iter().filter(|p| paths::is_dir(p)).collect();
+        // Every folder below the archive, walked only for a timestamped copy:
+        // a plain name always restores its own folder (listed first).
+        let archive_dirs: std::cell::OnceCell<Vec<PathBuf>> = std::cell::OnceCell::new();
+        let all_dirs =
+            || archive_dirs.get_or_init(|| paths::rglob(&root, "*").into_iter().filter(|p| paths::is_dir(p)).collect());
         let suppressed = suppressed_names(&self.skills_dir);
         let mut out: Vec<Archived> = std::fs::read_dir(&root)
             .into_iter()
@@ -838,7 +842,7 @@ impl Sources {
                 // and it is the newest stamped one; otherwise its own name does.
                 let base = name.rsplit_once('-').map(|(b, _)| b).filter(|b| timestamp_suffix_of(&name, b).is_some());
                 let restore_name = base
-                    .filter(|b| restore_candidate(&archive_dirs, b).as_deref() == Some(path.as_path()))
+                    .filter(|b| restore_candidate(all_dirs(), b).as_deref() == Some(path.as_path()))
                     .unwrap_or(&name)
                     .to_owned();
                 let record = [skill_name.as_deref(), Some(name.as_str())]
