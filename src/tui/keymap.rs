@@ -384,6 +384,14 @@ pub fn hints(mode: Mode) -> &'static str {
 mod tests {
     use super::*;
 
+    #[test]
+    fn the_readme_lists_every_action_a_config_may_rebind() {
+        let readme = include_str!("../../README.md");
+        let start = readme.find("Actions: `").expect("the README lists the actions");
+        let listed: Vec<&str> = readme[start + 10..].split('`').next().unwrap_or("").split_whitespace().collect();
+        assert_eq!(listed, action_names());
+    }
+
     fn key(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
     }
