@@ -316,6 +316,7 @@ impl App {
     pub fn scanned(&mut self, catalog: Catalog) {
         self.scan = None;
         self.catalog = catalog;
+        self.usage = self.engine.usage_overview();
         self.catalog_changed(None, 0, true);
     }
 
@@ -839,6 +840,7 @@ impl App {
         let catalog = load_catalog(&engine, self.layers.as_ref());
         self.engine = Arc::new(engine);
         self.catalog = catalog;
+        self.usage = self.engine.usage_overview();
         self.catalog_changed(key.as_ref(), scroll, true);
     }
 
@@ -899,9 +901,10 @@ impl App {
     }
 
     /// After a new catalog: the tree, the search and the selection follow it.
+    /// The usage records are the caller's to read again: a save inside a
+    /// skill folder leaves them as they were.
     fn catalog_changed(&mut self, key: Option<&NodeKey>, scroll: usize, rebuild_tree: bool) {
-        self.usage = self.engine.usage_overview();
-        if rebuild_tree || self.tree_sort != TreeSort::Name {
+        if rebuild_tree {
             self.rebuild_tree();
         }
         self.search_index = search::Index::new();
