@@ -296,6 +296,12 @@ fn the_archive_is_its_own_root() {
     let top: Vec<usize> = app.tree.top.clone();
     assert_eq!(top.last().copied(), Some(app.rows[archive].node), "the archive comes last");
     key(&mut app, KeyCode::Char('G'));
+    key(&mut app, KeyCode::Up);
+    assert_eq!(app.cursor, archive);
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("1 skill in the archive: the agent receives none."), "{text}");
+    assert!(text.contains("⊟ old-draft — archived 2026-06-10 (183 days ago); hermes curator restore"), "{text}");
+    key(&mut app, KeyCode::Char('G'));
     let node = &app.tree.nodes[app.rows[app.cursor].node];
     assert_eq!(node.label, "old-draft");
     assert!(app.selected_skill().is_none(), "an archived skill is not in the catalog");

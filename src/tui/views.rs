@@ -4,6 +4,7 @@
 use super::app::{App, ViewTab};
 use super::jobs::{JobKind, JobOutput, LifecycleAnswer};
 use super::theme::Theme;
+use super::tree::NodeKey;
 use crate::engine::bundles::MemberStatus;
 use crate::engine::catalog::CatalogSkill;
 use crate::engine::diagnostics::Severity;
@@ -135,6 +136,9 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     }
     if let Some(a) = app.selected_archived() {
         return archived(app, &app.usage.archived[a], width);
+    }
+    if app.selected_row().is_some_and(|r| app.tree.nodes[r.node].key == NodeKey::Archive) {
+        return archive_summary(app, width);
     }
     let Some(i) = app.selected_skill() else {
         return folder_summary(app, width);
@@ -545,6 +549,31 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     out.extend(wrap_text(edits, width, theme.dim));
     for p in problems {
         out.extend(wrap_text(&clean_line(&format!("• {p}")), width, theme.warn));
+    }
+    out
+}
+
+/// The archive root: every archived skill, when it was archived, and how it
+/// comes back.
+fn archive_summary(app: &App, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let now = (app.clock)();
+    let mut out = vec![line("skills/.archive/", theme.heading), Line::default()];
+    let count = match app.usage.archived.len() {
+        1 => "1 skill".to_owned(),
+        n => format!("{n} skills"),
+    };
+    let text = format!("{count} in the archive: the agent receives none. Each comes back with its restore command.");
+    out.extend(wrap_text(&text, width, theme.dim));
+    out.push(Line::default());
+    for a in &app.usage.archived {
+        let at = a.archived_at.as_deref().map_or_else(|| "date not recorded".to_owned(), |t| when(now, t));
+        let restore = match &a.restore_refused {
+            None => a.restore.clone(),
+            Some(why) => format!("restore refused: {why}"),
+        };
+        let text = format!("{} {} — archived {at}; {restore}", crate::tui::ui::ARCHIVED_MARK, a.name);
+        out.extend(wrap_text(&clean_line(&text), width, theme.dim));
     }
     out
 }
