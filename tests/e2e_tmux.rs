@@ -235,6 +235,11 @@ fn the_demo_shows_lifecycle_markers_view_8_the_sort_and_the_archive() {
     let s = tmux.wait_for("an archived skill", |s| s.contains("Archived by the curator"));
     assert!(s.contains("archive · not loaded") && s.contains("⊟ old-draft"), "{s}");
     assert!(s.contains("hermes curator restore old-draft"), "{s}");
+    // The archive root lists what it holds; `S` opens the system prompt.
+    tmux.keys(&["Up"]);
+    tmux.wait_for("the archive's list", |s| s.contains("1 skill in the archive"));
+    tmux.keys(&["S"]);
+    tmux.wait_for("the system prompt", |s| s.contains("6 Prompt") && s.contains("<available_skills>"));
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }

@@ -199,6 +199,14 @@ pub struct UsageOverview {
     pub archived: Vec<Archived>,
 }
 
+impl UsageOverview {
+    /// The usage record of a catalog skill (a database skill has none in
+    /// this home).
+    pub fn mark(&self, skill: &super::catalog::CatalogSkill) -> Option<&UsageMark> {
+        self.marks.get(&skill.name).filter(|_| skill.db_row.is_none())
+    }
+}
+
 impl Engine {
     /// Every usage record in `skills/.usage.json` (a corrupt or missing
     /// file has none) and the archived skills.
@@ -476,7 +484,6 @@ impl Engine {
     /// pass at `now`.
     pub fn lifecycle(&self, now: Micros) -> Lifecycle {
         let mut src = Sources::read(self);
-        let cfg = src.config.clone();
         let local = skill_files(&src.skills_dir);
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
@@ -512,7 +519,7 @@ impl Engine {
             }
             skills.push(life);
         }
-        let curator = curator_schedule(&src.skills_dir, &cfg, now, &mut src.problems);
+        let curator = curator_schedule(&src.skills_dir, &src.config, now, &mut src.problems);
         let archived = src.archived();
         Lifecycle {
             now: isotime::format(now),
@@ -549,8 +556,7 @@ impl Engine {
         let external = src.is_external(skill_md);
         let eligible = !external && src.walks(name);
         let life = src.life_of(name.to_owned(), skill_md.to_path_buf(), external, eligible, now, None);
-        let cfg = src.config.clone();
-        let curator = curator_schedule(&src.skills_dir, &cfg, now, &mut src.problems);
+        let curator = curator_schedule(&src.skills_dir, &src.config, now, &mut src.problems);
         (life, curator, src.problems)
     }
 }

@@ -21,9 +21,9 @@ pub enum ReloadPlan {
     /// Nothing shown depends on the changed paths.
     Nothing,
     /// Only answers computed from files outside the catalog (category
-    /// descriptions): the catalog stays, the views' answers are redone (and
-    /// the usage records read again, which covers [`ReloadPlan::Usage`]).
-    Answers,
+    /// descriptions): the catalog stays, the views' answers are redone;
+    /// with `usage`, Hermes' bookkeeping changed too ([`ReloadPlan::Usage`]).
+    Answers { usage: bool },
     /// Only Hermes' bookkeeping (usage records, hub lock, manifest, curator
     /// state, the archive): the catalog stays; markers, sort and the
     /// Lifecycle view follow.
@@ -70,7 +70,7 @@ pub fn plan(pending: &Pending, catalog: &Catalog, home: &Home, env: &Env) -> Rel
     if !skills.is_empty() || bundles {
         ReloadPlan::Part { skills, bundles }
     } else if answers {
-        ReloadPlan::Answers
+        ReloadPlan::Answers { usage }
     } else if usage {
         ReloadPlan::Usage
     } else {
@@ -236,6 +236,8 @@ mod tests {
         {
             assert_eq!(plan_for(&engine, &catalog, &[bookkeeping]), ReloadPlan::Usage, "{bookkeeping}");
         }
-        assert_eq!(plan_for(&engine, &catalog, &["skills/ops/DESCRIPTION.md"]), ReloadPlan::Answers);
+        assert_eq!(plan_for(&engine, &catalog, &["skills/ops/DESCRIPTION.md"]), ReloadPlan::Answers { usage: false });
+        let both = ["skills/ops/DESCRIPTION.md", "skills/.usage.json"];
+        assert_eq!(plan_for(&engine, &catalog, &both), ReloadPlan::Answers { usage: true });
     }
 }

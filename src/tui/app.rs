@@ -866,9 +866,11 @@ impl App {
         match plan {
             ReloadPlan::Nothing => return false,
             ReloadPlan::Full => self.rescan_home(),
-            ReloadPlan::Answers => {
+            ReloadPlan::Answers { usage } => {
                 self.answers_changed();
-                self.usage_changed();
+                if usage {
+                    self.usage_changed();
+                }
             }
             ReloadPlan::Usage => self.usage_changed(),
             ReloadPlan::Part { skills, bundles } => {

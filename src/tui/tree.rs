@@ -178,11 +178,7 @@ impl Tree {
 
     /// Categories first by label, then skills in `sort` order (ties by label).
     fn sort_children(&mut self, catalog: &Catalog, usage: &UsageOverview, sort: TreeSort) {
-        let mark = |node: &Node| -> Option<&UsageMark> {
-            let skill = &catalog.skills[node.skill?];
-            // A database skill has no usage record in this home.
-            usage.marks.get(&skill.name).filter(|_| skill.db_row.is_none())
-        };
+        let mark = |node: &Node| -> Option<&UsageMark> { usage.mark(&catalog.skills[node.skill?]) };
         // Larger first: the key is negated; no record sorts after any.
         let rank = |node: &Node| -> i64 {
             match sort {

@@ -150,7 +150,7 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
             if !skill.status.shadows.is_empty() {
                 spans.push(Span::styled(" ↥", theme.warn));
             }
-            let usage = app.usage.marks.get(&skill.name).filter(|_| skill.db_row.is_none());
+            let usage = app.usage.mark(skill);
             if let Some(mark) = usage {
                 if mark.stale {
                     spans.push(Span::styled(" ◔", theme.warn));
