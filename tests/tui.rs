@@ -528,3 +528,132 @@ fn the_watch_limit_is_said_in_the_status_line() {
     keys(&mut app, "j");
     assert!(screen(&mut app, 160, 12).lines().last().unwrap_or_default().contains("file-watch limit"), "it stays");
 }
+
+/// Draws one frame without running the jobs it asks for.
+fn draw_only(app: &mut App, w: u16, h: u16) -> String {
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
+    terminal.draw(|f| skillscope::tui::ui::draw(f, app)).expect("draw");
+    let buffer = terminal.backend().buffer();
+    (0..h)
+        .map(|y| (0..w).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn view_search_follows_the_text_when_it_is_rebuilt_or_arrives() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "scripts/check.py");
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("match 1/"), "{s}");
+    // A new backend rebuilds the text: the search follows it.
+    key(&mut app, KeyCode::Char('b'));
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("/root/.hermes/skills/devops/deploy-service/scripts/check.py"), "{s}");
+    assert!(s.contains("match 1/") && !s.contains("no match"), "{s}");
+    // The Agent view's text comes from a job, after a first frame without it.
+    let effects = app.handle_event(&Event::Key(KeyCode::Char('4').into()));
+    let pending = draw_only(&mut app, 120, 40);
+    assert!(pending.contains("computing") && pending.contains("no match in this view"), "{pending}");
+    app.run_jobs_inline(&effects);
+    let arrived = draw_only(&mut app, 120, 40);
+    assert!(arrived.contains("match 1/") && !arrived.contains("no match"), "{arrived}");
+    let before = app.view_search.current;
+    app.notice = None;
+    key(&mut app, KeyCode::Char('n'));
+    assert!(app.notice.is_none(), "n finds the hits: {:?}", app.notice);
+    assert_ne!(app.view_search.current, before, "n moved to the next hit");
+    // The same text again (a redraw after a new render of it) keeps the current hit.
+    let current = app.view_search.current;
+    app.cache.clear();
+    draw_only(&mut app, 120, 40);
+    assert_eq!(app.view_search.current, current, "the current hit is kept where it still is");
+}
+
+#[test]
+fn a_new_slash_starts_an_empty_query() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "release");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.search.matches.is_some(), "Enter keeps the results");
+    key(&mut app, KeyCode::Char('/'));
+    assert_eq!(app.search.query(), "", "a new / starts an empty prompt");
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
+    keys(&mut app, "deploy");
+    assert_eq!(app.search.query(), "deploy");
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('/'));
+    key(&mut app, KeyCode::Up);
+    assert_eq!(app.search.query(), "release", "the kept query is in the history");
+    key(&mut app, KeyCode::Esc);
+    // The view's search too.
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "deploy");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('/'));
+    assert_eq!(app.view_search.input.text(), "");
+}
+
+#[test]
+fn a_chain_of_single_folders_is_one_row() {
+    let home = tempfile::tempdir().expect("tmp");
+    let skill = |rel: &str, name: &str| {
+        let dir = home.path().join("skills").join(rel);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: d\n---\nbody\n")).expect("write");
+    };
+    skill("plugins/c-review/skills/c-review", "c-review");
+    skill("plugins/c-review/skills/c-review-worker", "c-review-worker");
+    skill("plugins/lint/skills/lint", "lint");
+    skill("tools/fmt", "fmt");
+    let mut app = app_for(home.path());
+    let labels: Vec<String> =
+        app.rows.iter().map(|r| format!("{}{}", "  ".repeat(r.depth), app.tree.nodes[r.node].label)).collect();
+    assert_eq!(
+        labels,
+        [
+            "plugins",
+            "  c-review/skills",
+            "    c-review",
+            "    c-review-worker",
+            "  lint/skills",
+            "    lint",
+            "tools",
+            "  fmt",
+        ]
+    );
+    // A chained row folds and unfolds as one folder.
+    let i = labels.iter().position(|l| l.trim() == "c-review/skills").expect("row");
+    key(&mut app, KeyCode::Char('g'));
+    for _ in 0..i {
+        key(&mut app, KeyCode::Down);
+    }
+    key(&mut app, KeyCode::Char('h'));
+    assert_eq!(app.rows.len(), labels.len() - 2);
+    let s = screen(&mut app, 80, 20);
+    assert!(s.contains("▸ c-review/skills (2)"), "{s}");
+}
+
+#[test]
+fn the_status_position_follows_the_view_when_its_text_arrives() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Tab);
+    let effects = app.handle_event(&Event::Key(KeyCode::Char('7').into()));
+    let pending = draw_only(&mut app, 120, 40);
+    let status = |s: &str| s.lines().last().unwrap_or_default().to_owned();
+    let before = status(&pending);
+    app.run_jobs_inline(&effects);
+    let arrived = draw_only(&mut app, 120, 40);
+    let lines = app.layout.view_lines;
+    assert!(status(&arrived).contains(&format!("line 1/{lines} ")), "{before} then {}", status(&arrived));
+}

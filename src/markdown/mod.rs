@@ -228,13 +228,9 @@ impl<'t> Writer<'t> {
             }
             Event::Code(t) => {
                 let style = self.style().patch(self.theme.code);
-                let t = clean_line(&t);
-                if self.line_has_text && self.pending_space {
-                    self.start_line();
-                    self.append(" ", style);
-                    self.pending_space = false;
-                }
-                self.word(&t, style);
+                // One word for wrapping: it moves to the next line whole
+                // (the space before it included) unless it is too long.
+                self.word(&clean_line(&t), style);
             }
             Event::SoftBreak => self.pending_space = true,
             Event::HardBreak => {
@@ -589,6 +585,64 @@ mod tests {
     fn tables_align_and_fit() {
         let out = md("| name | n |\n|:--|--:|\n| alpha | 1 |\n| b | 22 |\n", 40);
         assert_eq!(out, "name  │  n\n──────┼───\nalpha │  1\nb     │ 22");
+    }
+
+    #[test]
+    fn prose_and_inline_code_always_fit() {
+        // Seeded mixes of words, inline code, emphasis, links and dashes,
+        // wrapped at every width: no line of prose may pass the width.
+        let pieces = [
+            "retry",
+            "—",
+            "the",
+            "single",
+            "`c-review:c-review-worker`",
+            "(",
+            ")",
+            "*em*",
+            "**strong**",
+            "`x`",
+            "[link](https://example.com/a/b)",
+            "named",
+            "plugin",
+            "subagents",
+            "`--flag=value`,",
+            "a—b",
+            "`code with spaces`",
+            "end.",
+            "“quoted”",
+            "`` `tick` ``",
+            "_under_",
+            "~~gone~~",
+            "1.",
+            "—`y`—",
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for case in 0..400 {
+            let mut text = String::new();
+            for _ in 0..(5 + next(40)) {
+                text.push_str(pieces[next(pieces.len())]);
+                // Pieces glued together as often as spaced.
+                if next(3) > 0 {
+                    text.push(' ');
+                }
+            }
+            let prefix = ["", "- ", "> ", "1. ", "- > "][case % 5];
+            let text = format!("{prefix}{text}\n");
+            for width in 8u16..60 {
+                let theme = Theme::new(ColorMode::NoColor);
+                for line in render(&text, width, &theme) {
+                    let w = line.width();
+                    assert!(w <= usize::from(width), "width {width}, {w} columns: {:?} from {text:?}", plain(&[line]));
+                }
+            }
+        }
     }
 
     #[test]

@@ -85,12 +85,18 @@ pub type CacheKey = (u64, Option<NodeKey>, ViewTab, u16, bool, usize, (bool, Sev
 pub struct Rendered {
     pub lines: Vec<Line<'static>>,
     pub max_width: usize,
+    /// Unique to this rendering: a view search follows the text on screen,
+    /// whichever key it was cached under (a job's answer replaces the text
+    /// under the same key).
+    pub serial: u64,
 }
 
 impl Rendered {
     pub fn new(lines: Vec<Line<'static>>) -> Rendered {
+        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         let max_width = super::view_text::max_width(&lines);
-        Rendered { lines, max_width }
+        let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        Rendered { lines, max_width, serial }
     }
 }
 
@@ -152,8 +158,8 @@ pub struct ViewSearch {
     pub hits: Vec<Hit>,
     /// The hit `n`/`N` are at.
     pub current: usize,
-    /// What the hits were computed for: (view, query).
-    pub computed_for: Option<(CacheKey, String)>,
+    /// What the hits were computed for: ([`Rendered::serial`], query).
+    pub computed_for: Option<(u64, String)>,
     /// Scroll to the current hit once hits are computed.
     pub reveal: bool,
 }
@@ -621,11 +627,7 @@ impl App {
             }
             Action::StartSearch if view_focus => self.start_view_search(),
             Action::SearchView => self.start_view_search(),
-            Action::StartSearch => {
-                self.search.typing = true;
-                self.search.history_pos = None;
-                self.focus = Focus::Tree;
-            }
+            Action::StartSearch => self.start_search(),
             Action::NextMatch | Action::PrevMatch => {
                 let step = if action == Action::NextMatch { 1 } else { -1 };
                 if !self.view_search.input.is_empty() && (view_focus || self.search.matches.is_none()) {

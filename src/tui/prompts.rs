@@ -151,10 +151,22 @@ impl App {
         self.apply_search();
     }
 
+    /// `/` in the tree: a new, empty query. Results kept with Enter are
+    /// dropped (their query is in the history, `↑` brings it back); the
+    /// selected skill stays selected.
+    pub(super) fn start_search(&mut self) {
+        if !self.search.input.is_empty() || self.search.matches.is_some() {
+            self.clear_search();
+        }
+        self.search.typing = true;
+        self.search.history_pos = None;
+        self.focus = Focus::Tree;
+    }
+
+    /// `/` in the view: a new, empty query over the view's text.
     pub(super) fn start_view_search(&mut self) {
         self.focus = Focus::View;
-        self.view_search.typing = true;
-        self.view_search.computed_for = None;
+        self.view_search = ViewSearch { typing: true, ..ViewSearch::default() };
     }
 
     /// Moves to the next (or previous) hit of the view search, wrapping.

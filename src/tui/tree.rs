@@ -87,6 +87,23 @@ pub struct Tree {
     parents: HashMap<usize, usize>,
 }
 
+/// The folders of one root that hold no skill and exactly one folder:
+/// each is shown on one row with that folder (`plugins/x/skills`).
+fn chained_folders(cats: &BTreeMap<Vec<String>, Vec<usize>>) -> HashSet<Vec<String>> {
+    let mut subfolders: HashMap<&[String], HashSet<&String>> = HashMap::new();
+    for path in cats.keys() {
+        for end in 0..path.len() {
+            let entry = subfolders.entry(&path[..end]).or_default();
+            entry.insert(&path[end]);
+        }
+    }
+    subfolders
+        .into_iter()
+        .filter(|(folder, subs)| !folder.is_empty() && subs.len() == 1 && cats.get(*folder).map_or(true, Vec::is_empty))
+        .map(|(folder, _)| folder.to_vec())
+        .collect()
+}
+
 /// `local · skills`, `external 0 · team-skills`.
 fn root_label(root: &crate::engine::catalog::Root) -> String {
     let dir = root.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -114,17 +131,28 @@ impl Tree {
                 None
             };
             let base_depth = usize::from(show_roots);
+            let chained = chained_folders(&cats);
             for (path, mut skills) in cats {
                 skills.sort_by(|a, b| catalog.skills[*a].name.cmp(&catalog.skills[*b].name));
                 let mut at = parent;
-                for depth in 0..path.len() {
-                    let prefix = path[..=depth].to_vec();
-                    let key = NodeKey::Category { root, path: prefix };
-                    at = Some(tree.child_or_insert(at, key, path[depth].clone(), base_depth + depth));
+                // A chain of folders that each hold one folder and no skill
+                // is one row, as file trees in editors show it.
+                let mut depth = base_depth;
+                let mut chain_start = 0;
+                for end in 0..path.len() {
+                    let prefix = &path[..=end];
+                    if end + 1 < path.len() && chained.contains(prefix) {
+                        continue;
+                    }
+                    let label = path[chain_start..=end].join("/");
+                    let key = NodeKey::Category { root, path: prefix.to_vec() };
+                    at = Some(tree.child_or_insert(at, key, label, depth));
+                    depth += 1;
+                    chain_start = end + 1;
                 }
                 for i in skills {
                     let key = NodeKey::Skill(catalog.skills[i].skill_md.clone());
-                    let id = tree.push(key, catalog.skills[i].name.clone(), base_depth + path.len(), Some(i));
+                    let id = tree.push(key, catalog.skills[i].name.clone(), depth, Some(i));
                     tree.skill_nodes[i] = Some(id);
                     match at {
                         Some(p) => tree.nodes[p].children.push(id),

@@ -283,7 +283,7 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     let lines = &rendered.lines;
     app.layout.view_lines = lines.len();
     app.layout.view_max_width = rendered.max_width;
-    update_view_hits(app, lines, key);
+    update_view_hits(app, &rendered);
     let height = usize::from(inner.height);
     let max_scroll = lines.len().saturating_sub(height);
     app.view_scroll = app.view_scroll.min(max_scroll);
@@ -323,19 +323,34 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     }
 }
 
-/// Recomputes the view search's hits when the view or the query changed.
-fn update_view_hits(app: &mut App, lines: &[Line<'static>], key: super::app::CacheKey) {
-    let query = app.view_search.input.text().to_owned();
-    let wanted = Some((key, query.clone()));
-    if app.view_search.computed_for == wanted {
+/// Recomputes the view search's hits whenever the text on screen or the
+/// query changed: a new view, a rebuilt one (backend, platform, rescan) or
+/// a job's answer arriving.
+fn update_view_hits(app: &mut App, rendered: &Rendered) {
+    let query = app.view_search.input.text();
+    if app.view_search.computed_for.as_ref().is_some_and(|(serial, q)| *serial == rendered.serial && q == query) {
         return;
     }
-    app.view_search.hits = view_text::find(lines, &query);
-    app.view_search.computed_for = wanted;
-    // The first hit at or below the top of the screen becomes current.
-    let top = app.view_scroll;
-    app.view_search.current = app.view_search.hits.iter().position(|h| h.line >= top).unwrap_or(0);
-    if std::mem::take(&mut app.view_search.reveal) {
+    let query = query.to_owned();
+    let hits = view_text::find(&rendered.lines, &query);
+    // The same query over new text keeps its place: the current hit where
+    // it still is, else the next one after it.
+    let kept = match &app.view_search.computed_for {
+        Some((_, q)) if *q == query => app.view_search.hits.get(app.view_search.current).copied(),
+        _ => None,
+    };
+    app.view_search.current = match kept {
+        Some(was) => {
+            hits.iter().position(|h| (h.line, h.start) >= (was.line, was.start)).unwrap_or(hits.len().saturating_sub(1))
+        }
+        // Else the first hit at or below the top of the screen.
+        None => hits.iter().position(|h| h.line >= app.view_scroll).unwrap_or(0),
+    };
+    app.view_search.hits = hits;
+    app.view_search.computed_for = Some((rendered.serial, query));
+    // A query typed while the view is still being computed is revealed
+    // when the text with its hits arrives.
+    if !app.view_search.hits.is_empty() && std::mem::take(&mut app.view_search.reveal) {
         app.reveal_hit();
     }
 }
