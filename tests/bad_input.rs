@@ -179,6 +179,71 @@ fn unreadable_directories_are_passed_over() {
     assert_eq!(names.contains(&"inner".to_owned()), readable_anyway || is_root());
 }
 
+/// skillscope run as a user that mode 000 keeps out: this user, or when the
+/// tests run as root (who reads through any mode), `nobody` through
+/// `setpriv`, from a copy of the binary that `nobody` may run.
+#[cfg(unix)]
+fn run_unprivileged(scratch: &Path, args: &[&str]) -> std::process::Output {
+    use std::os::unix::fs::PermissionsExt;
+    let mut command = if is_root() {
+        let bin = scratch.join("skillscope");
+        if !bin.exists() {
+            fs::copy(env!("CARGO_BIN_EXE_skillscope"), &bin).expect("copy the binary");
+            fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(bin);
+        c
+    } else {
+        Command::new(env!("CARGO_BIN_EXE_skillscope"))
+    };
+    let out = command.args(args).env("HOME", scratch).env_remove("HERMES_HOME").output().expect("run skillscope");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("setpriv:"),
+        "setpriv is needed to test as another user: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn folders_that_cannot_be_listed_are_named_in_the_tree_and_in_check() {
+    use std::os::unix::fs::PermissionsExt;
+    let (t, h) = home();
+    // `nobody` must reach the home: the scratch folder is private by default.
+    for dir in [t.path().to_path_buf(), h.clone(), h.join("skills")] {
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).expect("chmod");
+    }
+    skill(&h, "locked/inner", "inner");
+    skill(&h, "team/deploy", "deploy");
+    skill(&h, "ok", "ok");
+    let locked = [h.join("skills/locked"), h.join("skills/team/deploy")];
+    for dir in &locked {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o000)).expect("chmod");
+    }
+    let home = h.display().to_string();
+    let check = run_unprivileged(t.path(), &["--home", &home, "check", "--json"]);
+    let frame = run_unprivileged(t.path(), &["--home", &home, "--print-frame", "100x16"]);
+    for dir in &locked {
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).expect("chmod back");
+    }
+    assert_eq!(check.status.code(), Some(1), "{}", String::from_utf8_lossy(&check.stderr));
+    let findings: Json = serde_json::from_slice(&check.stdout).expect("json");
+    let unreadable: Vec<(&str, &str)> = findings
+        .as_array()
+        .expect("list")
+        .iter()
+        .filter(|f| f["rule"] == "hermes-unreadable-folder")
+        .map(|f| (f["path"].as_str().unwrap_or_default(), f["message"].as_str().unwrap_or_default()))
+        .collect();
+    assert_eq!(unreadable.iter().map(|(p, _)| *p).collect::<Vec<_>>(), ["locked", "team/deploy"], "{findings}");
+    assert!(unreadable.iter().all(|(_, m)| m.contains("Permission denied")), "{unreadable:?}");
+    let frame = String::from_utf8_lossy(&frame.stdout);
+    assert!(frame.contains("✗ locked") && frame.contains("✗ deploy"), "{frame}");
+    assert!(frame.contains("1/1 offered, 2 folders unreadable"), "{frame}");
+}
+
 fn is_root() -> bool {
     Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
 }

@@ -33,6 +33,32 @@ pub struct Root {
     pub source: Option<super::layers::Source>,
 }
 
+/// A folder of a root the walk could not list.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableFolder {
+    /// The index of its root in [`Catalog::roots`].
+    pub root: usize,
+    pub path: PathBuf,
+    /// The system's answer (`Permission denied (os error 13)`).
+    pub error: String,
+}
+
+impl UnreadableFolder {
+    /// The folders between its root and it, as a skill's `categories`.
+    pub fn categories(&self, root: &Path) -> Vec<String> {
+        let mut parts = self.path.strip_prefix(root).map(super::paths::parts).unwrap_or_default();
+        parts.pop();
+        parts
+    }
+
+    /// Its own name.
+    pub fn name(&self) -> String {
+        self.path
+            .file_name()
+            .map_or_else(|| super::paths::path_string(&self.path), |n| n.to_string_lossy().into_owned())
+    }
+}
+
 /// Why Hermes does not offer a skill, if it does not.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct SkillStatus {
@@ -147,8 +173,11 @@ pub struct Catalog {
     /// The slash commands, each to the index of the skill it runs (its
     /// name and description are that skill's: [`Catalog::command`]).
     pub commands: IndexMap<String, usize>,
-    /// Problems worth a line in the status bar (config, unreadable folders).
+    /// Problems worth a line in the status bar (config, bundles, the database).
     pub problems: Vec<String>,
+    /// Folders under the roots that could not be listed: Hermes passes over
+    /// them (and every skill inside) without a word.
+    pub unreadable: Vec<UnreadableFolder>,
     /// No skill's frontmatter is held (a browser's catalog, see
     /// [`Engine::lean_catalog`]), but its string `name`
     /// ([`CatalogSkill::frontmatter_name`]); [`Engine::frontmatter_of`]
@@ -327,6 +356,7 @@ impl Engine {
         }
         let mut skills: Vec<CatalogSkill> = Vec::new();
         let mut results: Vec<T> = Vec::new();
+        let mut unreadable = Vec::new();
         for (ri, root) in roots.iter().enumerate() {
             let map = |mut f: IndexedFile| {
                 let tree = f.tree.take();
@@ -345,9 +375,11 @@ impl Engine {
                 notes.excluded.append(&mut report.excluded);
                 notes.md_names.append(&mut report.md_names);
             }
-            for dir in report.unreadable {
-                problems.push(format!("{}: cannot be read; its skills are skipped", dir.display()));
-            }
+            unreadable.extend(report.unreadable.into_iter().map(|d| UnreadableFolder {
+                root: ri,
+                path: d.path,
+                error: d.error,
+            }));
             skills.reserve_exact(items.len());
             results.reserve_exact(items.len());
             for Walked(skill, result) in items {
@@ -356,7 +388,9 @@ impl Engine {
             }
         }
         let commands = self.link_catalog(&mut skills);
-        (Catalog { roots, skills, bundles: Default::default(), commands, problems, lean: false }, results)
+        let catalog =
+            Catalog { roots, skills, bundles: Default::default(), commands, problems, unreadable, lean: false };
+        (catalog, results)
     }
 
     /// Re-reads the skills at `changed` (indexes into the catalog's skills)

@@ -65,11 +65,26 @@ pub fn is_excluded_skill_path(path: &Path) -> bool {
     has_excluded_component(path) || is_support_path(path)
 }
 
+/// A directory the walk could not open or list, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnreadableDir {
+    pub path: PathBuf,
+    /// The system's answer (`Permission denied (os error 13)`).
+    pub error: String,
+}
+
+impl UnreadableDir {
+    fn new(path: &Path, error: &std::io::Error) -> UnreadableDir {
+        UnreadableDir { path: path.to_path_buf(), error: error.to_string() }
+    }
+}
+
 /// Problems met during a walk that Hermes passes over silently.
 #[derive(Debug, Clone, Default)]
 pub struct WalkReport {
-    /// Directories that could not be listed.
-    pub unreadable: Vec<PathBuf>,
+    /// Directories that could not be listed: Hermes' `os.walk` skips them
+    /// without a word, and every skill inside with them.
+    pub unreadable: Vec<UnreadableDir>,
     /// Symlinked directories not entered because they lead back to an ancestor.
     pub cycles: Vec<PathBuf>,
     /// Directories not entered because of their excluded name.
@@ -224,8 +239,15 @@ fn walk_root<T: Found + Send>(
     how: Walk,
     map: &(dyn Fn(IndexedFile) -> T + Sync),
 ) -> (Vec<T>, WalkReport) {
-    let Ok((mut reader, root_key)) = DirReader::open(root) else {
-        return (Vec::new(), WalkReport::default());
+    let (mut reader, root_key) = match DirReader::open(root) {
+        Ok(opened) => opened,
+        // A root that does not exist is no problem (Hermes lists nothing);
+        // one that exists and cannot be opened is.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (Vec::new(), WalkReport::default()),
+        Err(e) => {
+            let report = WalkReport { unreadable: vec![UnreadableDir::new(root, &e)], ..WalkReport::default() };
+            return (Vec::new(), report);
+        }
     };
     let mut top = Walker::new(filename, how, map, vec![root_key]);
     let Some(listing) = top.list(&mut reader, root, root_key) else {
@@ -238,7 +260,7 @@ fn walk_root<T: Found + Send>(
         let mut w = Walker::new(filename, how, map, vec![root_key]);
         match reader.open_child(name) {
             Ok(mut child) => w.walk(&mut child, path, *key),
-            Err(_) => w.report.unreadable.push(path.clone()),
+            Err(e) => w.report.unreadable.push(UnreadableDir::new(path, &e)),
         }
         w
     });
@@ -285,9 +307,12 @@ impl<'a, T> Walker<'a, T> {
     /// it cannot be listed.
     fn list(&mut self, reader: &mut DirReader, dir: &Path, key: DirKey) -> Option<Listing> {
         FOLDERS_LISTED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let Ok(entries) = reader.entries(key) else {
-            self.report.unreadable.push(dir.to_path_buf());
-            return None;
+        let entries = match reader.entries(key) {
+            Ok(entries) => entries,
+            Err(e) => {
+                self.report.unreadable.push(UnreadableDir::new(dir, &e));
+                return None;
+            }
         };
         let mut listing = Listing { subdirs: Vec::new(), has_skill_md: false };
         let mut target = None;
@@ -358,7 +383,7 @@ impl<'a, T> Walker<'a, T> {
             for (name, path, child_key) in self.children(reader, dir, &listing) {
                 match reader.open_child(&name) {
                     Ok(mut child) => self.walk(&mut child, &path, child_key),
-                    Err(_) => self.report.unreadable.push(path),
+                    Err(e) => self.report.unreadable.push(UnreadableDir::new(&path, &e)),
                 }
             }
         }

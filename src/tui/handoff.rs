@@ -72,6 +72,7 @@ impl App {
                 self.catalog.roots.get(*root).map(|r| path_string(&path.iter().fold(r.path.clone(), |p, c| p.join(c))))
             }
             super::tree::NodeKey::Archive => Some(path_string(&self.engine.home.skills_dir.join(".archive"))),
+            super::tree::NodeKey::Unreadable(path) => Some(path_string(path)),
             super::tree::NodeKey::Skill(_) | super::tree::NodeKey::Archived(_) => None,
         }
     }

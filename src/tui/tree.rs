@@ -45,6 +45,8 @@ pub enum NodeKey {
         path: Vec<String>,
     },
     Skill(std::path::PathBuf),
+    /// A folder the walk could not list ([`Catalog::unreadable`]).
+    Unreadable(std::path::PathBuf),
     /// `skills/.archive/`: what the curator moved out of the agent's reach.
     Archive,
     Archived(std::path::PathBuf),
@@ -60,6 +62,8 @@ pub struct Node {
     pub skill: Option<usize>,
     /// The index in [`UsageOverview::archived`] for an archived skill.
     pub archived: Option<usize>,
+    /// The index in [`Catalog::unreadable`] for a folder that cannot be listed.
+    pub unreadable: Option<usize>,
     /// Skills below (or 1 for a skill).
     pub count: usize,
 }
@@ -89,7 +93,10 @@ pub struct Tree {
 
 /// The folders of one root that hold no skill and exactly one folder:
 /// each is shown on one row with that folder (`plugins/x/skills`).
-fn chained_folders(cats: &BTreeMap<Vec<String>, Vec<usize>>) -> HashSet<Vec<String>> {
+fn chained_folders(
+    cats: &BTreeMap<Vec<String>, Vec<usize>>,
+    holds_unreadable: impl Fn(&[String]) -> bool,
+) -> HashSet<Vec<String>> {
     let mut subfolders: HashMap<&[String], HashSet<&String>> = HashMap::new();
     for path in cats.keys() {
         for end in 0..path.len() {
@@ -99,7 +106,12 @@ fn chained_folders(cats: &BTreeMap<Vec<String>, Vec<usize>>) -> HashSet<Vec<Stri
     }
     subfolders
         .into_iter()
-        .filter(|(folder, subs)| !folder.is_empty() && subs.len() == 1 && cats.get(*folder).map_or(true, Vec::is_empty))
+        .filter(|(folder, subs)| {
+            !folder.is_empty()
+                && subs.len() == 1
+                && cats.get(*folder).map_or(true, Vec::is_empty)
+                && !holds_unreadable(folder)
+        })
         .map(|(folder, _)| folder.to_vec())
         .collect()
 }
@@ -119,6 +131,14 @@ impl Tree {
         for (i, s) in catalog.skills.iter().enumerate() {
             grouped.entry(s.root).or_default().entry(s.categories.clone()).or_default().push(i);
         }
+        // Folders that cannot be listed sit where they are, beside skills.
+        let mut unreadable: BTreeMap<(usize, Vec<String>), Vec<usize>> = BTreeMap::new();
+        for (i, u) in catalog.unreadable.iter().enumerate() {
+            let Some(root) = catalog.roots.get(u.root) else { continue };
+            let categories = u.categories(&root.path);
+            grouped.entry(u.root).or_default().entry(categories.clone()).or_default();
+            unreadable.entry((u.root, categories)).or_default().push(i);
+        }
         let mut tree = Tree { skill_nodes: vec![None; catalog.skills.len()], ..Tree::default() };
         let show_roots = catalog.roots.len() > 1;
         for (root, cats) in grouped {
@@ -131,7 +151,7 @@ impl Tree {
                 None
             };
             let base_depth = usize::from(show_roots);
-            let chained = chained_folders(&cats);
+            let chained = chained_folders(&cats, |path| unreadable.contains_key(&(root, path.to_vec())));
             for (path, mut skills) in cats {
                 skills.sort_by(|a, b| catalog.skills[*a].name.cmp(&catalog.skills[*b].name));
                 let mut at = parent;
@@ -154,6 +174,15 @@ impl Tree {
                     let key = NodeKey::Skill(catalog.skills[i].skill_md.clone());
                     let id = tree.push(key, catalog.skills[i].name.clone(), depth, Some(i));
                     tree.skill_nodes[i] = Some(id);
+                    match at {
+                        Some(p) => tree.nodes[p].children.push(id),
+                        None => tree.top.push(id),
+                    }
+                }
+                for &u in unreadable.get(&(root, path.clone())).map_or(&[][..], Vec::as_slice) {
+                    let folder = &catalog.unreadable[u];
+                    let id = tree.push(NodeKey::Unreadable(folder.path.clone()), folder.name(), depth, None);
+                    tree.nodes[id].unreadable = Some(u);
                     match at {
                         Some(p) => tree.nodes[p].children.push(id),
                         None => tree.top.push(id),
@@ -184,7 +213,8 @@ impl Tree {
     }
 
     fn push(&mut self, key: NodeKey, label: String, depth: usize, skill: Option<usize>) -> usize {
-        self.nodes.push(Node { key, label, depth, children: Vec::new(), skill, archived: None, count: 0 });
+        let node = Node { key, label, depth, children: Vec::new(), skill, archived: None, unreadable: None, count: 0 };
+        self.nodes.push(node);
         self.nodes.len() - 1
     }
 

@@ -176,6 +176,10 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
                     spans.push(Span::styled(format!("  {}", clean_line(&place)), theme.dim));
                 }
             }
+        } else if node.unreadable.is_some() {
+            spans.push(Span::styled("✗ ", theme.error));
+            spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
+            spans.push(Span::styled("  cannot be read", theme.dim));
         } else if node.archived.is_some() {
             spans.push(Span::styled(format!("{ARCHIVED_MARK} "), theme.dim));
             spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
@@ -409,7 +413,12 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         Some(folder) => format!("folder {}", crate::engine::paths::path_string(folder)),
         None => e.home.display(&e.env),
     };
-    let counts = if app.scan.is_some() { "reading…".to_owned() } else { format!("{listed}/{total} offered") };
+    let counts = match (app.scan.is_some(), app.catalog.unreadable.len()) {
+        (true, _) => "reading…".to_owned(),
+        (false, 0) => format!("{listed}/{total} offered"),
+        (false, 1) => format!("{listed}/{total} offered, 1 folder unreadable"),
+        (false, n) => format!("{listed}/{total} offered, {n} folders unreadable"),
+    };
     let left = format!(" {place} │ {} │ {} │ {counts} ", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.
     if let Some(notice) = &app.notice {

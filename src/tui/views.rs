@@ -140,6 +140,9 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     if app.selected_row().is_some_and(|r| app.tree.nodes[r.node].key == NodeKey::Archive) {
         return archive_summary(app, width);
     }
+    if let Some(u) = app.selected_row().and_then(|r| app.tree.nodes[r.node].unreadable) {
+        return unreadable_folder(app, u, width);
+    }
     let Some(i) = app.selected_skill() else {
         return folder_summary(app, width);
     };
@@ -171,6 +174,21 @@ fn problem_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         out.extend(wrap_text(&clean_line(&format!("• {p}")), width, theme.warn));
     }
     out.push(Line::default());
+    out
+}
+
+/// A folder the walk could not list: what the system said, and what Hermes
+/// makes of it.
+fn unreadable_folder(app: &App, index: usize, width: u16) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let Some(folder) = app.catalog.unreadable.get(index) else { return Vec::new() };
+    let mut out = vec![line(paths::path_string(&folder.path), theme.heading), Line::default()];
+    out.extend(wrap_text(&format!("This folder cannot be read: {}.", folder.error), width, theme.error));
+    out.push(Line::default());
+    let text = "Hermes' walk passes over a folder it cannot list without a word: no skill inside it is \
+                offered to the agent, and nothing says so. Make it readable (chmod a+rx) or move it out \
+                of the skill dirs. `skillscope check` reports it as hermes-unreadable-folder.";
+    out.extend(wrap_text(text, width, theme.text));
     out
 }
 
@@ -246,7 +264,7 @@ pub const MARKERS: &[(&str, &str)] = &[
     ("↥", "(after the name) shadows a later skill of the same name"),
     ("≈", "ambiguous: skill_view refuses the name"),
     ("!", "dropped from the listing (bad name or description)"),
-    ("✗", "unreadable"),
+    ("✗", "unreadable: a SKILL.md or a folder"),
 ];
 
 fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {

@@ -25,6 +25,17 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         let msg = format!("{} contains a folder name skills_list excludes: it lists no skill", root.display());
         home.add("hermes-home-excluded", None, msg);
     }
+    for folder in &catalog.unreadable {
+        let mut sink = Sink {
+            findings: &mut *findings,
+            skill_md: None,
+            skill_name: None,
+            path: folder.path.as_path().into(),
+            rel_path: relative(&folder.path, roots),
+        };
+        let msg = format!("cannot be listed ({}): Hermes passes over it and every skill in it", folder.error);
+        sink.add("hermes-unreadable-folder", None, msg);
+    }
     let config = engine.home.config_path();
     let mut sink = Sink {
         findings,

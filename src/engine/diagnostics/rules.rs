@@ -51,6 +51,9 @@ rules! {
     "hermes-unreadable", Error, "the SKILL.md cannot be read",
         "Save it as UTF-8 text; Hermes skips files it cannot decode or open.",
         "<binary or invalid UTF-8 bytes>";
+    "hermes-unreadable-folder", Error, "a folder under the skill dirs cannot be listed",
+        "Make it readable (`chmod a+rx`) or move it out: Hermes' walk passes over a folder it cannot list without a word, and every skill inside with it.",
+        "skills/team/  # mode 000";
     "hermes-yaml-fallback", Error, "the frontmatter is not valid YAML",
         "Fix the YAML: Hermes falls back to splitting `key: value` lines, so nested fields (metadata, lists) are lost and values keep their quotes.",
         "description: a: b: [unclosed";

@@ -2,7 +2,7 @@
 //! catalog and the findings only layers can have.
 
 use super::{DbRead, DbSkill, Layers, Source, TABLE};
-use crate::engine::catalog::{Catalog, CatalogSkill, NameField, Root, SkillStatus};
+use crate::engine::catalog::{Catalog, CatalogSkill, NameField, Root, SkillStatus, UnreadableFolder};
 use crate::engine::diagnostics::{self, Finding};
 use crate::engine::frontmatter;
 use crate::engine::gates;
@@ -183,7 +183,9 @@ impl Engine {
         for s in &mut user.skills {
             s.root = 0;
         }
+        let mut unreadable: Vec<_> = user.unreadable.drain(..).map(|u| UnreadableFolder { root: 0, ..u }).collect();
         let offset = roots.len();
+        unreadable.extend(shared.unreadable.drain(..).map(|u| UnreadableFolder { root: u.root + offset, ..u }));
         roots.extend(shared.roots.drain(..).map(|r| Root {
             label: format!("shared {}", r.label),
             source: Some(Source::Shared),
@@ -237,7 +239,7 @@ impl Engine {
         }
         crate::engine::catalog::link_shadows(&mut skills);
         let commands = shared.commands.into_iter().map(|(key, i)| (key, remap(i))).collect();
-        Catalog { roots, skills, bundles: shared.bundles, commands, problems, lean: false }
+        Catalog { roots, skills, bundles: shared.bundles, commands, problems, unreadable, lean: false }
     }
 
     /// Every finding with layers on, and the layered catalog they point
