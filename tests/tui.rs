@@ -657,3 +657,30 @@ fn the_status_position_follows_the_view_when_its_text_arrives() {
     let lines = app.layout.view_lines;
     assert!(status(&arrived).contains(&format!("line 1/{lines} ")), "{before} then {}", status(&arrived));
 }
+
+#[test]
+fn the_bundles_view_says_why_each_member_is_skipped() {
+    let home = tempfile::tempdir().expect("tmp");
+    let write = |rel: &str, text: &str| {
+        let path = home.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    let skill = |name: &str| format!("---\nname: {name}\ndescription: d\n---\nbody\n");
+    write("skills/fuzz/libafl/SKILL.md", &skill("libafl"));
+    write("skills/fuzz/aflpp/SKILL.md", &skill("aflpp"));
+    write("skills/a/twin/SKILL.md", &skill("twin"));
+    write("skills/b/twin/SKILL.md", &skill("twin"));
+    write("skills/mac/only/SKILL.md", "---\nname: only\ndescription: d\nplatforms: [macos]\n---\nbody\n");
+    write("config.yaml", "skills:\n  disabled: [libafl]\n");
+    write("skill-bundles/fuzz.yaml", "name: fuzz\ndescription: d\nskills: [aflpp, libafl, twin, only, gone]\n");
+    let mut app = app_for(home.path());
+    key(&mut app, KeyCode::Char('5'));
+    let s = screen(&mut app, 120, 30);
+    let row = |name: &str| s.lines().find(|l| l.contains(&format!(" {name}   "))).unwrap_or_default().to_owned();
+    assert!(row("aflpp").contains("loaded"), "{s}");
+    assert!(row("libafl").contains("disabled (skipped)") && !row("libafl").contains("missing"), "{s}");
+    assert!(row("twin").contains("2 skills have this name"), "{s}");
+    assert!(row("only").contains("another platform"), "{s}");
+    assert!(row("gone").contains("no skill has this name"), "{s}");
+}

@@ -122,10 +122,39 @@ pub fn load_bundle_file(path: &Path) -> Result<Bundle, BundleError> {
 pub enum MemberStatus {
     /// Loaded under this name.
     Loaded(String),
-    /// Not found, ambiguous, gated or refused by skill_view: skipped.
-    Missing,
+    /// skill_view does not load it, for this reason: the bundle skips it
+    /// (and its message lists it as missing).
+    Missing(MissingMember),
     /// Loaded but disabled: skipped.
     Disabled(String),
+}
+
+/// Why skill_view does not load a bundle member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingMember {
+    /// No skill has this name or folder name.
+    NoSuchSkill,
+    /// Several skills do: skill_view refuses the name as ambiguous.
+    Ambiguous(usize),
+    /// Its skill is disabled in config.yaml: skill_view refuses it.
+    Disabled,
+    /// Its skill is for another platform.
+    OtherPlatform,
+    /// Found, but skill_view fails on it (unreadable, a value it cannot return).
+    Unloadable,
+}
+
+impl MissingMember {
+    /// Why, as the Bundles view and `check` say it.
+    pub fn reason(self) -> String {
+        match self {
+            MissingMember::NoSuchSkill => "no skill has this name".into(),
+            MissingMember::Ambiguous(n) => format!("{n} skills have this name: skill_view refuses it"),
+            MissingMember::Disabled => "disabled: skill_view refuses it".into(),
+            MissingMember::OtherPlatform => "for another platform".into(),
+            MissingMember::Unloadable => "skill_view cannot load it".into(),
+        }
+    }
 }
 
 impl Engine {
@@ -149,13 +178,42 @@ impl Engine {
                 continue;
             }
             let status = match self.load_skill_with(index, &id, None) {
-                None => MemberStatus::Missing,
+                None => MemberStatus::Missing(self.why_not_loaded(index, &id)),
                 Some(l) if disabled.contains(&l.name) || disabled.contains(&id) => MemberStatus::Disabled(l.name),
                 Some(l) => MemberStatus::Loaded(l.name),
             };
             out.push((id, status));
         }
         out
+    }
+
+    /// Why skill_view does not load `id`: the skills its lookup finds, and
+    /// the gate the one it found fails.
+    fn why_not_loaded(&self, index: Option<&super::view::LookupIndex>, id: &str) -> MissingMember {
+        let name = self.normalize_lookup_name(id);
+        let built;
+        let index = match index {
+            Some(index) => index,
+            None => {
+                built = self.lookup_index();
+                &built
+            }
+        };
+        let found = self.lookup_candidates_in(index, &name, None);
+        let [one] = found.as_slice() else {
+            return if found.is_empty() { MissingMember::NoSuchSkill } else { MissingMember::Ambiguous(found.len()) };
+        };
+        let Ok(text) = super::source::read_text(&one.skill_md) else { return MissingMember::Unloadable };
+        let fm = super::frontmatter::parse(&text).0.fields;
+        if !super::gates::frontmatter_platform_matches(&fm, &self.env) {
+            return MissingMember::OtherPlatform;
+        }
+        let folder = one.skill_md.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+        let resolved = fm.get("name").cloned().unwrap_or(super::value::Value::Str(folder.unwrap_or_default()));
+        if super::gates::view_disabled(&self.home, &self.env, &resolved) {
+            return MissingMember::Disabled;
+        }
+        MissingMember::Unloadable
     }
 
     /// `get_skill_bundles()`: `*.yaml` then `*.yml`, each sorted; first slug wins.

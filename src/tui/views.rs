@@ -5,7 +5,7 @@ use super::app::{App, ViewTab};
 use super::jobs::{JobKind, JobOutput, LifecycleAnswer};
 use super::theme::Theme;
 use super::tree::NodeKey;
-use crate::engine::bundles::MemberStatus;
+use crate::engine::bundles::{MemberStatus, MissingMember};
 use crate::engine::catalog::CatalogSkill;
 use crate::engine::diagnostics::Severity;
 use crate::engine::frontmatter;
@@ -851,14 +851,22 @@ fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
             let (text, style) = match status {
                 MemberStatus::Loaded(n) if n == id => ("loaded".to_owned(), theme.ok),
                 MemberStatus::Loaded(n) => (format!("loaded as {n}"), theme.ok),
-                MemberStatus::Missing => ("missing (skipped)".to_owned(), theme.error),
+                MemberStatus::Missing(MissingMember::Disabled) => {
+                    ("disabled (skipped): skill_view refuses it".to_owned(), theme.warn)
+                }
+                MemberStatus::Missing(why) => (format!("missing (skipped): {}", why.reason()), theme.error),
                 MemberStatus::Disabled(_) => ("disabled (skipped)".to_owned(), theme.warn),
             };
             let mark = if Some(id) == selected.as_ref() { "▶" } else { " " };
-            out.push(Line::from(vec![
-                Span::styled(format!(" {mark} {:<26}", clean_line(id)), theme.text),
-                Span::styled(text, style),
-            ]));
+            let lead = format!(" {mark} {:<25} ", clean_line(id));
+            // The reason wraps under itself, beside the names.
+            let room = width.saturating_sub(lead.width() as u16);
+            for (i, part) in wrap_text(&text, room, style).into_iter().enumerate() {
+                let lead = if i == 0 { lead.clone() } else { " ".repeat(lead.width()) };
+                let mut spans = vec![Span::styled(lead, theme.text)];
+                spans.extend(part.spans);
+                out.push(Line::from(spans));
+            }
         }
         out.push(Line::default());
     }
