@@ -471,3 +471,21 @@ fn one_walk_check_counts_its_progress() {
     engine.checked_catalog_with(&unknown, Severity::Info);
     assert_eq!((unknown.done(), unknown.total()), (2, 2));
 }
+
+#[test]
+fn a_symlink_loop_is_called_a_loop() {
+    let (_t, engine) = home(&[("skills/a/SKILL.md", &ok_skill("a", "", ""))]);
+    let dir = engine.home.skills_dir.join("a/references");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::os::unix::fs::symlink("b.md", dir.join("a.md")).expect("symlink");
+    std::os::unix::fs::symlink("a.md", dir.join("b.md")).expect("symlink");
+    let found = engine.check_home(&engine.catalog());
+    let message = |rel: &str| {
+        found.iter().find(|f| f.rule == "hermes-dangling-symlink" && &*f.rel_path == rel).map(|f| f.message.clone())
+    };
+    assert_eq!(
+        message("a/references/a.md").as_deref(),
+        Some("is a symlink loop (`a.md` → `b.md` → `a.md`): it leads to no file")
+    );
+    assert!(message("a/references/b.md").is_some_and(|m| !m.contains("does not exist")), "{found:?}");
+}

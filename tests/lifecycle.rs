@@ -463,3 +463,50 @@ fn random_homes_match_hermes() {
     }
     assert!(differ.is_empty(), "{} differences:\n{}", differ.len(), differ.join("\n"));
 }
+
+/// The CLI and the browser name provenance alike: Hermes' answer, and our
+/// finer reading beside it, labelled as ours.
+#[test]
+fn provenance_is_said_one_way_everywhere() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .env_clear()
+        .env("HOME", "/nonexistent")
+        .args(["--home"])
+        .arg(fixture())
+        .args(["lifecycle", "hub-skill", "--now", "2027-03-01T12:00:00Z"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("  provenance hub (Hermes); our reading: from a hub: "), "{text}");
+    let doc: Value = {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .env_clear()
+            .env("HOME", "/nonexistent")
+            .args(["--home"])
+            .arg(fixture())
+            .args(["lifecycle", "--json", "--now", "2027-03-01T12:00:00Z"])
+            .output()
+            .expect("runs");
+        serde_json::from_slice(&out.stdout).expect("JSON")
+    };
+    let local = doc["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .find(|s| s["provenance"] == "agent" && s["agent_made"] == false)
+        .expect("a local skill");
+    let name = local["name"].as_str().expect("name");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .env_clear()
+        .env("HOME", "/nonexistent")
+        .args(["--home"])
+        .arg(fixture())
+        .args(["lifecycle", name, "--now", "2027-03-01T12:00:00Z"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("provenance agent (Hermes); our reading: local: neither bundled, from a hub, nor recorded"),
+        "{text}"
+    );
+}

@@ -684,3 +684,33 @@ fn the_bundles_view_says_why_each_member_is_skipped() {
     assert!(row("only").contains("another platform"), "{s}");
     assert!(row("gone").contains("no skill has this name"), "{s}");
 }
+
+#[test]
+fn readiness_and_files_say_what_platforms_and_symlinks_do() {
+    let home = tempfile::tempdir().expect("tmp");
+    let dir = home.path().join("skills/tools/odd");
+    std::fs::create_dir_all(dir.join("references")).expect("mkdir");
+    std::fs::write(dir.join("SKILL.md"), "---\nname: odd\ndescription: d\nplatforms: [mac]\n---\nbody\n").expect("w");
+    std::fs::write(home.path().join("shared.md"), "shared text\n").expect("w");
+    let refs = dir.join("references");
+    std::os::unix::fs::symlink(home.path().join("shared.md"), refs.join("shared.md")).expect("link");
+    std::os::unix::fs::symlink("/nonexistent/zz", refs.join("gone.md")).expect("link");
+    std::os::unix::fs::symlink("b.md", refs.join("a.md")).expect("link");
+    std::os::unix::fs::symlink("a.md", refs.join("b.md")).expect("link");
+    let mut app = app_for(home.path());
+    key(&mut app, KeyCode::Char('3'));
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("platforms     mac (hidden everywhere: no value names an OS Hermes knows)"), "{s}");
+    assert!(!s.contains("['mac']"), "{s}");
+    key(&mut app, KeyCode::Char('2'));
+    let s = screen(&mut app, 140, 30);
+    assert!(!s.contains("No files besides SKILL.md"), "{s}");
+    assert!(s.contains("references/gone.md  → /nonexistent/zz: symlink to nothing"), "{s}");
+    assert!(s.contains("references/a.md  symlink loop: is a symlink loop (`a.md` → `b.md` → `a.md`)"), "{s}");
+    let shared =
+        format!("references/shared.md  → {}: symlink, read on the host", home.path().join("shared.md").display());
+    assert!(s.contains(&shared), "{s}");
+    key(&mut app, KeyCode::Char('b'));
+    let s = screen(&mut app, 140, 30);
+    assert!(s.contains("symlink, not in the docker sandbox"), "{s}");
+}

@@ -59,12 +59,12 @@ pub fn run(
         };
         writeln!(
             out,
-            "{} ({}{}, {}{pin}{managed})",
+            "{} ({}{pin}{}{managed})",
             clean_line(&s.name),
-            s.provenance,
+            s.state,
             if s.external { ", external" } else { "" },
-            s.state
         )?;
+        writeln!(out, "  provenance {} (Hermes); our reading: {}", s.provenance, clean_line(&s.origin()))?;
         writeln!(
             out,
             "  used {}, viewed {}, patched {}; last activity {}",

@@ -32,6 +32,19 @@ pub fn platform_matches(platforms: Option<&Value>, env: &Env) -> bool {
     })
 }
 
+/// Whether a `platforms` value can match some OS Hermes runs on (`mac`,
+/// `osx` or a typo never does).
+pub fn platform_value_known(value: &Value) -> bool {
+    let n = value.py_str().trim().to_lowercase();
+    let mapped = match n.as_str() {
+        "macos" => "darwin",
+        "windows" => "win32",
+        other => other,
+    };
+    !mapped.is_empty()
+        && (["linux", "darwin", "win32", "android"].iter().any(|p| p.starts_with(mapped)) || mapped == "termux")
+}
+
 pub fn frontmatter_platform_matches(fm: &Map, env: &Env) -> bool {
     platform_matches(fm.get("platforms"), env)
 }

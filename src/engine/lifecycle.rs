@@ -82,6 +82,25 @@ pub struct SkillLife {
     pub hub: Option<HubEntry>,
 }
 
+impl SkillLife {
+    /// Where it came from by our reading, finer than Hermes' `provenance()`
+    /// (which calls everything neither bundled nor from a hub `agent`):
+    /// the hub's source and trust, or whether a usage record says the agent
+    /// made it. Shown beside Hermes' answer, labelled as ours.
+    pub fn origin(&self) -> String {
+        match (&self.hub, self.provenance) {
+            (Some(hub), _) => format!(
+                "from a hub: {} ({})",
+                hub.source.as_deref().unwrap_or("source unknown"),
+                hub.trust_level.as_deref().unwrap_or("trust unknown")
+            ),
+            (None, "bundled") => "bundled with Hermes".into(),
+            (None, _) if self.agent_made => "made by the agent: its usage record says created_by: agent".into(),
+            (None, _) => "local: neither bundled, from a hub, nor recorded as the agent's".into(),
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
 pub struct HubEntry {
     pub source: Option<String>,

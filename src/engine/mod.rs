@@ -30,6 +30,7 @@ pub mod scan;
 pub mod skill;
 pub mod snapshot;
 pub mod source;
+pub mod symlink;
 pub mod value;
 pub mod view;
 pub mod watch;

@@ -151,6 +151,67 @@ fn replace_column(spans: &mut Vec<Span<'static>>, at: usize, mark: char, style: 
     *spans = result;
 }
 
+/// A line of prose cut into rows of at most `width` columns at spaces
+/// (a word longer than a row is split), styles kept; rows after the
+/// first start with `indent` spaces. A line that fits is returned as is.
+pub fn wrap_line(line: &Line<'static>, width: usize, indent: usize) -> Vec<Line<'static>> {
+    if line.width() <= width || width == 0 {
+        return vec![line.clone()];
+    }
+    let indent = indent.min(width / 2);
+    let chars: Vec<(char, Style)> =
+        line.spans.iter().flat_map(|s| s.content.chars().map(move |c| (c, s.style))).collect();
+    let mut rows = Vec::new();
+    let mut start = 0;
+    while start < chars.len() {
+        let lead = if rows.is_empty() { 0 } else { indent };
+        // The longest run from `start` that fits beside the lead.
+        let mut used = lead;
+        let mut end = start;
+        while end < chars.len() {
+            let w = chars[end].0.width().unwrap_or(0);
+            if used + w > width {
+                break;
+            }
+            used += w;
+            end += 1;
+        }
+        if end == start {
+            end = start + 1;
+        }
+        // Break at the last space of the run (or after a `/`, for paths),
+        // unless the run ends the line; never before a word too long for
+        // any row, which is split where the row ends instead.
+        if end < chars.len() && chars[end].0 != ' ' {
+            let room = width - indent;
+            let word_after = |at: usize| chars[at..].iter().take_while(|(c, _)| *c != ' ').count();
+            let fits_next_row = |at: usize| word_after(at) <= room;
+            let breaks = (start + 1..end).rev().filter(|&i| {
+                (chars[i].0 == ' ' && fits_next_row(i + 1)) || (chars[i - 1].0 == '/' && chars[i].0 != ' ')
+            });
+            if let Some(at) = breaks.into_iter().next() {
+                end = at;
+            }
+        }
+        let mut spans: Vec<Span<'static>> = Vec::new();
+        for &(c, style) in &chars[start..end] {
+            match spans.last_mut() {
+                Some(last) if last.style == style => last.content.to_mut().push(c),
+                _ => spans.push(Span::styled(c.to_string(), style)),
+            }
+        }
+        if lead > 0 {
+            spans.insert(0, Span::raw(" ".repeat(lead)));
+        }
+        rows.push(Line::from(spans).style(line.style));
+        start = end;
+        while start < chars.len() && chars[start].0 == ' ' {
+            start += 1;
+        }
+    }
+    rows
+}
+
 /// The widest line, in columns.
 pub fn max_width(lines: &[Line<'_>]) -> usize {
     lines.iter().map(Line::width).max().unwrap_or(0)
@@ -179,6 +240,23 @@ mod tests {
         let out = highlight(&line, &[(2, 4, hit)]);
         assert_eq!(text(&out), "abcdef");
         assert_eq!(out.spans.iter().filter(|s| s.style == hit).map(|s| s.content.as_ref()).collect::<String>(), "cd");
+    }
+
+    #[test]
+    fn wide_prose_wraps_at_spaces_under_its_value() {
+        let bold = Style::default().add_modifier(ratatui::style::Modifier::BOLD);
+        let line =
+            Line::from(vec![Span::raw("our reading   "), Span::styled("local: neither bundled, from a hub", bold)]);
+        let rows: Vec<String> = wrap_line(&line, 30, 14).iter().map(text).collect();
+        assert_eq!(rows, ["our reading   local: neither", "              bundled, from a", "              hub"]);
+        assert!(wrap_line(&line, 30, 14).iter().all(|l| l.width() <= 30));
+        let long = Line::from("x".repeat(25));
+        assert_eq!(
+            wrap_line(&long, 10, 2).iter().map(text).collect::<Vec<_>>(),
+            ["xxxxxxxxxx", "  xxxxxxxx", "  xxxxxxx"]
+        );
+        let fits = Line::from("short");
+        assert_eq!(wrap_line(&fits, 10, 2), [fits]);
     }
 
     #[test]

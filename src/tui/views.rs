@@ -16,8 +16,9 @@ use crate::engine::messages;
 use crate::engine::paths;
 use crate::engine::readiness;
 use crate::engine::source;
+use crate::engine::symlink::{self, Link, LinkEnd};
 use crate::engine::value::Value;
-use crate::engine::view::linked_files;
+use crate::engine::view::linked_files_in;
 use crate::markdown::{self, fit, highlight::Highlighter};
 use crate::sanitize::clean_line;
 use ratatui::style::{Modifier, Style};
@@ -156,11 +157,29 @@ pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
     match app.view {
         ViewTab::Preview => preview(app, skill, width),
         ViewTab::Files => files(app, skill, width),
-        ViewTab::Readiness => readiness(app, skill),
+        ViewTab::Readiness => wrap_prose(readiness(app, skill), width),
         ViewTab::Agent => agent(app, skill, width),
-        ViewTab::Lifecycle => lifecycle(app, skill, width),
+        ViewTab::Lifecycle => wrap_prose(lifecycle(app, skill, width), width),
         ViewTab::Bundles | ViewTab::Prompt | ViewTab::Diagnostics => Vec::new(),
     }
+}
+
+/// Lines of prose wrapped within the width: a `key  value` line under its
+/// value, any other under its own indentation. Only code scrolls sideways.
+fn wrap_prose(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
+    let width = usize::from(width);
+    let mut out = Vec::with_capacity(lines.len());
+    for l in lines {
+        let first = l.spans.first().map_or(0, |s| s.content.width());
+        let indent = if l.spans.len() >= 2 && first <= 30 {
+            first
+        } else {
+            let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+            text.len() - text.trim_start_matches(' ').len()
+        };
+        out.extend(super::view_text::wrap_line(&l, width, indent));
+    }
+    out
 }
 
 /// What could not be read (config, folders, bundles, the database).
@@ -357,26 +376,49 @@ fn preview(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
 pub struct FileEntry {
     pub group: &'static str,
     pub rel: String,
+    /// Where it leads, when it is a symlink.
+    pub link: Option<Link>,
 }
 
-/// Linked files by group, then every other file of the skill folder.
+/// Linked files by group, then every other file of the skill folder, and
+/// the symlinks that lead to no file (a folder, nothing, a loop).
 pub fn file_entries(skill: &CatalogSkill) -> Vec<FileEntry> {
     if skill.db_row.is_some() {
         return Vec::new();
     }
-    let linked = linked_files(&skill.skill_dir);
+    let dir = &skill.skill_dir;
+    let tree = paths::rglob_all(dir);
+    let linked = linked_files_in(dir, &tree);
+    let entry = |group, rel: String| {
+        let path = dir.join(&rel);
+        let link = paths::tree_entry(&tree, &path).filter(|f| f.is_symlink).and_then(|_| symlink::follow(&path));
+        FileEntry { group, rel, link }
+    };
     let mut out: Vec<FileEntry> = Vec::new();
     for (group, files) in linked.groups() {
-        out.extend(files.iter().map(|f| FileEntry { group, rel: f.clone() }));
+        out.extend(files.iter().map(|f| entry(group, f.clone())));
     }
-    let mut others: Vec<String> = paths::rglob_files(&skill.skill_dir)
+    let mut others: Vec<String> = tree
         .iter()
-        .filter_map(|p| p.strip_prefix(&skill.skill_dir).ok().map(paths::rel_string))
+        .filter(|f| f.is_file || f.is_symlink)
+        .filter_map(|f| f.path.strip_prefix(dir).ok().map(paths::rel_string))
         .filter(|rel| rel != "SKILL.md" && !out.iter().any(|e| &e.rel == rel))
         .collect();
     others.sort();
-    out.extend(others.into_iter().map(|rel| FileEntry { group: "other", rel }));
+    out.extend(others.into_iter().map(|rel| entry("other", rel)));
     out
+}
+
+/// What a symlink means for the agent on this backend.
+fn link_note(link: &Link, backend: crate::engine::sandbox::Backend) -> String {
+    let target = clean_line(&link.target.display().to_string());
+    match link.end {
+        LinkEnd::Loop => format!("  symlink loop: {}", clean_line(&link.describe())),
+        LinkEnd::Nothing => format!("  → {target}: symlink to nothing"),
+        _ if backend.is_remote() => format!("  → {target}: symlink, not in the {backend} sandbox"),
+        LinkEnd::Folder => format!("  → {target}: symlink to a folder, read on the host"),
+        LinkEnd::File => format!("  → {target}: symlink, read on the host"),
+    }
 }
 
 fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
@@ -388,7 +430,7 @@ fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     if entries.is_empty() {
         return vec![line("No files besides SKILL.md.", theme.dim)];
     }
-    let missing = app.engine.files_missing_in_sandbox(&skill.skill_dir);
+    let backend = app.engine.options.backend;
     let mut out = vec![line("Linked files (what linked_files lists), then other files:", theme.dim)];
     let mut last_group = "";
     for (i, e) in entries.iter().enumerate() {
@@ -397,19 +439,27 @@ fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
             last_group = e.group;
         }
         let selected = i == app.file_cursor;
-        let absent = missing.iter().any(|m| m.ends_with(&e.rel));
-        let note = if absent { "  (symlink: not in the sandbox)" } else { "" };
         let style = if selected { theme.selected } else { theme.text };
-        out.push(Line::from(vec![
+        let mut spans = vec![
             Span::styled(if selected { "▶ " } else { "  " }, theme.accent),
             Span::styled(clean_line(&e.rel), style),
-            Span::styled(note, theme.warn),
-        ]));
+        ];
+        if let Some(link) = &e.link {
+            let note_style =
+                if matches!(link.end, LinkEnd::Loop | LinkEnd::Nothing) { theme.error } else { theme.warn };
+            spans.push(Span::styled(link_note(link, backend), note_style));
+        }
+        out.push(Line::from(spans));
     }
     out.push(Line::default());
     if let Some(e) = entries.get(app.file_cursor) {
         out.push(Line::from(Span::styled(format!("── {} ", clean_line(&e.rel)), theme.border)));
-        out.extend(file_preview(&skill.skill_dir.join(&e.rel), width, theme));
+        match &e.link {
+            Some(link) if matches!(link.end, LinkEnd::Loop | LinkEnd::Nothing | LinkEnd::Folder) => {
+                out.extend(wrap_text(&format!("{} {}.", clean_line(&e.rel), link.describe()), width, theme.dim));
+            }
+            _ => out.extend(file_preview(&skill.skill_dir.join(&e.rel), width, theme)),
+        }
     }
     out
 }
@@ -491,17 +541,8 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     let LifecycleAnswer { life, curator, problems, scan: scanned, guard_agent_created } = &**answer;
     let now = (app.clock)();
     let mut out = vec![line("Where it came from", theme.heading)];
-    let origin = match (&life.hub, life.provenance) {
-        (Some(hub), _) => format!(
-            "hub: {} ({})",
-            clean_line(hub.source.as_deref().unwrap_or("source unknown")),
-            clean_line(hub.trust_level.as_deref().unwrap_or("trust unknown"))
-        ),
-        (None, "bundled") => "bundled with Hermes".into(),
-        (None, _) if life.agent_made => "made by the agent (its usage record says created_by: agent)".into(),
-        (None, _) => "local: neither bundled, from a hub, nor recorded as the agent's".into(),
-    };
-    out.push(kv("provenance", origin, theme));
+    out.push(kv("provenance", format!("{} (Hermes' provenance())", life.provenance), theme));
+    out.push(kv("our reading", life.origin(), theme));
     if life.external {
         out.push(kv("external", "in skills.external_dirs: read-only to the curator", theme));
     }
@@ -630,6 +671,7 @@ fn archived(app: &App, a: &Archived, width: u16) -> Vec<Line<'static>> {
         out.push(kv("suppressed", "in .curator_suppressed: `hermes update` does not re-seed it", theme));
     }
     out.push(Line::default());
+    let mut out = wrap_prose(out, width);
     let skill_md = a.path.join("SKILL.md");
     if paths::is_file(&skill_md) {
         out.push(line("SKILL.md", theme.heading));
@@ -671,13 +713,12 @@ fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
     out.push(line("Offered to the agent", theme.heading));
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     out.push(kv("listed", yes_no(s.listed), theme));
-    let platforms = fm.get("platforms").filter(|v| v.truthy()).map_or_else(|| "all".to_owned(), Value::py_str);
-    out.push(kv(
-        "platforms",
-        format!("{platforms} ({} on {})", if s.platform_ok { "ok" } else { "hidden" }, engine.env.os.name()),
-        theme,
-    ));
-    let envs = fm.get("environments").filter(|v| v.truthy()).map_or_else(|| "any".to_owned(), Value::py_str);
+    out.push(kv("platforms", platforms_line(fm.get("platforms"), s.platform_ok, engine.env.os.name()), theme));
+    let envs = match fm.get("environments").filter(|v| v.truthy()) {
+        Some(Value::Seq(items)) => items.iter().map(Value::py_str).collect::<Vec<_>>().join(", "),
+        Some(other) => other.py_str(),
+        None => "any".to_owned(),
+    };
     out.push(kv(
         "environments",
         format!("{envs} ({})", if s.environment_ok { "ok" } else { "hidden: not active here" }),
@@ -780,6 +821,27 @@ fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
     out
 }
 
+/// The `platforms` gate for a person: the values as written, and whether
+/// they hide the skill here, or everywhere when no value names an OS.
+fn platforms_line(platforms: Option<&Value>, ok_here: bool, os: &str) -> String {
+    let Some(platforms) = platforms.filter(|v| v.truthy()) else { return format!("all (ok on {os})") };
+    let values = match platforms {
+        Value::Seq(items) => items.clone(),
+        other => vec![other.clone()],
+    };
+    let shown = values.iter().map(Value::py_str).collect::<Vec<_>>().join(", ");
+    let unknown: Vec<String> =
+        values.iter().filter(|v| !crate::engine::gates::platform_value_known(v)).map(Value::py_str).collect();
+    if unknown.len() == values.len() {
+        return format!("{shown} (hidden everywhere: no value names an OS Hermes knows)");
+    }
+    let verdict = if ok_here { format!("ok on {os}") } else { format!("hidden on {os}") };
+    match unknown.as_slice() {
+        [] => format!("{shown} ({verdict})"),
+        names => format!("{shown} ({verdict}; {} names no OS)", names.join(", ")),
+    }
+}
+
 fn pending(theme: &Theme) -> Vec<Line<'static>> {
     vec![line("computing…", theme.dim)]
 }
@@ -810,7 +872,9 @@ fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     if prompt_lines.is_empty() {
         out.push(line("  (not in the index)", theme.dim));
     }
-    out.extend(prompt_lines.iter().map(|l| line(l.clone(), theme.text)));
+    for l in prompt_lines {
+        out.extend(wrap_text(l, width, theme.text));
+    }
     out
 }
 

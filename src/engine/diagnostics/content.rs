@@ -205,8 +205,8 @@ pub(super) fn check_files(
     }
     for link in files.iter().filter(|f| f.is_symlink).map(|f| f.path.clone()) {
         if !paths::exists(&link) {
-            let target = std::fs::read_link(&link).map(|t| t.display().to_string()).unwrap_or_default();
-            found.push((link, "hermes-dangling-symlink", format!("points to `{target}`, which does not exist")));
+            let said = crate::engine::symlink::follow(&link).map(|l| l.describe()).unwrap_or_default();
+            found.push((link, "hermes-dangling-symlink", said));
         } else {
             let msg = "reached through a symlink: missing inside docker, singularity, modal, ssh and daytona sandboxes";
             found.push((link, "hermes-symlink-sandbox", msg.to_owned()));

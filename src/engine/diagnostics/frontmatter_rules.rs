@@ -456,18 +456,8 @@ fn as_list(v: &Value) -> Vec<Value> {
 fn check_gates(text: &str, fm: &Map, sink: &mut Sink) {
     if let Some(platforms) = fm.get("platforms").filter(|v| v.truthy()) {
         let values = as_list(platforms);
-        let known = |v: &Value| {
-            let n = v.py_str().trim().to_lowercase();
-            let mapped = match n.as_str() {
-                "macos" => "darwin".to_owned(),
-                "windows" => "win32".to_owned(),
-                other => other.to_owned(),
-            };
-            !mapped.is_empty()
-                && (["linux", "darwin", "win32", "android"].iter().any(|p| p.starts_with(&mapped))
-                    || mapped == "termux")
-        };
-        let unknown: Vec<String> = values.iter().filter(|v| !known(v)).map(Value::py_str).collect();
+        let unknown: Vec<String> =
+            values.iter().filter(|v| !crate::engine::gates::platform_value_known(v)).map(Value::py_str).collect();
         if !unknown.is_empty() {
             let all = unknown.len() == values.len();
             let (severity, effect) = if all {
