@@ -226,8 +226,10 @@ fn the_demo_shows_lifecycle_markers_view_8_the_sort_and_the_archive() {
     assert!(s.contains("1 2 3 4 5 6 7 8 Lifecycle"), "the other tabs show their numbers:\n{s}");
     assert!(s.contains("state         stale"), "{s}");
     assert!(s.contains("community     allowed"), "{s}");
-    // The sort, then the archive root at the bottom of the tree.
+    // The sort, then the archive root at the bottom of the tree. (Each
+    // key after Escape waits for it: sent together they read as Alt-s.)
     tmux.keys(&["Escape"]);
+    tmux.wait_for("the search cleared", |s| !s.contains("by relevance"));
     tmux.keys(&["s"]);
     let s = tmux.wait_for("the sort by activity", |s| s.contains("by last activity"));
     assert!(s.contains("days ago"), "each row says how long ago:\n{s}");
@@ -344,4 +346,78 @@ fn a_skills_folder_pastes_copies_searches_scrolls_and_ctrl_c() {
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
     let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
     assert_eq!(state.trim(), "0 1 0");
+}
+
+/// A plugin repository's chained folders, prose beside inline code, the
+/// view search across a rebuilt and a computed view, a fresh `/`, and a
+/// copy with tmux's default clipboard setting.
+#[test]
+fn chained_folders_wrapped_prose_view_search_and_tmux_buffer() {
+    let tmux = Tmux::new("chains");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    let repo = root.join("plugins-repo");
+    // Prose whose line ends right before an inline code span, at 80 columns.
+    let prose = "Reviews go through named plugin subagents (`c-review:c-review-worker`) and each one is \
+                 allowed the single retry — `uv run review.py --retry` — before the lead gives up on it.";
+    write(
+        &repo.join("plugins/c-review/skills/c-review/SKILL.md"),
+        &format!(
+            "---\nname: c-review\ndescription: review code\n---\n# Review\n\n{prose}\n\nRun `uv run ${{HERMES_SKILL_DIR}}/scripts/review.py` first.\n"
+        ),
+    );
+    write(&repo.join("plugins/c-review/skills/c-review/scripts/review.py"), "print('x')\n");
+    write(&repo.join("plugins/lint/skills/lint/SKILL.md"), "---\nname: lint\ndescription: lint code\n---\nbody\n");
+    let command = format!(
+        "env -u COLORTERM TERM=xterm-256color HOME={} {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        root.display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+        repo.display()
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "80", "-y", "30", &command]);
+    // tmux's default: programs' OSC 52 copies are not taken.
+    tmux.cmd(&["set-option", "-g", "set-clipboard", "external"]);
+    let s = tmux.wait_for("the chained rows", |s| s.contains("c-review/skills (1)") && s.contains("lint/skills (1)"));
+    assert!(!s.contains("▾ skills ("), "a chain is one row:\n{s}");
+
+    // Prose wraps within the view; only code may end in ›.
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "c-review"]);
+    tmux.keys(&["Enter"]);
+    let s = tmux.wait_for("the preview", |s| s.contains("the single retry"));
+    for line in s.lines().filter(|l| l.contains("subagents") || l.contains("retry")) {
+        assert!(!line.contains('›'), "prose cut at the edge: {line}\n{s}");
+    }
+
+    // A new `/` is an empty query.
+    tmux.keys(&["/"]);
+    tmux.wait_for("an empty prompt", |s| s.lines().any(|l| l.trim_start().starts_with("/ ") && l.contains("matching")));
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the prompt closed", |s| !s.contains("matching"));
+
+    // The view search follows the text: a new backend, then the Agent view.
+    tmux.keys(&["Tab", "/"]);
+    tmux.keys(&["-l", "uv run"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the view's hits", |s| s.contains("match 1/"));
+    tmux.keys(&["b"]);
+    tmux.wait_for("hits after the rebuild", |s| s.contains("/root/.hermes/") && s.contains("match 1/"));
+    tmux.keys(&["4"]);
+    tmux.wait_for("hits in the Agent view", |s| s.contains("What the agent receives") && s.contains("match 1/"));
+    tmux.keys(&["n"]);
+    let s = tmux.screen();
+    assert!(!s.contains("No match"), "{s}");
+
+    // y reaches tmux's paste buffer although tmux drops OSC 52. (One key
+    // at a time: escapes sent together read as Alt and a key.)
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the view search closed", |s| !s.contains("match 1/"));
+    tmux.keys(&["Tab"]);
+    std::thread::sleep(Duration::from_millis(200));
+    tmux.keys(&["y"]);
+    tmux.wait_for("the copy notice", |s| s.contains("Copied") && s.contains("tmux's paste buffer"));
+    let copied = tmux.cmd(&["show-buffer"]);
+    assert!(copied.ends_with("c-review/SKILL.md") || copied.contains("uv run"), "{copied}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }

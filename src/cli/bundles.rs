@@ -19,7 +19,8 @@ pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
         .collect();
     print_table(out, &["COMMAND", "NAME", "SKILLS", "DESCRIPTION"], &rows)?;
     let dir = engine.home.bundles_dir(&engine.env);
-    writeln!(out, "\n{} bundles in {}", set.bundles.len(), clean(&dir.display().to_string()))?;
+    let bundles = crate::engine::words::count_s(set.bundles.len() as u64, "bundle");
+    writeln!(out, "\n{bundles} in {}", clean(&dir.display().to_string()))?;
     for p in &set.problems {
         writeln!(out, "skipped {}: {}", clean(&p.path.display().to_string()), clean(&p.reason))?;
     }

@@ -254,9 +254,9 @@ pub fn run(
     }
     writeln!(
         out,
-        "{} errors, {} warnings, {} info; showing {} at or above {}",
-        count(Severity::Error),
-        count(Severity::Warning),
+        "{}, {}, {} info; showing {} at or above {}",
+        crate::engine::words::count_s(count(Severity::Error) as u64, "error"),
+        crate::engine::words::count_s(count(Severity::Warning) as u64, "warning"),
         count(Severity::Info),
         all.len(),
         min.name()

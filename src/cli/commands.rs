@@ -16,6 +16,6 @@ pub fn run(engine: &Engine, json: bool, out: &mut Out) -> io::Result<i32> {
     let rows: Vec<Vec<String>> =
         commands.iter().map(|(k, c)| vec![k.clone(), c.name.clone(), text(&c.description.to_json())]).collect();
     print_table(out, &["COMMAND", "SKILL", "DESCRIPTION"], &rows)?;
-    writeln!(out, "\n{} commands", commands.len())?;
+    writeln!(out, "\n{}", crate::engine::words::count_s(commands.len() as u64, "command"))?;
     Ok(EXIT_OK)
 }

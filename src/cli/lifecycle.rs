@@ -4,6 +4,7 @@
 use super::output::Out;
 use super::{EXIT_OK, EXIT_USAGE};
 use crate::engine::isotime;
+use crate::engine::words::count_s;
 use crate::engine::Engine;
 use crate::sanitize::clean_line;
 use std::io;
@@ -43,9 +44,9 @@ pub fn run(
     writeln!(out, "Curator at {}: {due} ({})", life.now, c.why)?;
     writeln!(
         out,
-        "  stale after {} days, archived after {} days, built-ins {}",
-        c.config.stale_after_days,
-        c.config.archive_after_days,
+        "  stale after {}, archived after {}, built-ins {}",
+        count_s(c.config.stale_after_days, "day"),
+        count_s(c.config.archive_after_days, "day"),
         if c.config.prune_builtins { "pruned too" } else { "left alone" }
     )?;
     for s in &life.skills {

@@ -52,6 +52,6 @@ pub fn run(engine: &Engine, layered: Layered, category: Option<&str>, json: bool
     let header: &[&str] =
         if layered { &["NAME", "SOURCE", "CATEGORY", "DESCRIPTION"] } else { &["NAME", "CATEGORY", "DESCRIPTION"] };
     print_table(out, header, &rows)?;
-    writeln!(out, "\n{} skills", skills.len())?;
+    writeln!(out, "\n{}", crate::engine::words::count_s(skills.len() as u64, "skill"))?;
     Ok(status_of(&answer))
 }

@@ -7,6 +7,7 @@
 
 use super::isotime::{self, Micros, MICROS_PER_HOUR};
 use super::messages::json_truthy as truthy;
+use super::words::count_s;
 use super::{discover, paths, Engine};
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
@@ -735,16 +736,19 @@ fn forecast(
             false => (
                 "none",
                 isotime::add_days(anchor, cfg.stale_after_days),
-                format!("never used; stale {} days after {since}", cfg.stale_after_days),
+                format!("never used; stale {} after {since}", count_s(cfg.stale_after_days, "day")),
             ),
         });
     }
     if anchor <= archive_cutoff && !is("archived") {
-        let why = format!("no activity for {} days since {since}: moved to skills/.archive/", cfg.archive_after_days);
+        let why = format!(
+            "no activity for {} since {since}: moved to skills/.archive/",
+            count_s(cfg.archive_after_days, "day")
+        );
         return Ok(("archive", isotime::add_days(anchor, cfg.archive_after_days), why));
     }
     if anchor <= stale_cutoff && is("active") {
-        let why = format!("no activity for {} days since {since}", cfg.stale_after_days);
+        let why = format!("no activity for {} since {since}", count_s(cfg.stale_after_days, "day"));
         return Ok(("stale", isotime::add_days(anchor, cfg.stale_after_days), why));
     }
     if anchor > stale_cutoff && is("stale") {
@@ -754,10 +758,10 @@ fn forecast(
         (
             "none",
             isotime::add_days(anchor, cfg.stale_after_days),
-            format!("active; stale {} days after {since}", cfg.stale_after_days),
+            format!("active; stale {} after {since}", count_s(cfg.stale_after_days, "day")),
         )
     } else if is("stale") {
-        let why = format!("stale; archived {} days after {since}", cfg.archive_after_days);
+        let why = format!("stale; archived {} after {since}", count_s(cfg.archive_after_days, "day"));
         ("none", isotime::add_days(anchor, cfg.archive_after_days), why)
     } else {
         ("none", None, format!("its record's state is {current}: no automatic transition applies"))

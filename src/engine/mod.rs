@@ -34,6 +34,7 @@ pub mod symlink;
 pub mod value;
 pub mod view;
 pub mod watch;
+pub mod words;
 pub mod yaml;
 
 use env::Env;

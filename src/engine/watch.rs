@@ -122,8 +122,9 @@ mod linux {
     /// What the status line says, once, when the watch limit is reached.
     fn limit_note(watched: usize, polled: usize) -> String {
         format!(
-            "the system's file-watch limit is reached ({watched} folders watched); {polled} more are checked every {} s \
+            "the system's file-watch limit is reached ({} watched); {polled} more are checked every {} s \
              (raise fs.inotify.max_user_watches for instant reloads)",
+            crate::engine::words::count_s(watched as u64, "folder"),
             POLL_EVERY.as_secs()
         )
     }

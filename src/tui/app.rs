@@ -250,6 +250,8 @@ pub struct App {
     pub keymap: Keymap,
     /// Set when the config file could not be used: shown in the status line.
     pub config_note: Option<String>,
+    /// Every problem of the config file, listed in the help.
+    pub config_problems: Vec<String>,
     /// The editor command from the config file, over $VISUAL/$EDITOR.
     pub editor: Option<String>,
     /// The pager command from the config file, over $PAGER.
@@ -350,6 +352,7 @@ impl App {
             copy_menu: None,
             keymap: Keymap::default(),
             config_note: None,
+            config_problems: Vec::new(),
             editor: None,
             pager: None,
             search_index: search::Index::new(),

@@ -39,9 +39,23 @@ pub fn osc52(text: &str, in_tmux: bool) -> String {
     format!("{plain}{wrapped}")
 }
 
-/// Writes a copy to the terminal on stdout; text over [`MAX_COPY_BYTES`]
-/// is refused (`InvalidInput`) before anything is written.
-pub fn copy(text: &str) -> std::io::Result<()> {
+/// Where a copy went besides the terminal's OSC 52.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reach {
+    /// Not inside tmux: OSC 52 is all there is.
+    Terminal,
+    /// Inside tmux, also loaded into tmux's paste buffer (and, where tmux
+    /// can, its clipboard): tmux's default `set-clipboard external` drops
+    /// OSC 52 from programs.
+    TmuxBuffer,
+    /// Inside tmux, and `tmux load-buffer` failed: only OSC 52 was sent.
+    TmuxRefused,
+}
+
+/// Writes a copy to the terminal on stdout, and inside tmux into tmux's
+/// paste buffer too; text over [`MAX_COPY_BYTES`] is refused
+/// (`InvalidInput`) before anything is written.
+pub fn copy(text: &str) -> std::io::Result<Reach> {
     use std::io::Write;
     if text.len() > MAX_COPY_BYTES {
         let why = format!("is {} bytes, more than terminals accept", text.len());
@@ -50,7 +64,31 @@ pub fn copy(text: &str) -> std::io::Result<()> {
     let in_tmux = std::env::var_os("TMUX").is_some_and(|v| !v.is_empty());
     let mut out = std::io::stdout().lock();
     out.write_all(osc52(text, in_tmux).as_bytes())?;
-    out.flush()
+    out.flush()?;
+    if !in_tmux {
+        return Ok(Reach::Terminal);
+    }
+    // `-w` (tmux 3.2 and later) also sets the clipboard as tmux's own copy
+    // mode would; older tmux knows only the buffer.
+    let loaded = load_tmux_buffer(&["load-buffer", "-w", "-"], text) || load_tmux_buffer(&["load-buffer", "-"], text);
+    Ok(if loaded { Reach::TmuxBuffer } else { Reach::TmuxRefused })
+}
+
+/// Runs `tmux ARGS` with `text` on its standard input; true on success.
+fn load_tmux_buffer(args: &[&str], text: &str) -> bool {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let child =
+        Command::new("tmux").args(args).stdin(Stdio::piped()).stdout(Stdio::null()).stderr(Stdio::null()).spawn();
+    let Ok(mut child) = child else { return false };
+    if let Some(mut stdin) = child.stdin.take() {
+        if stdin.write_all(text.as_bytes()).is_err() {
+            let _ = child.kill();
+            let _ = child.wait();
+            return false;
+        }
+    }
+    child.wait().is_ok_and(|s| s.success())
 }
 
 #[cfg(test)]

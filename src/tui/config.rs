@@ -88,8 +88,11 @@ pub struct UserConfig {
     pub color_mode: Option<ColorMode>,
     pub colors: Vec<(Slot, ColorSpec)>,
     pub keys: Vec<(Action, Vec<KeySpec>)>,
-    /// What was wrong with the file, naming it and the line.
+    /// What was wrong with the file, naming it and the line: the first
+    /// problem, for the status line.
     pub problem: Option<String>,
+    /// Every problem, each naming the file and line (the help lists them).
+    pub problems: Vec<String>,
 }
 
 /// Where the config file is looked for.
@@ -116,9 +119,11 @@ pub fn load_user_config() -> UserConfig {
 
 fn problem(path: &Path, line: Option<usize>, message: &str) -> UserConfig {
     let at = line.map_or(String::new(), |l| format!(":{l}"));
+    let said = format!("config {}{at}: {message}; defaults used", path.display());
     UserConfig {
         path: Some(path.to_path_buf()),
-        problem: Some(format!("config {}{at}: {message}; defaults used", path.display())),
+        problem: Some(said.clone()),
+        problems: vec![said],
         ..UserConfig::default()
     }
 }
@@ -190,9 +195,14 @@ pub fn parse(path: &Path, text: &str) -> UserConfig {
             Err(e) => errors.push((line, e)),
         }
     }
+    config.problems =
+        errors.iter().map(|(line, e)| format!("config {}:{line}: {e}; that entry ignored", path.display())).collect();
     if let Some((line, first)) = errors.first() {
-        let more = if errors.len() > 1 { format!(" (and {} more)", errors.len() - 1) } else { String::new() };
-        config.problem = Some(format!("config {}:{line}: {first}{more}; that entry ignored", path.display()));
+        let more = match errors.len() {
+            1 => String::new(),
+            n => format!(" ({} more: ? lists them)", n - 1),
+        };
+        config.problem = Some(format!("config {}:{line}: {first}; that entry ignored{more}", path.display()));
     }
     config
 }
@@ -262,6 +272,7 @@ impl UserConfig {
         app.pager.clone_from(&self.pager);
         app.keymap = Keymap::with_overrides(self.keys.clone());
         app.config_note.clone_from(&self.problem);
+        app.config_problems.clone_from(&self.problems);
     }
 }
 
@@ -303,5 +314,9 @@ mod tests {
         assert!(color.problem.as_deref().is_some_and(|p| p.contains(":2: theme.accent")), "{color:?}");
         let key = cfg("[keys]\nquit = \"hyper-q\"\n");
         assert!(key.problem.as_deref().is_some_and(|p| p.contains(":2: unknown key")), "{key:?}");
+        let two = cfg("[theme]\naccent = \"#12\"\n[keys]\nfly = \"f\"\n");
+        assert!(two.problem.as_deref().is_some_and(|p| p.ends_with("(1 more: ? lists them)")), "{two:?}");
+        assert_eq!(two.problems.len(), 2, "every problem is kept for the help");
+        assert!(two.problems[1].starts_with("config /c/config.toml:4: unknown action \"fly\""), "{two:?}");
     }
 }

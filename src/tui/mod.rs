@@ -364,12 +364,19 @@ fn start_watcher(targets: &[Target], request: u64, tx: &mpsc::Sender<Message>) {
 }
 
 /// The notice after a copy: what was copied, or why it was not.
-fn copy_notice(text: &str, what: &str, written: io::Result<()>) -> String {
+fn copy_notice(text: &str, what: &str, written: io::Result<clipboard::Reach>) -> String {
     match written {
-        Ok(()) => {
+        Ok(reach) => {
             let shown: String = text.lines().next().unwrap_or_default().chars().take(60).collect();
             let more = if shown.len() < text.len() { "…" } else { "" };
-            format!("Copied {what}: {shown}{more}")
+            let how = match reach {
+                clipboard::Reach::Terminal => "",
+                clipboard::Reach::TmuxBuffer => " (and into tmux's paste buffer)",
+                clipboard::Reach::TmuxRefused => {
+                    " (tmux refused its paste buffer: `set -g set-clipboard on` lets tmux take the copy)"
+                }
+            };
+            format!("Copied {what}{how}: {shown}{more}")
         }
         Err(e) if e.kind() == io::ErrorKind::InvalidInput => format!("Not copied: the {what} {e}"),
         Err(e) => format!("Could not copy the {what}: {e}"),

@@ -203,10 +203,7 @@ fn sort_hint(sort: TreeSort, usage: Option<&UsageMark>, now: crate::engine::isot
         TreeSort::LastActivity => {
             Some(usage.and_then(|u| u.last_activity).map_or("never".to_owned(), |t| views::relative(now, t)))
         }
-        TreeSort::UseCount => Some(match usage.map_or(0, |u| u.use_count) {
-            1 => "1 use".to_owned(),
-            n => format!("{n} uses"),
-        }),
+        TreeSort::UseCount => Some(crate::engine::words::count_s(usage.map_or(0, |u| u.use_count), "use")),
     }
 }
 
@@ -256,6 +253,8 @@ fn tabs_title(app: &mut App, x: u16, width: u16) -> Line<'static> {
 }
 
 fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
+    // The status line's position speaks of this frame's view, or of none.
+    app.layout.view_lines = 0;
     if area.width < 3 || area.height < 3 {
         return;
     }
@@ -416,8 +415,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let counts = match (app.scan.is_some(), app.catalog.unreadable.len()) {
         (true, _) => "reading…".to_owned(),
         (false, 0) => format!("{listed}/{total} offered"),
-        (false, 1) => format!("{listed}/{total} offered, 1 folder unreadable"),
-        (false, n) => format!("{listed}/{total} offered, {n} folders unreadable"),
+        (false, n) => {
+            format!("{listed}/{total} offered, {} unreadable", crate::engine::words::count_s(n as u64, "folder"))
+        }
     };
     let left = format!(" {place} │ {} │ {} │ {counts} ", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.
@@ -463,11 +463,15 @@ fn draw_help(frame: &mut Frame, app: &mut App, area: Rect) {
     }
     let rect = Rect { x: area.x + (area.width - w) / 2, y: area.y + 1, width: w, height: h };
     let theme = app.theme;
-    let lines = super::help::lines(&app.keymap, app.help.filter.text(), &theme);
+    let inner_w = usize::from(w.saturating_sub(2));
+    // A long meaning wraps under itself, beside the keys.
+    let lines: Vec<Line> = super::help::lines(&app.keymap, app.help.filter.text(), &theme, &app.config_problems)
+        .iter()
+        .flat_map(|l| view_text::wrap_line(l, inner_w, 16))
+        .collect();
     let inner_h = usize::from(h.saturating_sub(3));
     let max_scroll = lines.len().saturating_sub(inner_h);
     app.help.scroll = app.help.scroll.min(max_scroll);
-    let inner_w = usize::from(w.saturating_sub(2));
     let mut shown: Vec<Line> =
         lines.into_iter().skip(app.help.scroll).take(inner_h).map(|l| clip(l, inner_w)).collect();
     let prompt = if app.help.typing || !app.help.filter.is_empty() {

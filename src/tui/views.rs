@@ -19,6 +19,7 @@ use crate::engine::source;
 use crate::engine::symlink::{self, Link, LinkEnd};
 use crate::engine::value::Value;
 use crate::engine::view::linked_files_in;
+use crate::engine::words::count_s;
 use crate::markdown::{self, fit, highlight::Highlighter};
 use crate::sanitize::clean_line;
 use ratatui::style::{Modifier, Style};
@@ -237,7 +238,7 @@ fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     }
     skills.sort_by(|a, b| app.skill(*a).name.cmp(&app.skill(*b).name));
     let hidden = skills.iter().filter(|s| !app.skill(**s).status.listed).count();
-    out.push(line(format!("{} skills, {} not offered to the agent", skills.len(), hidden), theme.dim));
+    out.push(line(format!("{}, {hidden} not offered to the agent", count_s(skills.len() as u64, "skill")), theme.dim));
     out.push(Line::default());
     let w = usize::from(width);
     for s in skills {
@@ -512,8 +513,8 @@ pub fn relative(now: isotime::Micros, then: isotime::Micros) -> String {
         0 => "today".into(),
         1 => "tomorrow".into(),
         -1 => "yesterday".into(),
-        d if d > 0 => format!("in {d} days"),
-        d => format!("{} days ago", -d),
+        d if d > 0 => format!("in {}", count_s(d, "day")),
+        d => format!("{} ago", count_s(-d, "day")),
     }
 }
 
@@ -618,10 +619,7 @@ fn archive_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let now = (app.clock)();
     let mut out = vec![line("skills/.archive/", theme.heading), Line::default()];
-    let count = match app.usage.archived.len() {
-        1 => "1 skill".to_owned(),
-        n => format!("{n} skills"),
-    };
+    let count = count_s(app.usage.archived.len() as u64, "skill");
     let text = format!("{count} in the archive: the agent receives none. Each comes back with its restore command.");
     out.extend(wrap_text(&text, width, theme.dim));
     out.push(Line::default());
@@ -980,7 +978,7 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
                 Span::styled("█".repeat(filled), theme.accent),
                 Span::styled("░".repeat(bar_width - filled), theme.dim),
             ]));
-            out.push(line(format!("{done} of {total} skills checked"), theme.dim));
+            out.push(line(format!("{done} of {} checked", count_s(total as u64, "skill")), theme.dim));
         }
         return out;
     };
@@ -998,9 +996,9 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
         line(format!("{scope}: {} shown ({} and above)", findings.len(), app.diag.min.name()), theme.heading),
         line(
             format!(
-                "home: {} errors, {} warnings, {} info   a: this skill / all   f: severity   e: open at the line",
-                count(Severity::Error),
-                count(Severity::Warning),
+                "home: {}, {}, {} info   a: this skill / all   f: severity   e: open at the line",
+                count_s(count(Severity::Error) as u64, "error"),
+                count_s(count(Severity::Warning) as u64, "warning"),
                 count(Severity::Info)
             ),
             theme.dim,

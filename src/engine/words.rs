@@ -1,0 +1,30 @@
+//! Counts said for people: `1 skill`, `2 skills`, `1 info`.
+
+/// `n` and the noun in the number it takes.
+pub fn count(n: impl Into<i128>, one: &str, many: &str) -> String {
+    let n = n.into();
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// [`count`] for the nouns that take an `s`.
+pub fn count_s(n: impl Into<i128>, noun: &str) -> String {
+    let n = n.into();
+    if n == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{n} {noun}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_is_singular() {
+        assert_eq!(count_s(1u32, "skill"), "1 skill");
+        assert_eq!(count_s(0u32, "skill"), "0 skills");
+        assert_eq!(count_s(-1i64, "day"), "-1 days");
+        assert_eq!(count(2u8, "match", "matches"), "2 matches");
+    }
+}
