@@ -249,7 +249,10 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     let outcome = open_editor(app.editor.as_deref(), &path, line);
                     guard.resume()?;
                     input.resume();
-                    app.notice = outcome.err();
+                    app.notice = match outcome {
+                        Ok(command) => command.line_notice(&path, line, config::config_path().as_deref()),
+                        Err(e) => Some(e),
+                    };
                     // The edited file's skill now; anything else the editor
                     // touched comes from the watcher.
                     app.reload(&Pending { paths: [path].into_iter().collect(), overflow: false });
@@ -260,7 +263,8 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     input.pause();
                     guard.suspend()?;
                     let editor = app.editor.clone();
-                    let notice = editor::edit_db_skill(&row, &db, |path| open_editor(editor.as_deref(), path, line));
+                    let notice =
+                        editor::edit_db_skill(&row, &db, |path| open_editor(editor.as_deref(), path, line).map(|_| ()));
                     guard.resume()?;
                     input.resume();
                     app.notice = Some(notice);
@@ -406,15 +410,17 @@ fn open_pager(configured: Option<&str>, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs the editor in the foreground; an error message when it fails.
-fn open_editor(configured: Option<&str>, path: &std::path::Path, line: usize) -> Result<(), String> {
+/// Runs the editor in the foreground: the command it ran (which says
+/// whether the line was passed), or an error message when it fails.
+fn open_editor(configured: Option<&str>, path: &std::path::Path, line: usize) -> Result<editor::EditorCommand, String> {
     let spec = configured.map(str::to_owned).or_else(editor::from_env);
-    let words = editor::command(spec.as_deref(), path, line)?;
-    let (program, args) = words.split_first().ok_or("no editor command")?;
+    let command = editor::command(spec.as_deref(), path, line)?;
+    let (program, args) = command.words.split_first().ok_or("no editor command")?;
+    let shown = program.to_string_lossy();
     match std::process::Command::new(program).args(args).status() {
-        Ok(status) if status.success() => Ok(()),
-        Ok(status) => Err(format!("editor {program} exited with {status}")),
-        Err(e) => Err(format!("cannot start editor {program}: {e} (set $VISUAL or $EDITOR)")),
+        Ok(status) if status.success() => Ok(command),
+        Ok(status) => Err(format!("editor {shown} exited with {status}")),
+        Err(e) => Err(format!("cannot start editor {shown}: {e} (set $VISUAL or $EDITOR)")),
     }
 }
 
