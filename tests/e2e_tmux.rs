@@ -503,3 +503,37 @@ fn the_config_files_editor_placeholders_pass_the_line() {
     run.tmux.keys(&["q"]);
     run.tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
+
+/// A newer Hermes on PATH: said once when the browser opens, and its
+/// version kept in the status line.
+#[test]
+fn the_installed_hermes_version_is_in_the_status_line() {
+    let tmux = Tmux::new("hermes-version");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    let home = root.join("home");
+    write(&home.join("skills/devops/deploy/SKILL.md"), &skill_md("ship it"));
+    // A pip install of Hermes in a venv, as far as skillscope reads it.
+    let venv = root.join("venv");
+    let entry = venv.join("bin/hermes");
+    write(&entry, &format!("#!{}/bin/python3.11\nfrom hermes_cli.main import main\n", venv.display()));
+    make_executable(&entry);
+    write(
+        &venv.join("lib/python3.11/site-packages/hermes_agent-0.20.1.dist-info/METADATA"),
+        "Metadata-Version: 2.4\nName: hermes-agent\nVersion: 0.20.1\n",
+    );
+    let command = format!(
+        "env TERM=xterm-256color HOME={} PATH={}/bin:/usr/bin:/bin {} --home {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        root.display(),
+        venv.display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+        home.display()
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "200", "-y", "30", &command]);
+    let s = tmux.wait_for("the warning", |s| s.contains("Hermes Agent 0.20.1 is installed"));
+    assert!(s.contains(&format!("({}); skillscope models 0.19.0, so answers may differ", entry.display())), "{s}");
+    tmux.keys(&["j"]);
+    tmux.wait_for("the version in the status line", |s| s.contains("1/1 offered │ Hermes 0.20.1 ≠ 0.19.0"));
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}

@@ -56,6 +56,8 @@ enum Message {
     HighlighterReady,
     /// The first scan of a big home is done.
     Scanned(Box<crate::engine::catalog::Catalog>),
+    /// The Hermes installation on PATH was looked for.
+    HermesFound(Option<crate::engine::hermes_install::HermesInstall>),
 }
 
 /// When to reload: changes are gathered until the watcher has been quiet
@@ -102,6 +104,11 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let ready_tx = tx.clone();
     crate::markdown::highlight::Highlighter::preload(move || {
         let _ = ready_tx.send(Message::HighlighterReady);
+    });
+    // Off the UI thread: PATH may name slow or hung mounts.
+    let hermes_tx = tx.clone();
+    std::thread::spawn(move || {
+        let _ = hermes_tx.send(Message::HermesFound(crate::engine::hermes_install::find()));
     });
     let config = config::load_user_config();
     let theme = config.theme(theme::ColorMode::from_env());
@@ -196,6 +203,17 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                 }
                 Message::HighlighterReady => {
                     app.cache.clear();
+                    dirty = true;
+                }
+                Message::HermesFound(found) => {
+                    // Said once, as a notice; the status line keeps the version.
+                    if let Some(warning) = found.as_ref().and_then(|h| h.warning()) {
+                        app.notice = Some(match app.notice.take() {
+                            Some(notice) => format!("{notice} · {warning}"),
+                            None => warning,
+                        });
+                    }
+                    app.hermes = found;
                     dirty = true;
                 }
                 Message::Scanned(catalog) => {
