@@ -531,7 +531,7 @@ fn the_installed_hermes_version_is_in_the_status_line() {
     );
     tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "200", "-y", "30", &command]);
     let s = tmux.wait_for("the warning", |s| s.contains("Hermes Agent 0.20.1 is installed"));
-    assert!(s.contains(&format!("({}); skillscope models 0.19.0, so answers may differ", entry.display())), "{s}");
+    assert!(s.contains(&format!("at {}; skillscope models 0.19.0, so answers may differ", entry.display())), "{s}");
     tmux.keys(&["j"]);
     tmux.wait_for("the version in the status line", |s| s.contains("1/1 offered │ Hermes 0.20.1 ≠ 0.19.0"));
     tmux.keys(&["q"]);

@@ -129,7 +129,7 @@ impl HermesInstall {
         let version = self.version.as_ref()?;
         (self.relation() != Relation::Matches).then(|| {
             format!(
-                "Hermes Agent {version} is installed ({}); skillscope models {MODELLED_VERSION}, so answers may differ",
+                "Hermes Agent {version} is installed at {}; skillscope models {MODELLED_VERSION}, so answers may differ",
                 self.place()
             )
         })
