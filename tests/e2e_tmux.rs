@@ -421,3 +421,119 @@ fn chained_folders_wrapped_prose_view_search_and_tmux_buffer() {
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
+
+/// A skills home whose path holds a space, an editor script that keeps
+/// each argument it gets on a line of its own, and skillscope on them in
+/// tmux. `config` is the config file's text, if any.
+struct EditorRun {
+    tmux: Tmux,
+    skill: PathBuf,
+    args_file: PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+impl EditorRun {
+    fn start(test: &str, config: Option<&str>) -> EditorRun {
+        let tmux = Tmux::new(test);
+        let tmp = tempfile::tempdir().expect("tmp");
+        let root: PathBuf = tmp.path().canonicalize().expect("canon");
+        let home = root.join("my home");
+        let skill = home.join("skills/devops/deploy/SKILL.md");
+        write(&skill, &skill_md("ship it"));
+        let args_file = root.join("editor-args");
+        let editor = root.join("bin/fake-editor");
+        write(&editor, &format!("#!/bin/sh\nprintf '%s\\n' \"$@\" > {}\n", args_file.display()));
+        make_executable(&editor);
+        if let Some(config) = config {
+            write(
+                &root.join("config/skillscope/config.toml"),
+                &config.replace("EDITOR", &editor.display().to_string()),
+            );
+        }
+        let command = format!(
+            "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} XDG_CONFIG_HOME={}/config {} --home '{}'; echo SKILLSCOPE-EXITED $?; sleep 60",
+            editor.display(),
+            root.display(),
+            root.display(),
+            env!("CARGO_BIN_EXE_skillscope"),
+            home.display()
+        );
+        tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "200", "-y", "30", &command]);
+        tmux.wait_for("the tree", |s| s.contains("Skills 1") && s.contains("deploy"));
+        EditorRun { tmux, skill, args_file, _tmp: tmp }
+    }
+
+    /// Presses `e` and returns the editor's arguments, one per element.
+    fn edit(&self) -> Vec<String> {
+        self.tmux.keys(&["e"]);
+        let start = Instant::now();
+        loop {
+            let args = std::fs::read_to_string(&self.args_file).unwrap_or_default();
+            if args.ends_with('\n') {
+                return args.lines().map(str::to_owned).collect();
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "the editor did not run");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn an_editor_skillscope_does_not_know_gets_the_file_and_the_status_line_says_how_to_pass_the_line() {
+    let run = EditorRun::start("editor-unknown", None);
+    assert_eq!(run.edit(), [run.skill.display().to_string()], "the path with its space is one argument");
+    let s = run.tmux.wait_for("the notice", |s| s.contains("opened SKILL.md without line 5"));
+    assert!(
+        s.contains("fake-editor takes no line that skillscope knows; set editor = \"fake-editor … {line} {file}\" in ~/config/skillscope/config.toml"),
+        "{s}"
+    );
+    run.tmux.keys(&["q"]);
+    run.tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}
+
+#[test]
+fn the_config_files_editor_placeholders_pass_the_line() {
+    let run = EditorRun::start("editor-template", Some("editor = \"'EDITOR' --line {line} {file}\"\n"));
+    assert_eq!(run.edit(), ["--line".to_owned(), "5".to_owned(), run.skill.display().to_string()]);
+    // The browser is back, and has nothing to say about the line (a
+    // notice would take the whole status line, counts included).
+    std::thread::sleep(Duration::from_millis(500));
+    let s = run.tmux.wait_for("the browser after the editor", |s| s.contains("1/1 offered"));
+    assert!(!s.contains("without line"), "{s}");
+    run.tmux.keys(&["q"]);
+    run.tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}
+
+/// A newer Hermes on PATH: said once when the browser opens, and its
+/// version kept in the status line.
+#[test]
+fn the_installed_hermes_version_is_in_the_status_line() {
+    let tmux = Tmux::new("hermes-version");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    let home = root.join("home");
+    write(&home.join("skills/devops/deploy/SKILL.md"), &skill_md("ship it"));
+    // A pip install of Hermes in a venv, as far as skillscope reads it.
+    let venv = root.join("venv");
+    let entry = venv.join("bin/hermes");
+    write(&entry, &format!("#!{}/bin/python3.11\nfrom hermes_cli.main import main\n", venv.display()));
+    make_executable(&entry);
+    write(
+        &venv.join("lib/python3.11/site-packages/hermes_agent-0.20.1.dist-info/METADATA"),
+        "Metadata-Version: 2.4\nName: hermes-agent\nVersion: 0.20.1\n",
+    );
+    let command = format!(
+        "env TERM=xterm-256color HOME={} PATH={}/bin:/usr/bin:/bin {} --home {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        root.display(),
+        venv.display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+        home.display()
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "200", "-y", "30", &command]);
+    let s = tmux.wait_for("the warning", |s| s.contains("Hermes Agent 0.20.1 is installed"));
+    assert!(s.contains(&format!("at {}; skillscope models 0.19.0, so answers may differ", entry.display())), "{s}");
+    tmux.keys(&["j"]);
+    tmux.wait_for("the version in the status line", |s| s.contains("1/1 offered │ Hermes 0.20.1 ≠ 0.19.0"));
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}

@@ -406,10 +406,26 @@ fn flushed(result: std::io::Result<i32>, out: &mut dyn std::io::Write) -> i32 {
     }
 }
 
+/// `--version`: skillscope's version and the Hermes release it models,
+/// then the Hermes found on PATH (read about, never run) and how it stands
+/// to that release.
+fn print_version() -> i32 {
+    use crate::engine::hermes_install::{find, version_line, MODELLED_VERSION};
+    let text = format!(
+        "skillscope {} (models Hermes Agent {MODELLED_VERSION})\n{}\n",
+        env!("CARGO_PKG_VERSION"),
+        version_line(find().as_ref())
+    );
+    let mut out = std::io::stdout().lock();
+    let written = std::io::Write::write_all(&mut out, text.as_bytes());
+    flushed(written.map(|()| EXIT_OK), &mut out)
+}
+
 /// Parses `args`, runs the subcommand, and returns the exit status.
 pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
+        Err(e) if e.kind() == clap::error::ErrorKind::DisplayVersion => return print_version(),
         Err(e) => {
             let code = if e.use_stderr() { EXIT_USAGE } else { EXIT_OK };
             let _ = e.print();

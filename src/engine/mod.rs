@@ -13,6 +13,7 @@ pub mod discover;
 pub mod env;
 pub mod frontmatter;
 pub mod gates;
+pub mod hermes_install;
 pub mod home;
 pub mod isotime;
 pub mod layers;

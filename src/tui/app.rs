@@ -274,6 +274,9 @@ pub struct App {
     /// The folder of skills shown through a stand-in home, if that is what was opened.
     pub folder: Option<PathBuf>,
     pub watch_note: Option<String>,
+    /// The Hermes installed on this machine, once looked for (the status
+    /// line shows its version).
+    pub hermes: Option<crate::engine::hermes_install::HermesInstall>,
     pub theme: Theme,
     pub layout: LayoutState,
     pub jobs: JobState,
@@ -365,6 +368,7 @@ impl App {
             banner: None,
             folder: None,
             watch_note: None,
+            hermes: None,
             theme,
             layout: LayoutState::default(),
             jobs: JobState::default(),

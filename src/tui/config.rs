@@ -4,7 +4,7 @@
 //! fault in the status line, and the defaults stay in force.
 //!
 //! ```toml
-//! editor = "nvim"            # over $VISUAL / $EDITOR
+//! editor = "nvim"            # over $VISUAL / $EDITOR; or "myedit --line {line} {file}"
 //! pager = "less -R"          # over $PAGER
 //!
 //! [theme]
@@ -28,7 +28,7 @@ use toml::Spanned;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileConfig {
-    editor: Option<String>,
+    editor: Option<Spanned<String>>,
     pager: Option<String>,
     #[serde(default)]
     theme: ThemeConfig,
@@ -141,9 +141,16 @@ pub fn parse(path: &Path, text: &str) -> UserConfig {
             return problem(path, line, e.message().trim());
         }
     };
-    let mut config =
-        UserConfig { path: Some(path.to_path_buf()), editor: file.editor, pager: file.pager, ..UserConfig::default() };
+    let mut config = UserConfig { path: Some(path.to_path_buf()), pager: file.pager, ..UserConfig::default() };
     let mut errors: Vec<(usize, String)> = Vec::new();
+    if let Some(editor) = file.editor {
+        // Checked now rather than when `e` is pressed, so the line at fault
+        // can be named; $VISUAL / $EDITOR stay in force meanwhile.
+        match super::editor::check_spec(editor.get_ref()) {
+            Ok(()) => config.editor = Some(editor.into_inner()),
+            Err(e) => errors.push((line_of(text, editor.span().start), e)),
+        }
+    }
     let t = &file.theme;
     if let Some(colors) = &t.colors {
         match colors.get_ref().as_str() {
@@ -289,6 +296,8 @@ mod tests {
         let c = cfg("editor = \"hx\"\npager = \"bat\"\n[theme]\ncolors = \"16\"\naccent = \"#ff0000\"\nok = \"light-green\"\n[keys]\nquit = [\"q\", \"ctrl-q\"]\nsearch = \"s\"\n");
         assert_eq!(c.problem, None);
         assert_eq!(c.editor.as_deref(), Some("hx"));
+        let template = cfg("editor = \"myedit --line {line} '{file}'\"\n");
+        assert_eq!((template.problem, template.editor.as_deref()), (None, Some("myedit --line {line} '{file}'")));
         assert_eq!(c.pager.as_deref(), Some("bat"));
         assert_eq!(c.color_mode, Some(ColorMode::Ansi16));
         assert_eq!(c.colors.len(), 2);
@@ -310,6 +319,12 @@ mod tests {
         assert_eq!(unknown.keys.len(), 1, "the good entry is kept");
         let field = cfg("\n\nfont = \"x\"\n");
         assert!(field.problem.as_deref().is_some_and(|p| p.contains(":3: unknown field")), "{field:?}");
+        let editor = cfg("pager = \"less\"\neditor = \"myedit --line {lines} {file}\"\n");
+        assert!(
+            editor.problem.as_deref().is_some_and(|p| p.contains(":2: editor has an unknown placeholder {lines}")),
+            "{editor:?}"
+        );
+        assert_eq!((editor.editor, editor.pager.as_deref()), (None, Some("less")), "the rest is kept");
         let color = cfg("[theme]\naccent = \"#12\"\n");
         assert!(color.problem.as_deref().is_some_and(|p| p.contains(":2: theme.accent")), "{color:?}");
         let key = cfg("[keys]\nquit = \"hyper-q\"\n");

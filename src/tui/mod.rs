@@ -56,6 +56,8 @@ enum Message {
     HighlighterReady,
     /// The first scan of a big home is done.
     Scanned(Box<crate::engine::catalog::Catalog>),
+    /// The Hermes installation on PATH was looked for.
+    HermesFound(Option<crate::engine::hermes_install::HermesInstall>),
 }
 
 /// When to reload: changes are gathered until the watcher has been quiet
@@ -102,6 +104,11 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let ready_tx = tx.clone();
     crate::markdown::highlight::Highlighter::preload(move || {
         let _ = ready_tx.send(Message::HighlighterReady);
+    });
+    // Off the UI thread: PATH may name slow or hung mounts.
+    let hermes_tx = tx.clone();
+    std::thread::spawn(move || {
+        let _ = hermes_tx.send(Message::HermesFound(crate::engine::hermes_install::find()));
     });
     let config = config::load_user_config();
     let theme = config.theme(theme::ColorMode::from_env());
@@ -198,6 +205,17 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     app.cache.clear();
                     dirty = true;
                 }
+                Message::HermesFound(found) => {
+                    // Said once, as a notice; the status line keeps the version.
+                    if let Some(warning) = found.as_ref().and_then(|h| h.warning()) {
+                        app.notice = Some(match app.notice.take() {
+                            Some(notice) => format!("{notice} · {warning}"),
+                            None => warning,
+                        });
+                    }
+                    app.hermes = found;
+                    dirty = true;
+                }
                 Message::Scanned(catalog) => {
                     app.scanned(*catalog);
                     // Watches are set up now whatever the folders are.
@@ -249,7 +267,10 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     let outcome = open_editor(app.editor.as_deref(), &path, line);
                     guard.resume()?;
                     input.resume();
-                    app.notice = outcome.err();
+                    app.notice = match outcome {
+                        Ok(command) => command.line_notice(&path, line, config::config_path().as_deref()),
+                        Err(e) => Some(e),
+                    };
                     // The edited file's skill now; anything else the editor
                     // touched comes from the watcher.
                     app.reload(&Pending { paths: [path].into_iter().collect(), overflow: false });
@@ -260,7 +281,8 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     input.pause();
                     guard.suspend()?;
                     let editor = app.editor.clone();
-                    let notice = editor::edit_db_skill(&row, &db, |path| open_editor(editor.as_deref(), path, line));
+                    let notice =
+                        editor::edit_db_skill(&row, &db, |path| open_editor(editor.as_deref(), path, line).map(|_| ()));
                     guard.resume()?;
                     input.resume();
                     app.notice = Some(notice);
@@ -406,15 +428,17 @@ fn open_pager(configured: Option<&str>, text: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Runs the editor in the foreground; an error message when it fails.
-fn open_editor(configured: Option<&str>, path: &std::path::Path, line: usize) -> Result<(), String> {
+/// Runs the editor in the foreground: the command it ran (which says
+/// whether the line was passed), or an error message when it fails.
+fn open_editor(configured: Option<&str>, path: &std::path::Path, line: usize) -> Result<editor::EditorCommand, String> {
     let spec = configured.map(str::to_owned).or_else(editor::from_env);
-    let words = editor::command(spec.as_deref(), path, line)?;
-    let (program, args) = words.split_first().ok_or("no editor command")?;
+    let command = editor::command(spec.as_deref(), path, line)?;
+    let (program, args) = command.words.split_first().ok_or("no editor command")?;
+    let shown = program.to_string_lossy();
     match std::process::Command::new(program).args(args).status() {
-        Ok(status) if status.success() => Ok(()),
-        Ok(status) => Err(format!("editor {program} exited with {status}")),
-        Err(e) => Err(format!("cannot start editor {program}: {e} (set $VISUAL or $EDITOR)")),
+        Ok(status) if status.success() => Ok(command),
+        Ok(status) => Err(format!("editor {shown} exited with {status}")),
+        Err(e) => Err(format!("cannot start editor {shown}: {e} (set $VISUAL or $EDITOR)")),
     }
 }
 

@@ -419,7 +419,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
             format!("{listed}/{total} offered, {} unreadable", crate::engine::words::count_s(n as u64, "folder"))
         }
     };
-    let left = format!(" {place} │ {} │ {} │ {counts} ", e.options.backend, e.env.os.name());
+    let hermes = app.hermes.as_ref().and_then(|h| h.short_label()).map_or(String::new(), |label| format!("│ {label} "));
+    let left = format!(" {place} │ {} │ {} │ {counts} {hermes}", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.
     if let Some(notice) = &app.notice {
         let text = fit(&clean_line(&format!(" {notice}")), usize::from(area.width));
