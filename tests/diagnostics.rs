@@ -140,6 +140,14 @@ fn cases() -> Vec<Case> {
             vec![s("skills/a/SKILL.md", ok_skill("a", "prerequisites:\n  env_vars: [TOKEN]\n", ""))],
         ),
         (
+            "hermes-prerequisites-not-list",
+            vec![s(
+                "skills/a/SKILL.md",
+                ok_skill("a", "prerequisites:\n  env_vars: [TOKEN]\n  commands: 2024-01-01\n", ""),
+            )],
+            vec![s("skills/a/SKILL.md", ok_skill("a", "prerequisites:\n  env_vars: TOKEN\n  commands: 0\n", ""))],
+        ),
+        (
             "hermes-env-name",
             vec![s("skills/a/SKILL.md", ok_skill("a", "required_environment_variables: [api-key]\n", ""))],
             vec![s("skills/a/SKILL.md", ok_skill("a", "required_environment_variables: [API_KEY]\n", ""))],

@@ -262,6 +262,7 @@ fixtures!(
     gateway,
     inline_shell,
     no_skills_dir,
+    prerequisites,
     readiness,
     readiness_docker,
     root_skill,

@@ -1,5 +1,7 @@
-//! Prerequisites and readiness (spec §9.10): required environment variables,
-//! credential files, setup notes.
+//! Prerequisites and readiness (spec §9.10): required environment variables
+//! (`required_environment_variables`, `setup.collect_secrets` and the legacy
+//! `prerequisites.env_vars`, normalised as `_collect_prerequisite_values`
+//! does, `TypeError` included), credential files, setup notes.
 
 use super::env::Env;
 use super::home::Home;
@@ -68,8 +70,9 @@ fn first_truthy<'a>(entry: &'a Map, keys: &[&str]) -> Option<&'a Value> {
     keys.iter().find_map(|k| entry.get(*k).filter(|v| v.truthy()))
 }
 
-/// `_get_required_environment_variables(frontmatter)`.
-pub fn required_env_vars(fm: &Map) -> Vec<RequiredEnv> {
+/// `_get_required_environment_variables(frontmatter, legacy_env_vars)`,
+/// the legacy names coming from [`prerequisite_lists`].
+pub fn required_env_vars(fm: &Map, legacy_env_vars: &[String]) -> Vec<RequiredEnv> {
     let setup = fm.get("setup").and_then(Value::as_map);
     let setup_help = setup.and_then(|s| nonempty_str(s.get("help")));
     let mut required: Vec<RequiredEnv> = Vec::new();
@@ -139,22 +142,36 @@ pub fn required_env_vars(fm: &Map) -> Vec<RequiredEnv> {
         append(Some(&Value::Str(env_var)), Some(&Value::Str(prompt)), Some(&help), None, false);
     }
 
-    // legacy prerequisites.env_vars
-    if let Some(prereqs) = fm.get("prerequisites").filter(|v| v.truthy()).and_then(Value::as_map) {
-        let legacy: Vec<Value> = match prereqs.get("env_vars").filter(|v| v.truthy()) {
-            Some(Value::Str(s)) => vec![Value::Str(s.clone())],
-            Some(v) => v.py_iter().unwrap_or_default(),
-            None => Vec::new(),
-        };
-        for item in legacy {
-            let text = item.py_str();
-            if py_strip(&text).is_empty() {
-                continue;
-            }
-            append(Some(&Value::Str(text)), None, None, None, false);
-        }
+    for name in legacy_env_vars {
+        append(Some(&Value::Str(name.clone())), None, None, None, false);
     }
     required
+}
+
+/// `_normalize_prerequisite_values(value)`: nothing for a falsy value, a
+/// string as the one item, anything else iterated as Python iterates it (a
+/// mapping's keys, a string's characters) keeping each `str(item)` that is
+/// not blank. Python's `TypeError` for a value it cannot iterate
+/// (`'int' object is not iterable`).
+pub fn prerequisite_values(value: Option<&Value>) -> Result<Vec<String>, String> {
+    let items = match value.filter(|v| v.truthy()) {
+        None => return Ok(Vec::new()),
+        Some(Value::Str(s)) => vec![Value::Str(s.clone())],
+        Some(other) => other.py_iter().ok_or_else(|| format!("'{}' object is not iterable", other.type_name()))?,
+    };
+    Ok(items.iter().map(Value::py_str).filter(|text| !py_strip(text).is_empty()).collect())
+}
+
+/// `_collect_prerequisite_values(frontmatter)`: `prerequisites.env_vars`
+/// and `prerequisites.commands`, in that order, both normalised (commands
+/// are never checked, but a value Python cannot iterate raises all the same).
+pub fn prerequisite_lists(fm: &Map) -> Result<(Vec<String>, Vec<String>), String> {
+    match fm.get("prerequisites").filter(|v| v.truthy()).and_then(Value::as_map) {
+        None => Ok((Vec::new(), Vec::new())),
+        Some(prereqs) => {
+            Ok((prerequisite_values(prereqs.get("env_vars"))?, prerequisite_values(prereqs.get("commands"))?))
+        }
+    }
 }
 
 /// `_is_env_var_persisted`: `.env` decides when it names the variable.
@@ -249,6 +266,10 @@ pub struct Readiness {
     pub setup_help: Option<String>,
     pub gateway_setup_hint: Option<String>,
     pub setup_note: Option<String>,
+    /// The error `skill_view` fails with instead of reporting readiness (a
+    /// `prerequisites` value Python cannot iterate): the skill cannot be
+    /// viewed, invoked or preloaded.
+    pub view_error: Option<String>,
 }
 
 impl Readiness {
@@ -261,6 +282,7 @@ impl Readiness {
         setup_help: None,
         gateway_setup_hint: None,
         setup_note: None,
+        view_error: None,
     };
 
     /// Boxed, or `None` when nothing is needed: see `CatalogSkill::readiness`.
@@ -279,8 +301,14 @@ impl Readiness {
 
 /// Evaluates a skill's prerequisites as `skill_view` does (no secret prompt
 /// is registered, as in a script or a non-interactive run).
+/// When the prerequisites make `skill_view` raise, the readiness holds
+/// only that error ([`Readiness::view_error`]).
 pub fn evaluate(fm: &Map, home: &Home, env: &Env, backend: &str) -> Readiness {
-    let required = required_env_vars(fm);
+    let legacy_env_vars = match prerequisite_lists(fm) {
+        Ok((env_vars, _commands)) => env_vars,
+        Err(e) => return Readiness { view_error: Some(e), ..Readiness::NOTHING_NEEDED },
+    };
+    let required = required_env_vars(fm, &legacy_env_vars);
     let missing_env: Vec<String> = required
         .iter()
         .filter(|e| !e.optional && !env_var_present(&e.name, home, env))
@@ -313,7 +341,16 @@ pub fn evaluate(fm: &Map, home: &Home, env: &Env, backend: &str) -> Readiness {
         }
         note
     });
-    Readiness { required, missing_env, missing_files, setup_needed, setup_help, gateway_setup_hint, setup_note }
+    Readiness {
+        required,
+        missing_env,
+        missing_files,
+        setup_needed,
+        setup_help,
+        gateway_setup_hint,
+        setup_note,
+        view_error: None,
+    }
 }
 
 #[cfg(test)]
@@ -331,14 +368,81 @@ mod tests {
              setup:\n  help: setup help\n  collect_secrets:\n    - env_var: C_KEY\n      provider_url: https://c\n    - env_var: A_KEY\n\
              prerequisites:\n  env_vars: [D_KEY, '']\n",
         );
-        let names: Vec<_> = required_env_vars(&fm).iter().map(|e| e.name.clone()).collect();
+        let (legacy, _) = prerequisite_lists(&fm).expect("iterable prerequisites");
+        let all = required_env_vars(&fm, &legacy);
+        let names: Vec<_> = all.iter().map(|e| e.name.clone()).collect();
         assert_eq!(names, ["A_KEY", "B_KEY", "C_KEY", "D_KEY"]);
-        let all = required_env_vars(&fm);
         assert_eq!(all[0].prompt, "give A");
         assert_eq!(all[0].help.as_deref(), Some("https://a"));
         assert_eq!(all[1].help.as_deref(), Some("setup help"));
         assert_eq!(all[2].help.as_deref(), Some("https://c"));
         assert_eq!(all[3].prompt, "Enter value for D_KEY");
+    }
+
+    /// Every YAML type as `prerequisites.env_vars` and as `.commands`, with
+    /// what Hermes' `_collect_prerequisite_values` answered for it.
+    #[test]
+    fn prerequisite_values_follow_python_for_every_type() {
+        let ok = |items: &[&str]| Ok::<Vec<String>, String>(items.iter().map(|s| s.to_string()).collect());
+        let not_iterable = |t: &str| Err::<Vec<String>, String>(format!("'{t}' object is not iterable"));
+        let cases = [
+            ("5", not_iterable("int")),
+            ("123456789012345678901234567890", not_iterable("int")),
+            ("3.5", not_iterable("float")),
+            (".nan", not_iterable("float")),
+            ("true", not_iterable("bool")),
+            ("2024-01-31", not_iterable("datetime.date")),
+            ("2024-01-31 10:00:00", not_iterable("datetime.datetime")),
+            ("false", ok(&[])),
+            ("0", ok(&[])),
+            ("-0.0", ok(&[])),
+            ("null", ok(&[])),
+            ("''", ok(&[])),
+            ("{}", ok(&[])),
+            ("[]", ok(&[])),
+            ("abc", ok(&["abc"])),
+            ("' a b '", ok(&[" a b "])),
+            ("{A: 1, B: 2}", ok(&["A", "B"])),
+            ("!!binary aGVsbG8=", ok(&["104", "101", "108", "108", "111"])),
+            ("!!omap [{a: 1}]", ok(&["('a', 1)"])),
+            (
+                "[A, 5, null, true, 2024-01-31, [x, y], {k: v}, '  ', 3.5, 1e3, .inf, 99999999999999999999999]",
+                ok(&[
+                    "A",
+                    "5",
+                    "None",
+                    "True",
+                    "2024-01-31",
+                    "['x', 'y']",
+                    "{'k': 'v'}",
+                    "3.5",
+                    "1e3",
+                    "inf",
+                    "99999999999999999999999",
+                ]),
+            ),
+        ];
+        for (yaml, expected) in cases {
+            let fm = map(&format!("prerequisites:\n  env_vars: {yaml}\n"));
+            assert_eq!(prerequisite_lists(&fm).map(|(env_vars, _)| env_vars), expected, "env_vars: {yaml}");
+            let fm = map(&format!("prerequisites:\n  env_vars: [A]\n  commands: {yaml}\n"));
+            let commands = prerequisite_lists(&fm).map(|(_, commands)| commands);
+            assert_eq!(commands, expected, "commands: {yaml}");
+        }
+    }
+
+    /// A value `skill_view` cannot iterate leaves the readiness with only
+    /// its error; one it can iterate is read as Hermes reads it.
+    #[test]
+    fn an_uniterable_prerequisite_is_the_view_error() {
+        let env = Env::with_vars([("HOME", "/nonexistent")], crate::engine::env::Os::Linux);
+        let home = Home::load(std::path::PathBuf::from("/nonexistent-home"), &env);
+        let ready = evaluate(&map("prerequisites:\n  commands: 5\n"), &home, &env, "local");
+        assert_eq!(ready.view_error.as_deref(), Some("'int' object is not iterable"));
+        assert!(ready.required.is_empty() && !ready.setup_needed);
+        let ready = evaluate(&map("prerequisites:\n  env_vars: {K_ONE: x}\n"), &home, &env, "local");
+        assert_eq!(ready.view_error, None);
+        assert_eq!(ready.missing_env, ["K_ONE"]);
     }
 
     #[test]

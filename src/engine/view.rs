@@ -389,6 +389,9 @@ impl Engine {
         };
         let skill_name = fm.get("name").cloned().unwrap_or(Value::Str(default_name));
         let ready = readiness::evaluate(&fm, &self.home, &self.env, self.options.backend.name());
+        if let Some(e) = ready.view_error {
+            return py_exception(e);
+        }
         let skill_dir_str = found.skill_dir.as_deref().map(paths::path_string);
         let runtime_dir = found.skill_dir.as_deref().map(|d| self.runtime_path(d).path);
         let shown_dir = found.skill_dir.as_deref().map(|d| self.shown_skill_dir(d));

@@ -5,6 +5,7 @@ use super::Sink;
 use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::frontmatter::{self, FrontmatterKind};
 use crate::engine::messages::is_core_command;
+use crate::engine::readiness;
 use crate::engine::skill::{self, slugify, LISTING_READ_CHARS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH};
 use crate::engine::value::{take_chars, Map, Value};
 use crate::engine::Engine;
@@ -337,6 +338,16 @@ fn check_prerequisites(engine: &Engine, text: &str, fm: &Map, sink: &mut Sink) {
                 "`prerequisites.commands` is not checked by Hermes 0.19.0 (required_commands is always empty)",
             );
         }
+        for key in ["env_vars", "commands"] {
+            if let Err(e) = readiness::prerequisite_values(prereq.get(key)) {
+                let value = prereq.get(key).map(Value::py_str).unwrap_or_default();
+                sink.add(
+                    "hermes-prerequisites-not-list",
+                    nested_line(text, "prerequisites", key).or(line),
+                    format!("`prerequisites.{key}: {value}` is not a list: skill_view fails ({e})"),
+                );
+            }
+        }
     }
     // Names Hermes drops.
     let mut declared: Vec<String> = Vec::new();
@@ -363,11 +374,8 @@ fn check_prerequisites(engine: &Engine, text: &str, fm: &Map, sink: &mut Sink) {
         declared.extend(secrets.iter().filter_map(|s| s.get("env_var").map(|v| v.py_str().trim().to_owned())));
     }
     if let Some(Value::Map(p)) = fm.get("prerequisites") {
-        match p.get("env_vars") {
-            Some(Value::Seq(items)) => declared.extend(items.iter().map(|v| v.py_str().trim().to_owned())),
-            Some(Value::Str(s)) => declared.push(s.trim().to_owned()),
-            _ => {}
-        }
+        let legacy = readiness::prerequisite_values(p.get("env_vars")).unwrap_or_default();
+        declared.extend(legacy.iter().map(|v| v.trim().to_owned()));
     }
     let valid = |n: &str| {
         let mut c = n.chars();

@@ -90,6 +90,9 @@ rules! {
     "hermes-ignored-key", Warning, "a key Hermes does not read where it is",
         "Move it where Hermes reads it (the message says where).",
         "prerequisites:\\n  env: [{name: TOKEN}]";
+    "hermes-prerequisites-not-list", Error, "`prerequisites.env_vars` or `.commands` is a number, boolean or date",
+        "Write a list (`[API_KEY]`): Hermes iterates the value, so skill_view fails with `'int' object is not iterable` and the skill cannot be loaded, invoked or preloaded.",
+        "prerequisites:\\n  env_vars: 5";
     "hermes-env-name", Warning, "an environment variable name Hermes drops",
         "Use letters, digits and underscores, not starting with a digit; Hermes silently ignores other names.",
         "required_environment_variables: [api-key]";

@@ -134,6 +134,9 @@ impl Engine {
     pub fn db_view(&self, row: &DbSkill, task_id: Option<&str>) -> Json {
         let fm = frontmatter::parse(&row.content).0.fields;
         let ready = readiness::evaluate(&fm, &self.home, &self.env, self.options.backend.name());
+        if let Some(e) = ready.view_error {
+            return json!({"error": e, "success": false});
+        }
         let cfg = crate::engine::preprocess::PreprocessConfig::from_skills(self.home.merged_skills());
         let content =
             crate::engine::preprocess::preprocess(&row.content, Default::default(), task_id, &cfg, false).text;
