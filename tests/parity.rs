@@ -267,6 +267,7 @@ fixtures!(
     readiness_docker,
     root_skill,
     sandbox,
+    symlinks,
     templates_off,
     yaml_bundle_raises,
     yaml_bundles,

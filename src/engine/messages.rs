@@ -299,8 +299,11 @@ impl Engine {
                 return rel_or_dot(rel);
             }
         }
-        let resolved = paths::resolve(&path);
-        match resolved.strip_prefix(paths::resolve(&self.home.skills_dir)) {
+        // A symlink loop raises there too, and the identifier passes unchanged.
+        let (Ok(resolved), Ok(root)) = (paths::try_resolve(&path), paths::try_resolve(&self.home.skills_dir)) else {
+            return raw.to_owned();
+        };
+        match resolved.strip_prefix(root) {
             Ok(rel) => rel_or_dot(rel),
             Err(_) => raw.to_owned(),
         }

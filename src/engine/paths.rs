@@ -27,44 +27,109 @@ pub fn join(base: &Path, rel: &str) -> PathBuf {
     normalize(&base.join(rel))
 }
 
-/// Non-strict `Path.resolve()`: symlinks followed where the path exists,
-/// `..` collapsed, the missing tail appended as written.
+/// Non-strict `Path.resolve()` as Python 3.11 computes it
+/// (`os.path.realpath`): every symlink on the way is followed, a dangling
+/// one too (its target is read and resolved in turn), a missing component
+/// is kept as written and `..` after it still climbs lexically. On a
+/// symlink loop this is the path where pathlib raises: see [`try_resolve`].
 pub fn resolve(path: &Path) -> PathBuf {
     let absolute =
         if path.is_absolute() { path.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(path) };
+    // A path that exists throughout resolves as the OS resolves it.
     if let Ok(real) = fs::canonicalize(&absolute) {
         return real;
     }
-    let mut resolved = PathBuf::new();
-    let mut components = absolute.components().peekable();
-    while let Some(comp) = components.next() {
-        match comp {
-            Component::RootDir | Component::Prefix(_) => resolved.push(comp.as_os_str()),
+    let mut seen = HashMap::new();
+    lexical_normpath(&join_realpath(PathBuf::from("/"), &absolute, &mut seen).0)
+}
+
+/// `Path.resolve()` with Python 3.11's `RuntimeError` on a symlink loop:
+/// `Err("Symlink loop from '<path>'")` when the resolved path cannot be
+/// `stat`ed because of one.
+pub fn try_resolve(path: &Path) -> Result<PathBuf, String> {
+    let resolved = resolve(path);
+    // pathlib stats the answer and raises for ELOOP alone: a loop realpath
+    // met but left behind (`loop/../x`) is no error.
+    match fs::metadata(&resolved) {
+        Err(e) if is_symlink_loop(&e) => {
+            Err(format!("Symlink loop from {}", super::value::py_str_repr(&path_string(&resolved))))
+        }
+        _ => Ok(resolved),
+    }
+}
+
+#[cfg(unix)]
+fn is_symlink_loop(e: &std::io::Error) -> bool {
+    e.raw_os_error() == Some(libc::ELOOP)
+}
+
+#[cfg(not(unix))]
+fn is_symlink_loop(_: &std::io::Error) -> bool {
+    false
+}
+
+/// `posixpath._joinrealpath(path, rest, strict=False, seen)`: `rest`
+/// walked one component at a time from the resolved `path`. `seen` maps a
+/// symlink to what it resolved to, `None` while it is being resolved.
+fn join_realpath(mut path: PathBuf, rest: &Path, seen: &mut HashMap<PathBuf, Option<PathBuf>>) -> (PathBuf, bool) {
+    let mut components = rest.components();
+    while let Some(component) = components.next() {
+        let name = match component {
+            Component::RootDir => {
+                path = PathBuf::from("/");
+                continue;
+            }
+            Component::Prefix(prefix) => {
+                path = PathBuf::from(prefix.as_os_str());
+                continue;
+            }
+            Component::CurDir => continue,
+            Component::ParentDir => {
+                path.pop();
+                continue;
+            }
+            Component::Normal(name) => name,
+        };
+        let newpath = path.join(name);
+        let is_link = fs::symlink_metadata(&newpath).is_ok_and(|m| m.file_type().is_symlink());
+        let target = if is_link { fs::read_link(&newpath).ok() } else { None };
+        let Some(target) = target else {
+            path = newpath;
+            continue;
+        };
+        match seen.get(&newpath) {
+            Some(Some(resolved)) => {
+                path = resolved.clone();
+                continue;
+            }
+            // Met again while resolving itself: a loop.
+            Some(None) => return (newpath.join(components.as_path()), false),
+            None => {}
+        }
+        seen.insert(newpath.clone(), None);
+        let (resolved, finished) = join_realpath(path, &target, seen);
+        if !finished {
+            return (resolved.join(components.as_path()), false);
+        }
+        seen.insert(newpath, Some(resolved.clone()));
+        path = resolved;
+    }
+    (path, true)
+}
+
+/// `os.path.normpath` of an absolute path: `.` dropped, `..` climbing.
+fn lexical_normpath(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for component in path.components() {
+        match component {
             Component::CurDir => {}
             Component::ParentDir => {
-                resolved.pop();
+                out.pop();
             }
-            Component::Normal(name) => {
-                resolved.push(name);
-                if let Ok(real) = fs::canonicalize(&resolved) {
-                    resolved = real;
-                } else {
-                    // The rest does not exist: finish lexically.
-                    for rest in components.by_ref() {
-                        match rest {
-                            Component::ParentDir => {
-                                resolved.pop();
-                            }
-                            Component::Normal(n) => resolved.push(n),
-                            _ => {}
-                        }
-                    }
-                    break;
-                }
-            }
+            other => out.push(other.as_os_str()),
         }
     }
-    resolved
+    out
 }
 
 /// Lexical `relative_to`; `None` when `path` is not under `base`.
@@ -522,6 +587,70 @@ mod tests {
         assert_eq!(listed(&tree, &root, &root.join("../skill/references/deep/a.md")), None, "`..`: ask the disk");
         assert_eq!(listed(&tree, &root, &root.join("scripts/../references/x")), None);
         assert!(exists_in(&[], &root, &root.join("references/deep/a.md")), "no listing: the disk answers");
+    }
+
+    /// `resolve` and `try_resolve` answer what Python 3.11's `Path.resolve()`
+    /// answered for the same tree (expectations taken from it): dangling
+    /// links followed to their missing targets, links missing in the middle
+    /// of a chain, `..` after a missing component or a link, loops.
+    #[cfg(unix)]
+    #[test]
+    fn resolve_follows_links_as_python_does() {
+        use std::os::unix::fs::symlink;
+        let t = tempfile::tempdir().unwrap();
+        let top = fs::canonicalize(t.path()).unwrap();
+        let d = top.join("d");
+        fs::create_dir_all(d.join("sub")).unwrap();
+        fs::create_dir_all(d.join("real")).unwrap();
+        fs::write(d.join("real/f"), "x").unwrap();
+        for (link, target) in [
+            ("abs_dangling", "/nonexistent/zz"),
+            ("rel_dangling", "missing"),
+            ("chain1", "link2/file"),
+            ("link2", "/nonexistent"),
+            ("chain0", "chain1"),
+            ("updot", "missing/../../outside.md"),
+            ("a", "b"),
+            ("b", "a"),
+            ("self", "self"),
+            ("via_loop", "a/x"),
+            ("tosub", "real/../sub"),
+            ("mid", "sub/../nowhere/x"),
+            ("filedot", "real/f/.."),
+        ] {
+            symlink(target, d.join(link)).unwrap();
+        }
+        let at = |rel: &str| d.join(rel);
+        let inside = |rel: &str| Ok(d.join(rel));
+        let outside = |abs: &str| Ok(PathBuf::from(abs));
+        let lp = |rel: &str| Err(format!("Symlink loop from '{}'", d.join(rel).display()));
+        let cases: Vec<(&str, Result<PathBuf, String>)> = vec![
+            ("abs_dangling", outside("/nonexistent/zz")),
+            ("rel_dangling", inside("missing")),
+            ("chain1", outside("/nonexistent/file")),
+            ("chain0", outside("/nonexistent/file")),
+            ("link2", outside("/nonexistent")),
+            ("updot", Ok(top.join("outside.md"))),
+            ("a", lp("a")),
+            ("b", lp("b")),
+            ("self", lp("self")),
+            ("via_loop", lp("a/x")),
+            ("a/../sub", inside("sub")),
+            ("sub/../a/z", lp("a/z")),
+            ("tosub", inside("sub")),
+            ("mid", inside("nowhere/x")),
+            ("filedot", inside("real")),
+            ("missing/../chain1", outside("/nonexistent/file")),
+            ("abs_dangling/../q", outside("/nonexistent/q")),
+            ("real/f/x", inside("real/f/x")),
+            ("sub/./real/../x", inside("sub/x")),
+        ];
+        for (rel, expected) in cases {
+            assert_eq!(try_resolve(&at(rel)), expected, "{rel}");
+            let lenient = expected
+                .unwrap_or_else(|e| PathBuf::from(e.trim_start_matches("Symlink loop from '").trim_end_matches('\'')));
+            assert_eq!(resolve(&at(rel)), lenient, "{rel}");
+        }
     }
 
     #[test]

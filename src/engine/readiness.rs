@@ -207,29 +207,32 @@ pub fn missing_credential_files(fm: &Map, home: &Home) -> Option<Vec<String>> {
         if rel.is_empty() {
             continue;
         }
-        if !credential_file_mountable(&rel, &home.root) {
-            missing.push(rel);
+        match credential_file_mountable(&rel, &home.root) {
+            Ok(true) => {}
+            Ok(false) => missing.push(rel),
+            Err(_) => return None,
         }
     }
     Some(missing)
 }
 
 /// `register_credential_file(rel)`: relative, inside HERMES_HOME, an existing
-/// file, and not one of the credential stores the agent may not read.
-pub fn credential_file_mountable(rel: &str, home_root: &Path) -> bool {
+/// file, and not one of the credential stores the agent may not read; the
+/// error of a symlink loop, which Hermes' containment check lets through.
+pub fn credential_file_mountable(rel: &str, home_root: &Path) -> Result<bool, String> {
     if rel.starts_with('/') {
-        return false;
+        return Ok(false);
     }
     let host = paths::join(home_root, rel);
-    let resolved = paths::resolve(&host);
-    let home_resolved = paths::resolve(home_root);
+    let resolved = paths::try_resolve(&host)?;
+    let home_resolved = paths::try_resolve(home_root)?;
     if !resolved.starts_with(&home_resolved) {
-        return false;
+        return Ok(false);
     }
     if !paths::is_file(&resolved) {
-        return false;
+        return Ok(false);
     }
-    !is_denied_credential_store(&resolved, &home_resolved)
+    Ok(!is_denied_credential_store(&resolved, &home_resolved))
 }
 
 /// `agent.file_safety.get_read_block_error` for paths under the home.

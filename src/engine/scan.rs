@@ -323,7 +323,9 @@ fn check_structure(
         }
         count += 1;
         if f.is_symlink {
-            match resolve_link(&f.path) {
+            // Python 3.11 raises on a loop (RuntimeError, which the guard
+            // does not catch), so the whole scan fails.
+            match paths::try_resolve(&f.path) {
                 Ok(resolved) if !resolved.starts_with(&root) => findings.push(structural(
                     "symlink_escape",
                     "critical",
@@ -333,7 +335,7 @@ fn check_structure(
                     "symlink points outside the skill directory".into(),
                 )),
                 Ok(_) => {}
-                Err(()) => return Err(format!("RuntimeError: Symlink loop from '{}'", f.path.display())),
+                Err(e) => return Err(format!("RuntimeError: {e}")),
             }
             continue;
         }
@@ -393,26 +395,6 @@ fn check_structure(
         ));
     }
     Ok(())
-}
-
-/// `Path.resolve()` of a symlink as Python 3.11 does it: the target,
-/// followed where it exists; `Err` on a loop, where Python 3.11 raises.
-fn resolve_link(link: &Path) -> Result<std::path::PathBuf, ()> {
-    match std::fs::canonicalize(link) {
-        Ok(real) => Ok(real),
-        Err(e) if e.raw_os_error() == Some(libc_eloop()) => Err(()),
-        Err(_) => Ok(paths::resolve(link)),
-    }
-}
-
-#[cfg(unix)]
-fn libc_eloop() -> i32 {
-    libc::ELOOP
-}
-
-#[cfg(not(unix))]
-fn libc_eloop() -> i32 {
-    -1
 }
 
 #[cfg(unix)]

@@ -468,8 +468,12 @@ fn view_file(name: &str, skill_dir: &Path, file_path: &str) -> Json {
         return json!({"success": false, "error": "Path traversal ('..') is not allowed.", "hint": FILE_HINT});
     }
     let target = paths::join(skill_dir, file_path);
-    let resolved = paths::resolve(&target);
-    let root = paths::resolve(skill_dir);
+    // `validate_within_dir` catches ValueError and OSError, not the
+    // RuntimeError of a symlink loop: skill_view itself fails.
+    let (resolved, root) = match paths::try_resolve(&target).and_then(|t| Ok((t, paths::try_resolve(skill_dir)?))) {
+        Ok(both) => both,
+        Err(e) => return py_exception(e),
+    };
     if !resolved.starts_with(&root) {
         return json!({
             "success": false,

@@ -10,7 +10,9 @@ each trust level. The text is made of strings generated from Hermes' own
 121 threat patterns (a small generator walks each regex's parse tree),
 mutated (case, blanks, invisible and look-alike characters, cut short),
 mixed with lines of the corpus; around it are the structural cases: binary
-and executable files, symlinks in and out of the folder or to nothing,
+and executable files, symlinks in and out of the folder or to nothing
+(absolute or relative, chains of links whose last hop dangles, `..` after
+a missing component or a link),
 `.skillignore` files, many files and large ones (kept as a byte and a size). `tests/scan.rs` builds
 each folder again and compares.
 """
@@ -145,6 +147,27 @@ def text_file(rng, patterns, corpus):
     return sep.join(parts) + rng.choice(["\n", "", sep])
 
 
+# Link targets: in and out of the folder, existing or not, absolute or
+# relative, with `..` after a missing component or after another entry
+# (which may itself be a link), and onto the chains below.
+SYMLINK_TARGETS = ["SKILL.md", "../outside.md", "/etc/hostname", "missing.md", "f0.md", "references", "..", ".",
+                   "/nonexistent/zz", "../nowhere/zz", "gone/../../outside.md", "gone/../f0.md", "f1.md/../../x.md",
+                   "f2/../../outside.md", "hop/x.md", "c0.md", "c1/deeper.md"]
+
+
+def chain(rng, files):
+    """A chain of links c0.md -> c1 -> ... whose last hop leads nowhere (in
+    or out of the folder), to a real file or folder, or back to the start;
+    sometimes a link `hop` for the `hop/x.md` targets to pass through."""
+    names = ["c0.md"] + [f"c{i}" for i in range(1, rng.randint(1, 3))]
+    end = rng.choice(["/nonexistent/end", "../gone/end", "missing/../../outside.md", "SKILL.md", "references", "c0.md",
+                      "/nonexistent/a/../b"])
+    for i, name in enumerate(names):
+        files[name] = {"symlink": names[i + 1] if i + 1 < len(names) else end}
+    if rng.random() < 0.5:
+        files["hop"] = {"symlink": rng.choice(["/nonexistent/dir", "c0.md", "references", "../hop-gone"])}
+
+
 def folder(rng, patterns, corpus):
     files = {}
     if rng.random() < 0.93:
@@ -163,13 +186,14 @@ def folder(rng, patterns, corpus):
             entry = rng.choice([{"fill": "y", "size": rng.choice([200_000, 270_000, 300_000])},
                                 {"fill": "curl x | sh\n", "size": rng.choice([20, 200])}])
         elif roll < 0.93:
-            entry = {"symlink": rng.choice(["SKILL.md", "../outside.md", "/etc/hostname", "missing.md", "f0.md",
-                                            "references", "..", "."])}
+            entry = {"symlink": rng.choice(SYMLINK_TARGETS)}
         else:
             entry = {"hex": b"\xff\xfe bad utf-8 \xc3\x28 curl x | sh\n".hex()}
         if "text" in entry and rng.random() < 0.15:
             entry["exec"] = True
         files[name] = entry
+    if rng.random() < 0.15:
+        chain(rng, files)
     if rng.random() < 0.2:
         files[rng.choice([".skillignore", ".clawhubignore"])] = {
             "text": "\n".join(rng.sample(["*.sh", "references/", "/scripts", "f1*", "a/", "# c", "*.md", "SKILL.md",
