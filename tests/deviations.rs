@@ -197,3 +197,57 @@ fn yaml_caps_refuse_bombs_and_depth() {
         assert_eq!(view["name"], name);
     }
 }
+
+/// The `skillscope` binary run on `home` with `args`: its exit code and
+/// standard output.
+fn skillscope(home: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", "/nonexistent-home")
+        .arg("--home")
+        .arg(home)
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (out.status.code(), String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+/// A bundle named `help`: `build_bundle_invocation_message("/help")` builds
+/// its message, but Hermes' CLI handles its core commands before bundles,
+/// so typing `/help` shows Hermes' help. `invoke` answers as the CLI does.
+#[test]
+fn core_commands_come_before_a_bundle_of_the_same_name() {
+    let (_t, h) = home();
+    write(&h.join("skills/e/SKILL.md"), "---\nname: e\ndescription: d\n---\nbody\n");
+    write(&h.join("skill-bundles/help.yaml"), "name: help\nskills: [e]\n");
+    let e = engine(&h);
+    assert!(e.bundles().bundles.contains_key("/help"));
+    let (message, loaded, missing) = e.bundle_message("/help", "go", None).expect("the bundle's own message");
+    assert!(message.starts_with("[IMPORTANT: The user has invoked the \"help\" skill bundle"), "{message}");
+    assert_eq!((loaded, missing), (vec!["e".to_owned()], vec![]));
+    assert_eq!(e.dispatch("/help go", None), None);
+    assert_eq!(skillscope(&h, &["--json", "invoke", "/help", "go"]), (Some(1), "null\n".to_owned()));
+}
+
+/// A date as a skill's `description`: Hermes' command map keeps the
+/// `datetime.date`, which JSON cannot hold; `skillscope commands` prints its
+/// `str()`, as Hermes' own TUI gateway shows it.
+#[test]
+fn a_date_description_of_a_command_prints_as_python_str() {
+    let (_t, h) = home();
+    write(&h.join("skills/dated/SKILL.md"), "---\nname: dated\ndescription: 2024-01-31\n---\nbody\n");
+    let e = engine(&h);
+    let commands = e.skill_commands();
+    let dated = &commands["/dated"];
+    let date = skillscope::engine::value::Date::new(2024, 1, 31).expect("a date");
+    assert_eq!(dated.description, skillscope::engine::value::Value::Date(date), "the engine keeps the date");
+    assert_eq!(dated.to_json()["description"], "2024-01-31");
+    let (code, out) = skillscope(&h, &["--json", "commands"]);
+    assert_eq!(code, Some(0));
+    let printed: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(printed[0][0], "/dated");
+    assert_eq!(printed[0][1]["description"], "2024-01-31");
+    let (_, table) = skillscope(&h, &["commands"]);
+    assert!(table.lines().any(|l| l.starts_with("/dated") && l.trim_end().ends_with("2024-01-31")), "{table}");
+}
