@@ -714,3 +714,14 @@ fn readiness_and_files_say_what_platforms_and_symlinks_do() {
     let s = screen(&mut app, 140, 30);
     assert!(s.contains("symlink, not in the docker sandbox"), "{s}");
 }
+
+#[test]
+fn a_skill_skill_view_fails_on_is_marked_and_readiness_says_why() {
+    let home = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/prerequisites/home");
+    let mut app = app_for(&home);
+    select_skill(&mut app, "env-int");
+    key(&mut app, KeyCode::Char('3'));
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("✗ env-int"), "{s}");
+    assert!(s.contains("readiness     skill_view fails: 'int' object is not iterable"), "{s}");
+}

@@ -179,6 +179,9 @@ pub enum Command {
         /// Decide as `hermes skills install --force` would
         #[arg(long)]
         force: bool,
+        /// List every finding (the text report shows the first 50; --json has them all)
+        #[arg(long)]
+        all: bool,
     },
     /// Check skills against agentskills.io and what Hermes does with them
     Check {
@@ -386,10 +389,17 @@ fn scan_origin(source: Option<String>, trust: Option<&'static str>) -> scan::Ori
 }
 
 /// `scan PATH`, outside any home.
-fn scan_path(path: &Path, source: &Option<String>, trust: Option<&'static str>, force: bool, json: bool) -> i32 {
+fn scan_path(
+    path: &Path,
+    source: &Option<String>,
+    trust: Option<&'static str>,
+    force: bool,
+    all: bool,
+    json: bool,
+) -> i32 {
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let origin = scan_origin(source.clone(), trust);
-    let result = scan::run(path, &origin, force, json, &mut out);
+    let result = scan::run(path, &origin, force, all, json, &mut out);
     flushed(result, &mut out)
 }
 
@@ -444,9 +454,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         return browse(&global);
     };
     // A path needs no home: a skills repository's CI scans its folders.
-    if let Command::Scan { target, source, trust, force } = &command {
+    if let Command::Scan { target, source, trust, force, all } = &command {
         if Path::new(target).exists() {
-            return scan_path(Path::new(target), source, *trust, *force, global.json);
+            return scan_path(Path::new(target), source, *trust, *force, *all, global.json);
         }
     }
     let session = match open_session(&global, Env::from_process(), false) {
@@ -499,8 +509,8 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             check::run(engine, layered, &names, min_severity, &rules, json, &mut out)
         }
         Command::Lifecycle { name, now } => lifecycle::run(engine, name.as_deref(), now, json, &mut out),
-        Command::Scan { target, source, trust, force } => match scan::skill_folder(engine, &target) {
-            Ok(dir) => scan::run(&dir, &scan_origin(source, trust), force, json, &mut out),
+        Command::Scan { target, source, trust, force, all } => match scan::skill_folder(engine, &target) {
+            Ok(dir) => scan::run(&dir, &scan_origin(source, trust), force, all, json, &mut out),
             Err(msg) => {
                 eprintln!("skillscope: {msg}");
                 return EXIT_USAGE;

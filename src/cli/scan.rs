@@ -38,7 +38,10 @@ pub fn scan(path: &Path, origin: &Origin) -> Scan {
 /// Prints the scan (Hermes' report, or `--json`); exit status 1 when the
 /// install would not go ahead (blocked, or waiting for a confirmation that
 /// a script cannot give).
-pub fn run(path: &Path, origin: &Origin, force: bool, json: bool, out: &mut Out) -> io::Result<i32> {
+/// Findings a scan prints without `--all`.
+pub const SHOWN_FINDINGS: usize = 50;
+
+pub fn run(path: &Path, origin: &Origin, force: bool, all: bool, json: bool, out: &mut Out) -> io::Result<i32> {
     if !path.exists() {
         eprintln!("skillscope: {}: no such skill folder or file", path.display());
         return Ok(EXIT_USAGE);
@@ -66,7 +69,10 @@ pub fn run(path: &Path, origin: &Origin, force: bool, json: bool, out: &mut Out)
                 let line = format!("Scan: {} ({}/{})  {e}", result.skill, result.source, result.trust_level);
                 writeln!(out, "{}", crate::sanitize::clean_line(&line))?
             }
-            None => writeln!(out, "{}", crate::sanitize::clean(&result.report()))?,
+            None => {
+                let limit = (!all).then_some(SHOWN_FINDINGS);
+                writeln!(out, "{}", crate::sanitize::clean(&result.report(limit)))?
+            }
         }
         if force {
             writeln!(out, "With --force: {}", decision.reason)?;

@@ -205,8 +205,11 @@ impl Scan {
         format!("{}: {} — {} finding(s) in {}", self.skill, self.verdict, self.findings.len(), categories.join(", "))
     }
 
-    /// `format_scan_report`: the report `hermes skills install` prints.
-    pub fn report(&self) -> String {
+    /// `format_scan_report`: the report `hermes skills install` prints,
+    /// its findings in columns as wide as their longest entry (Hermes pads
+    /// to fixed widths, which long categories and paths overrun), and only
+    /// the first `limit` of them, with how many more there are.
+    pub fn report(&self, limit: Option<usize>) -> String {
         let mut lines = vec![format!(
             "Scan: {} ({}/{})  Verdict: {}",
             self.skill,
@@ -218,10 +221,19 @@ impl Scan {
             let order = |s: &str| ["critical", "high", "medium", "low"].iter().position(|l| *l == s).unwrap_or(4);
             let mut sorted: Vec<&ScanFinding> = self.findings.iter().collect();
             sorted.sort_by_key(|f| order(&f.severity));
-            for f in sorted {
-                let shown: String = f.matched.chars().take(60).collect();
-                let at = format!("{}:{}", f.file, f.line);
-                lines.push(format!("  {:<8} {:<14} {at:<30} \"{shown}\"", f.severity.to_uppercase(), f.category));
+            let shown = &sorted[..limit.unwrap_or(sorted.len()).min(sorted.len())];
+            let at = |f: &ScanFinding| format!("{}:{}", f.file, f.line);
+            let width = |cells: Vec<usize>, least: usize| cells.into_iter().max().unwrap_or(0).max(least);
+            let category_w = width(shown.iter().map(|f| f.category.chars().count()).collect(), 14);
+            let at_w = width(shown.iter().map(|f| at(f).chars().count()).collect(), 30);
+            for f in shown {
+                let matched: String = f.matched.chars().take(60).collect();
+                let (severity, category, at) = (f.severity.to_uppercase(), &f.category, at(f));
+                lines.push(format!("  {severity:<8} {category:<category_w$} {at:<at_w$} \"{matched}\""));
+            }
+            if shown.len() < sorted.len() {
+                let more = sorted.len() - shown.len();
+                lines.push(format!("  … and {more} more (--all lists every finding; --json gives them all)"));
             }
             lines.push(String::new());
         }

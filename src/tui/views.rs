@@ -253,7 +253,7 @@ fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
 /// The tree marker of a skill: why the agent does not get it, or `·`.
 pub fn marker(skill: &CatalogSkill, theme: &Theme) -> (&'static str, Style) {
     let s = &skill.status;
-    if skill.read_error.is_some() {
+    if skill.read_error.is_some() || skill.readiness().view_error.is_some() {
         ("✗", theme.error)
     } else if !s.platform_ok {
         ("⊘", theme.dim)
@@ -284,7 +284,7 @@ pub const MARKERS: &[(&str, &str)] = &[
     ("↥", "(after the name) shadows a later skill of the same name"),
     ("≈", "ambiguous: skill_view refuses the name"),
     ("!", "dropped from the listing (bad name or description)"),
-    ("✗", "unreadable: a SKILL.md or a folder"),
+    ("✗", "unreadable (a SKILL.md or a folder), or skill_view fails on it"),
 ];
 
 fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
@@ -690,7 +690,11 @@ fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
     let backend = engine.options.backend;
     let r = readiness::evaluate(fm, &engine.home, &engine.env, backend.name());
     let mut out = Vec::new();
-    let (status_style, status) = if r.setup_needed { (theme.warn, "setup_needed") } else { (theme.ok, "available") };
+    let (status_style, status) = match (&r.view_error, r.setup_needed) {
+        (Some(e), _) => (theme.error, format!("skill_view fails: {}", clean_line(e))),
+        (None, true) => (theme.warn, "setup_needed".to_owned()),
+        (None, false) => (theme.ok, "available".to_owned()),
+    };
     out.push(Line::from(vec![
         Span::styled(format!("{:<14}", "readiness"), theme.dim),
         Span::styled(status, status_style),
