@@ -259,12 +259,12 @@ fn check_summary_counts_what_it_leaves_out() {
         assert!(count("info") > 0, "the fixture has infos to leave out");
         let out = run(&s, &[&["--home", &h, "check", "--min-severity", "warning"][..], names].concat());
         let text = String::from_utf8_lossy(&out.stdout);
+        let plural = |n: usize, noun: &str| format!("{n} {noun}{}", if n == 1 { "" } else { "s" });
         let expected = format!(
-            "{} errors, {} warnings, {} info; showing {} at or above warning",
-            count("error"),
-            count("warning"),
+            "{}, {}; not shown, below warning: {} info",
+            plural(count("error"), "error"),
+            plural(count("warning"), "warning"),
             count("info"),
-            count("error") + count("warning")
         );
         assert!(text.trim_end().ends_with(&expected), "{names:?}: {text}");
     }
@@ -278,7 +278,7 @@ fn check_bundles_by_slug_and_human_output() {
     assert_eq!(out.status.code(), Some(1));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("skill-bundles/backend-dev.yaml\n"), "{text}");
-    assert!(text.contains("skill-bundles/backend-dev.yaml:5: error [bundle-member-missing]"), "{text}");
+    assert!(text.contains("skill-bundles/backend-dev.yaml:5:5: error [B002 bundle-member-missing]"), "{text}");
     assert!(text.contains("bundle-member-disabled"), "{text}");
     assert!(text.contains("hint: "), "{text}");
     assert!(!text.contains("research"), "only the named bundle: {text}");

@@ -4,6 +4,7 @@
 
 mod common;
 
+use skillscope::engine::check::Policy;
 use skillscope::engine::diagnostics::{Finding, Progress, Severity, RULES};
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::{Engine, Options};
@@ -37,7 +38,7 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
         f.sort_by(|a, b| (&a.rel_path, a.line, &a.rule, &a.message).cmp(&(&b.rel_path, b.line, &b.rule, &b.message)));
         f
     };
-    let (catalog, in_one_walk) = engine.checked_catalog_with(&Progress::default(), Severity::Info);
+    let (catalog, in_one_walk) = engine.checked_catalog_with(&Progress::default(), &Policy::everything());
     let on_a_catalog = engine.check_home(&engine.catalog());
     let on_a_catalog = sorted(on_a_catalog);
     assert_eq!(sorted(in_one_walk), on_a_catalog);
@@ -46,7 +47,7 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
     // it goes rather than at the end.
     for min in [Severity::Warning, Severity::Error] {
         let progress = Progress::default();
-        let kept = sorted(engine.checked_catalog_with(&progress, min).1);
+        let kept = sorted(engine.checked_catalog_with(&progress, &Policy { min, ..Policy::everything() }).1);
         let expected: Vec<Finding> = on_a_catalog.iter().filter(|f| f.severity >= min).cloned().collect();
         assert_eq!(kept, expected, "findings at or above {min:?}");
         for severity in [Severity::Info, Severity::Warning] {
@@ -68,6 +69,35 @@ fn cases() -> Vec<Case> {
     let s = |p: &'static str, t: String| (p, t);
     let good = || vec![s("skills/good/SKILL.md", ok_skill("good", "", "Body.\n"))];
     vec![
+        (
+            "hermes-skill-too-long",
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", &"word ".repeat(20_001)))],
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", &"word ".repeat(19_000)))],
+        ),
+        (
+            "hermes-control-character",
+            vec![s("skills/a/SKILL.md", "---\nname: a\ndescription: \"Deploys\\e[31m things\"\n---\nb\n".into())],
+            vec![s("skills/a/SKILL.md", "---\nname: a\ndescription: \"Deploys\\tthings\"\n---\nb\n".into())],
+        ),
+        (
+            "hermes-control-character",
+            vec![
+                s("skills/good/SKILL.md", ok_skill("good", "", "")),
+                s("skills/DESCRIPTION.md", "---\ndescription: \"Ops\\x07\"\n---\n".into()),
+            ],
+            vec![
+                s("skills/good/SKILL.md", ok_skill("good", "", "")),
+                s("skills/DESCRIPTION.md", "---\ndescription: Ops\n---\n".into()),
+            ],
+        ),
+        (
+            "unused-suppression",
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", "<!-- skillscope-disable-next-line H024 -->\nplain\n"))],
+            vec![s(
+                "skills/a/SKILL.md",
+                ok_skill("a", "", "<!-- skillscope-disable-next-line H024 -->\n${SKILL_DIR}/x\n"),
+            )],
+        ),
         ("spec-name-missing", vec![s("skills/a/SKILL.md", "---\ndescription: d\n---\nb\n".into())], good()),
         ("spec-name-format", vec![s("skills/Bad_Name/SKILL.md", ok_skill("Bad_Name", "", ""))], good()),
         ("spec-name-folder", vec![s("skills/folder/SKILL.md", ok_skill("other", "", ""))], good()),
@@ -317,6 +347,8 @@ fn every_rule_triggers_and_stays_quiet() {
         "hermes-unreadable",
         // Needs another user than root: tests/bad_input.rs covers it.
         "hermes-unreadable-folder",
+        // Needs a file over 64 MiB or not UTF-8: covered below.
+        "file-not-checked",
         "layer-shadows-shared",
         "layer-row-unused",
     ];
@@ -389,14 +421,16 @@ fn findings_carry_lines_and_relative_paths() {
     assert_eq!(f.skill_name.as_deref(), Some("a"));
     let json = f.to_json();
     let keys: Vec<&String> = json.as_object().expect("object").keys().collect();
-    assert_eq!(keys, ["rule", "severity", "skill", "path", "line", "message", "hint"]);
+    assert_eq!(keys, ["rule", "code", "severity", "skill", "path", "line", "column", "message", "hint"]);
+    assert_eq!((json["code"].as_str(), json["column"].as_u64()), (Some("H017"), Some(1)));
 }
 
 #[test]
 fn readme_lists_every_rule() {
     let readme = std::fs::read_to_string(common::repo().join("README.md")).expect("README");
     for r in RULES {
-        assert!(readme.contains(&format!("`{}`", r.id)), "README lacks rule {}", r.id);
+        let row = format!("| `{}` | `{}` | {} |", r.code, r.id, r.severity.name());
+        assert!(readme.contains(&row), "README lacks the row of {}: {row}", r.id);
     }
     assert!(readme.contains("`guard-"), "README explains the guard family");
 }
@@ -473,10 +507,10 @@ fn one_walk_check_counts_its_progress() {
     let skill = |name: &str| ok_skill(name, "", "Body.\n");
     let (_t, engine) = home(&[("skills/a/SKILL.md", &skill("a")), ("skills/c/b/SKILL.md", &skill("b"))]);
     let expected = Progress::expecting(5);
-    engine.checked_catalog_with(&expected, Severity::Info);
+    engine.checked_catalog_with(&expected, &Policy::everything());
     assert_eq!((expected.done(), expected.total()), (2, 5));
     let unknown = Progress::default();
-    engine.checked_catalog_with(&unknown, Severity::Info);
+    engine.checked_catalog_with(&unknown, &Policy::everything());
     assert_eq!((unknown.done(), unknown.total()), (2, 2));
 }
 

@@ -318,7 +318,17 @@ fn check_counts_guard_findings_by_the_install_decision() {
     let (code, all) = check_json(&home, "info", &[]);
     assert_eq!(code, 1, "other findings at info");
     let guard: Vec<String> = rules_of(&all, "info").into_iter().filter(|r| r.contains(" guard-")).collect();
-    assert_eq!(guard, ["ignored/SKILL.md guard-env_exfil_curl", "ignored/keep.md guard-prompt_injection_ignore"]);
+    // The scan's structural checks are guard findings too.
+    assert_eq!(
+        guard,
+        [
+            "binaries/blob.BIN guard-binary_file",
+            "binaries/notes.txt guard-unexpected_executable",
+            "binaries/tool.exe guard-binary_file",
+            "ignored/SKILL.md guard-env_exfil_curl",
+            "ignored/keep.md guard-prompt_injection_ignore"
+        ]
+    );
     assert!(rules_of(&all, "error").iter().all(|r| !r.contains(" guard-")), "none is an error by default");
     assert!(!all.iter().any(|f| f["path"].as_str().is_some_and(|p| p.contains("docs/plans") || p.ends_with("top.md"))));
 
@@ -328,6 +338,9 @@ fn check_counts_guard_findings_by_the_install_decision() {
         rules_of(&all, "error"),
         [
             "binaries/SKILL.md guard-install-blocked",
+            "binaries/blob.BIN guard-binary_file",
+            "binaries/notes.txt guard-unexpected_executable",
+            "binaries/tool.exe guard-binary_file",
             "ignored/SKILL.md guard-env_exfil_curl",
             "ignored/SKILL.md guard-install-blocked",
             "ignored/keep.md guard-prompt_injection_ignore",

@@ -3,50 +3,77 @@
 use super::output::Out;
 use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::engine::catalog::Catalog;
+use crate::engine::check::format::{self, Format};
+use crate::engine::check::select::{self, Selector};
+use crate::engine::check::settings::{self, Settings};
+use crate::engine::check::{self, Dropped, Policy, Report};
 use crate::engine::diagnostics::rules::GUARD_FAMILY;
 use crate::engine::diagnostics::{Finding, Progress, Severity};
 use crate::engine::Engine;
-use crate::sanitize::clean_line;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal};
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-/// What a check found: the findings at or above its `min`, and how many
-/// of each severity it left out below that.
-pub struct Checked {
-    pub findings: Vec<Finding>,
-    pub below_min: [usize; 3],
-}
-
-/// Which findings a check reports, beyond their severity.
+/// `check`'s arguments besides the home.
 #[derive(Debug, Default)]
-pub struct Rules {
+pub struct CheckArgs {
+    /// Skills (name, folder or category/skill) or bundles (`/slug`).
+    pub names: Vec<String>,
+    pub min_severity: Option<Severity>,
     /// The distribution whose install decision makes guard findings count
     /// (`--trust`): a skill it would refuse has its guard findings raised to
     /// errors, with the refusal. Without it they are informational.
     pub trust: Option<&'static str>,
-    /// Only findings of these rules (`--select`); a rule ending in `-` or `*`
-    /// is a prefix (`guard-`).
+    /// Rules, codes or prefixes (`--select`, `--ignore`), as given.
     pub select: Vec<String>,
-    /// Never findings of these rules (`--ignore`), prefixes likewise.
     pub ignore: Vec<String>,
+    /// `--config PATH`: this settings file, not the one found.
+    pub config: Option<PathBuf>,
+    /// `--isolated`: no settings file at all.
+    pub isolated: bool,
+    pub format: Option<Format>,
+    /// `--exit-zero`: exit 0 whatever is found.
+    pub exit_zero: bool,
 }
 
-impl Rules {
-    fn matches(pattern: &str, rule: &str) -> bool {
-        match pattern.strip_suffix('*') {
-            Some(prefix) => rule.starts_with(prefix),
-            None if pattern.ends_with('-') => rule.starts_with(pattern),
-            None => rule == pattern,
-        }
-    }
+/// The settings the flags and the settings file make, or the usage error.
+pub struct Resolved {
+    pub policy: Policy,
+    pub trust: Option<&'static str>,
+    pub settings: Option<PathBuf>,
+}
 
-    /// Whether a finding of `rule` is reported.
-    pub fn reports(&self, rule: &str) -> bool {
-        (self.select.is_empty() || self.select.iter().any(|p| Rules::matches(p, rule)))
-            && !self.ignore.iter().any(|p| Rules::matches(p, rule))
-    }
+/// Reads the settings file (`--config`, else the one found above
+/// `checked`, unless `--isolated`) and lays the flags over it.
+pub fn resolve(args: &CheckArgs, checked: &Path) -> Result<Resolved, String> {
+    let settings = if args.isolated {
+        Settings::default()
+    } else {
+        match args.config.clone().or_else(|| settings::discover(checked)) {
+            Some(path) => settings::load(&path).map_err(|e| format!("settings: {e}"))?,
+            None => Settings::default(),
+        }
+    };
+    let flag = |name: &str, given: &[String]| -> Result<Option<Vec<Selector>>, String> {
+        if given.is_empty() {
+            return Ok(None);
+        }
+        select::parse_all(given).map(Some).map_err(|e| format!("{name}: {e}"))
+    };
+    let check = &settings.check;
+    let select = flag("--select", &args.select)?.or_else(|| check.select.clone()).unwrap_or_default();
+    let ignore = flag("--ignore", &args.ignore)?.or_else(|| check.ignore.clone()).unwrap_or_default();
+    let policy = Policy {
+        select,
+        ignore,
+        severity: check.severity.clone(),
+        per_path_ignores: check.per_path_ignores.clone(),
+        base: settings.base().map(Path::to_path_buf),
+        min: args.min_severity.or(check.min_severity).unwrap_or(Severity::Error),
+    };
+    Ok(Resolved { policy, trust: args.trust.or(check.trust), settings: settings.path })
 }
 
 /// The rule of the finding a refused install adds.
@@ -84,36 +111,36 @@ fn apply_install_decision(engine: &Engine, catalog: &Catalog, trust: &'static st
             rel_path: crate::engine::diagnostics::relative(&path, &roots),
             path,
             line: None,
+            column: None,
             message: format!("a hub install as {trust} is refused: {reason}"),
             hint: "`skillscope scan` shows Hermes' report for this skill; rephrase or remove what it flags, or add it to the skill's .skillignore if it is not part of the installed skill.".into(),
         });
     }
 }
 
-/// The findings for the named skills (name, folder or categorized path) and
-/// bundles (`/slug`), or for the whole home, at or above `min`, as `rules` say.
-pub fn findings(
-    engine: &Engine,
-    layered: Layered,
-    names: &[String],
-    min: Severity,
-    rules: &Rules,
-) -> Result<Checked, String> {
+/// The report for the named skills (name, folder or categorized path) and
+/// bundles (`/slug`), or for the whole home, as the policy says.
+pub fn report(engine: &Engine, layered: Layered, names: &[String], resolved: &Resolved) -> Result<Report, String> {
     crate::engine::diagnostics::guard::prepare_in_background();
+    let policy = &resolved.policy;
     // A whole-home check drops what is below `min` as it goes; one for some
     // names keeps all until the other skills' findings are set aside, so
     // that what it leaves out is counted for those names alone. Guard
     // findings an install decision may raise are kept too.
-    let keep = if names.is_empty() && rules.trust.is_none() { min } else { Severity::Info };
+    let walk_policy = match names.is_empty() && resolved.trust.is_none() {
+        true => policy.clone(),
+        false => Policy { min: Severity::Info, ..policy.clone() },
+    };
     let progress = Progress::default();
     let (catalog, mut all) = with_progress(&progress, || match layered {
-        Some((layers, db)) => engine.check_layered_with(layers, db, &progress, keep),
-        None => engine.checked_catalog_with(&progress, keep),
+        Some((layers, db)) => engine.check_layered_with(layers, db, &progress, &walk_policy),
+        None => engine.checked_catalog_with(&progress, &walk_policy),
     });
-    if let Some(trust) = rules.trust {
+    if let Some(trust) = resolved.trust {
         apply_install_decision(engine, &catalog, trust, &mut all);
+        all.retain_mut(|f| walk_policy.judge(f).is_ok());
     }
-    all.retain(|f| rules.reports(&f.rule));
+    let mut skills = catalog.skills.len();
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
         let mut keep_bundles = Vec::new();
@@ -142,30 +169,38 @@ pub fn findings(
             }
             keep_skills.extend(matched);
         }
+        skills = keep_skills.len();
         all.retain(|f| {
             f.skill.is_some_and(|s| keep_skills.contains(&s))
                 || keep_bundles.iter().any(|b: &std::path::PathBuf| b.as_path() == &*f.path)
         });
     }
+    let tally = &progress.tally;
     let mut below_min = [Severity::Info, Severity::Warning, Severity::Error].map(|s| progress.dropped(s));
+    if !names.is_empty() {
+        // Counted for the named skills alone.
+        below_min = [0; 3];
+    }
     all.retain(|f| {
-        let keep = f.severity >= min;
+        let keep = f.severity >= policy.min;
         if !keep {
             below_min[f.severity.index()] += 1;
         }
         keep
     });
-    all.sort_by(|a, b| (&a.rel_path, a.line, &a.rule).cmp(&(&b.rel_path, b.line, &b.rule)));
-    Ok(Checked { findings: all, below_min })
-}
-
-/// Findings as a JSON array, each built when it is written.
-struct FindingsJson<'a>(&'a [Finding]);
-
-impl serde::Serialize for FindingsJson<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.iter().map(|f| f.to_json()))
-    }
+    check::dedup(&mut all);
+    let folded = check::fold_noisy(&mut all, skills, &policy.named_exactly());
+    all.sort_by(|a, b| (&a.rel_path, a.line, a.column, &a.rule).cmp(&(&b.rel_path, b.line, b.column, &b.rule)));
+    Ok(Report {
+        findings: all,
+        folded,
+        skills,
+        min: policy.min,
+        settings: resolved.settings.clone(),
+        suppressed_inline: tally.get(Dropped::Inline),
+        suppressed_by_path: tally.get(Dropped::PerPath),
+        below_min,
+    })
 }
 
 /// How long a check runs before a progress bar is worth drawing.
@@ -205,61 +240,52 @@ fn with_progress<T>(progress: &Progress, work: impl FnOnce() -> T) -> T {
     })
 }
 
+/// `check --list-rules`: every rule with its code and default severity.
+pub fn list_rules(json: bool, out: &mut Out) -> io::Result<i32> {
+    let all = crate::engine::diagnostics::rules::all();
+    if json {
+        let rows: Vec<serde_json::Value> = all
+            .iter()
+            .map(|r| {
+                serde_json::json!({"code": r.code, "name": r.name, "severity": r.severity.name(), "title": r.title, "hint": r.hint})
+            })
+            .collect();
+        serde_json::to_writer_pretty(&mut *out, &rows)?;
+        writeln!(out)?;
+        return Ok(EXIT_OK);
+    }
+    let rows: Vec<Vec<String>> = all
+        .iter()
+        .map(|r| vec![r.code.clone(), r.name.clone(), r.severity.name().to_owned(), r.title.clone()])
+        .collect();
+    super::output::print_table(out, &["CODE", "RULE", "SEVERITY", "FINDS"], &rows)?;
+    Ok(EXIT_OK)
+}
+
 pub fn run(
     engine: &Engine,
     layered: Layered,
-    names: &[String],
-    min: Severity,
-    rules: &Rules,
+    checked: &Path,
+    args: &CheckArgs,
     json: bool,
     out: &mut Out,
 ) -> io::Result<i32> {
-    let Checked { findings: all, below_min } = match findings(engine, layered, names, min, rules) {
-        Ok(checked) => checked,
+    let resolved = match resolve(args, checked) {
+        Ok(r) => r,
         Err(e) => {
             eprintln!("skillscope: {e}");
             return Ok(EXIT_USAGE);
         }
     };
-    let code = if all.is_empty() { EXIT_OK } else { EXIT_ANSWER_ERROR };
-    if json {
-        // One finding's JSON at a time: a big home has tens of thousands.
-        serde_json::to_writer_pretty(&mut *out, &FindingsJson(&all))?;
-        writeln!(out)?;
-        return Ok(code);
-    }
-    let mut last_path = "";
-    for f in &all {
-        if *f.rel_path != *last_path {
-            if !last_path.is_empty() {
-                writeln!(out)?;
-            }
-            writeln!(out, "{}", clean_line(&f.rel_path))?;
-            last_path = &f.rel_path;
+    let report = match report(engine, layered, &args.names, &resolved) {
+        Ok(report) => report,
+        Err(e) => {
+            eprintln!("skillscope: {e}");
+            return Ok(EXIT_USAGE);
         }
-        let at = f.line.map_or_else(|| "-".to_owned(), |l| l.to_string());
-        writeln!(
-            out,
-            "  {}:{at}: {} [{}] {}",
-            clean_line(&f.rel_path),
-            f.severity.name(),
-            f.rule,
-            clean_line(&f.message)
-        )?;
-        writeln!(out, "      hint: {}", clean_line(&f.hint))?;
-    }
-    let count = |s: Severity| all.iter().filter(|f| f.severity == s).count() + below_min[s.index()];
-    if !all.is_empty() {
-        writeln!(out)?;
-    }
-    writeln!(
-        out,
-        "{}, {}, {} info; showing {} at or above {}",
-        crate::engine::words::count_s(count(Severity::Error) as u64, "error"),
-        crate::engine::words::count_s(count(Severity::Warning) as u64, "warning"),
-        count(Severity::Info),
-        all.len(),
-        min.name()
-    )?;
-    Ok(code)
+    };
+    let format = args.format.unwrap_or(if json { Format::Json } else { Format::Text });
+    let paths = format::Paths::for_checked(checked);
+    format::write(&report, format, &paths, out)?;
+    Ok(if report.findings.is_empty() || args.exit_zero { EXIT_OK } else { EXIT_ANSWER_ERROR })
 }

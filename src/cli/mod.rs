@@ -188,25 +188,48 @@ pub enum Command {
         /// Skills (name, folder or category/skill) or bundles (/slug); default: the whole home
         names: Vec<String>,
         /// Report (and fail on) findings at or above: error, warning or info
-        #[arg(long, value_name = "LEVEL", default_value = "error", value_parser = parse_severity)]
-        min_severity: Severity,
+        /// (default: the settings file's, else error)
+        #[arg(long, value_name = "LEVEL", value_parser = parse_severity)]
+        min_severity: Option<Severity>,
         /// Count guard findings as errors for the skills a hub install at
         /// this trust level would refuse: builtin, trusted, community or
         /// agent-created (default: they are informational)
         #[arg(long, value_name = "LEVEL", value_parser = parse_trust)]
         trust: Option<&'static str>,
-        /// Report only these rules (repeatable; `guard-` or `guard-*` is a prefix)
+        /// Report only these rules: names, codes (H024), prefixes of either
+        /// (`guard-`, `hermes-*`, `H0`) or ALL; repeatable or comma-separated
         #[arg(long, value_name = "RULE")]
         select: Vec<String>,
-        /// Never report these rules (repeatable; prefixes as for --select)
+        /// Never report these rules (names as for --select)
         #[arg(long, value_name = "RULE")]
         ignore: Vec<String>,
+        /// Read this settings file instead of the skillscope.toml found
+        /// above the checked folder
+        #[arg(long, value_name = "PATH", conflicts_with = "isolated")]
+        config: Option<PathBuf>,
+        /// Read no settings file
+        #[arg(long)]
+        isolated: bool,
+        /// text, json, github (workflow annotations), sarif (code scanning) or markdown
+        #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
+        format: Option<crate::engine::check::format::Format>,
+        /// Exit 0 even when there are findings
+        #[arg(long)]
+        exit_zero: bool,
+        /// List every rule with its code and severity, and check nothing
+        #[arg(long)]
+        list_rules: bool,
     },
 }
 
 fn parse_trust(s: &str) -> Result<&'static str, String> {
     crate::engine::scan::parse_trust_level(s)
         .ok_or_else(|| format!("unknown trust level '{s}' (use {})", crate::engine::scan::TRUST_LEVELS.join(", ")))
+}
+
+fn parse_format(s: &str) -> Result<crate::engine::check::format::Format, String> {
+    crate::engine::check::format::Format::parse(s)
+        .ok_or_else(|| format!("unknown format '{s}' (use {})", crate::engine::check::format::Format::NAMES.join(", ")))
 }
 
 fn parse_severity(s: &str) -> Result<Severity, String> {
@@ -453,6 +476,12 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     let Some(command) = cli.command else {
         return browse(&global);
     };
+    // The rule list needs no home.
+    if let Command::Check { list_rules: true, .. } = &command {
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        let result = check::list_rules(global.json, &mut out);
+        return flushed(result, &mut out);
+    }
     // A path needs no home: a skills repository's CI scans its folders.
     if let Command::Scan { target, source, trust, force, all } = &command {
         if Path::new(target).exists() {
@@ -504,9 +533,23 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         Command::Preload { names } => skills::preload(engine, &names, json, &mut out),
         Command::Bundles => bundles::run(engine, json, &mut out),
         Command::Mounts => mounts::run(engine, json, &mut out),
-        Command::Check { names, min_severity, trust, select, ignore } => {
-            let rules = check::Rules { trust, select, ignore };
-            check::run(engine, layered, &names, min_severity, &rules, json, &mut out)
+        Command::Check {
+            names,
+            min_severity,
+            trust,
+            select,
+            ignore,
+            config,
+            isolated,
+            format,
+            exit_zero,
+            list_rules,
+        } => {
+            debug_assert!(!list_rules, "answered before a home is opened");
+            let args =
+                check::CheckArgs { names, min_severity, trust, select, ignore, config, isolated, format, exit_zero };
+            let checked = session.folder.clone().unwrap_or_else(|| engine.home.root.clone());
+            check::run(engine, layered, &checked, &args, json, &mut out)
         }
         Command::Lifecycle { name, now } => lifecycle::run(engine, name.as_deref(), now, json, &mut out),
         Command::Scan { target, source, trust, force, all } => match scan::skill_folder(engine, &target) {

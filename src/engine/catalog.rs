@@ -374,6 +374,7 @@ impl Engine {
             if let Some(notes) = notes.as_deref_mut() {
                 notes.excluded.append(&mut report.excluded);
                 notes.md_names.append(&mut report.md_names);
+                notes.descriptions.append(&mut report.descriptions);
             }
             unreadable.extend(report.unreadable.into_iter().map(|d| UnreadableFolder {
                 root: ri,

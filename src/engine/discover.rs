@@ -92,6 +92,9 @@ pub struct WalkReport {
     /// The names of the `*.md` files in the directories listed, when asked
     /// for ([`Walk::note_md_names`]); see [`is_noted_md`].
     pub md_names: Vec<OsString>,
+    /// The `DESCRIPTION.md` files (category descriptions) in the
+    /// directories listed, asked for with the names.
+    pub descriptions: Vec<PathBuf>,
 }
 
 /// A `*.md` name a legacy `{name}.md` lookup could keep: any but
@@ -272,6 +275,7 @@ fn walk_root<T: Found + Send>(
         report.cycles.extend(w.report.cycles);
         report.excluded.extend(w.report.excluded);
         report.md_names.extend(w.report.md_names);
+        report.descriptions.extend(w.report.descriptions);
     }
     matches.sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()));
     (matches, report)
@@ -326,6 +330,9 @@ impl<'a, T> Walker<'a, T> {
                     }
                     if self.how.note_md_names && is_noted_md(&entry.name) {
                         self.report.md_names.push(entry.name.clone());
+                        if entry.name == "DESCRIPTION.md" {
+                            self.report.descriptions.push(dir.join(&entry.name));
+                        }
                     }
                 }
             }

@@ -7,6 +7,7 @@
 
 pub mod bundles;
 pub mod catalog;
+pub mod check;
 pub mod diagnostics;
 pub mod dirfd;
 pub mod discover;

@@ -30,7 +30,7 @@ const SCRIPTS: [&str; 5] = [".sh", ".bash", ".py", ".rb", ".pl"];
 /// Files larger than this are not read for patterns: Hermes would, but a
 /// file this size is no skill text, and reading it would stall the scan.
 /// The scan says so in its notes.
-const MAX_SCANNED_BYTES: u64 = 64 * 1024 * 1024;
+pub(crate) const MAX_SCANNED_BYTES: u64 = 64 * 1024 * 1024;
 
 /// One finding, with Hermes' field names and texts.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
@@ -310,7 +310,7 @@ fn excerpt(line: &str) -> String {
 
 /// `_check_structure`: symlinks, sizes, binaries, executables, counts; the
 /// error Hermes raises instead, if it does.
-fn check_structure(
+pub(crate) fn check_structure(
     dir: &Path,
     tree: &[TreeFile],
     ignore: &Ignore,
@@ -420,7 +420,9 @@ fn is_executable(_: &std::fs::Metadata) -> bool {
     false
 }
 
-/// `_load_skill_ignore`: a skill's `.skillignore` and `.clawhubignore`.
+/// `_load_skill_ignore`: a skill's `.skillignore` and `.clawhubignore`
+/// (the default leaves nothing out).
+#[derive(Debug, Default)]
 pub struct Ignore {
     patterns: Vec<String>,
 }

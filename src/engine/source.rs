@@ -56,6 +56,24 @@ pub fn line_at(text: &str, byte: usize) -> usize {
     text[..byte.min(text.len())].matches('\n').count() + 1
 }
 
+/// The 1-based line and column (in characters) of byte `byte` of `text`.
+pub fn line_column_at(text: &str, byte: usize) -> (usize, usize) {
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    let before = &text[..byte];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
+}
+
+/// The 1-based column (in characters) of the first non-blank character of
+/// line `line` of `text`: where a finding about the whole line points.
+pub fn first_column_of_line(text: &str, line: usize) -> usize {
+    let Some(l) = text.split('\n').nth(line.saturating_sub(1)) else { return 1 };
+    l.chars().take_while(|c| c.is_whitespace()).count() + 1
+}
+
 /// Reads `path` fully, decodes it as UTF-8 and translates newlines as
 /// Python's text mode does (`\r\n` and a lone `\r` become `\n`).
 pub fn read_text(path: &Path) -> Result<String, ReadError> {

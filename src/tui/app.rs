@@ -252,6 +252,11 @@ pub struct App {
     pub config_note: Option<String>,
     /// Every problem of the config file, listed in the help.
     pub config_problems: Vec<String>,
+    /// What the Diagnostics view and the tree's markers report: the
+    /// repository's `skillscope.toml`, as `check` reads it.
+    pub check_policy: super::jobs::SharedPolicy,
+    /// The settings file read for it, or why it could not be used.
+    pub check_settings: Result<Option<PathBuf>, String>,
     /// The editor command from the config file, over $VISUAL/$EDITOR.
     pub editor: Option<String>,
     /// The pager command from the config file, over $PAGER.
@@ -356,6 +361,8 @@ impl App {
             keymap: Keymap::default(),
             config_note: None,
             config_problems: Vec::new(),
+            check_policy: super::jobs::SharedPolicy::default(),
+            check_settings: Ok(None),
             editor: None,
             pager: None,
             search_index: search::Index::new(),
@@ -363,7 +370,9 @@ impl App {
             usage,
             tree_sort: TreeSort::Name,
             file_cursor: 0,
-            diag: DiagnosticsView { all: false, min: Severity::Info, cursor: 0 },
+            // The tree's markers and the view show warnings and up until
+            // the user asks for info (`f`).
+            diag: DiagnosticsView { all: false, min: Severity::Warning, cursor: 0 },
             notice: None,
             banner: None,
             folder: None,
@@ -853,8 +862,49 @@ impl App {
         self.catalog_changed(key.as_ref(), scroll, true);
     }
 
+    /// Reads the check's settings (`skillscope.toml`) for the folder shown,
+    /// as `check` finds them; a file that cannot be used is said in the
+    /// Diagnostics view, and the defaults apply.
+    pub fn load_check_settings(&mut self) {
+        let start = self.folder.clone().unwrap_or_else(|| self.engine.home.root.clone());
+        let found = crate::engine::check::settings::discover(&start);
+        let settings = match found.as_deref().map(crate::engine::check::settings::load) {
+            None => Ok(crate::engine::check::settings::Settings::default()),
+            Some(loaded) => loaded,
+        };
+        let before = self.check_settings.clone();
+        match settings {
+            Ok(settings) => {
+                let check = &settings.check;
+                let policy = crate::engine::check::Policy {
+                    select: check.select.clone().unwrap_or_default(),
+                    ignore: check.ignore.clone().unwrap_or_default(),
+                    severity: check.severity.clone(),
+                    per_path_ignores: check.per_path_ignores.clone(),
+                    base: settings.base().map(std::path::Path::to_path_buf),
+                    min: Severity::Info,
+                };
+                if let Some(min) = check.min_severity {
+                    self.diag.min = min;
+                }
+                self.check_policy = super::jobs::SharedPolicy(Arc::new(policy));
+                self.check_settings = Ok(settings.path);
+            }
+            Err(e) => {
+                self.check_policy = super::jobs::SharedPolicy::default();
+                self.check_settings = Err(e.to_string());
+            }
+        }
+        if before != self.check_settings {
+            self.jobs.diagnostics = None;
+            self.jobs.requested.retain(|_, (_, kind)| !matches!(kind, JobKind::Diagnostics(..)));
+            self.cache.clear();
+        }
+    }
+
     /// Walks and reads the home again with the app's current settings.
     pub fn rescan_home(&mut self) {
+        self.load_check_settings();
         let e = &self.engine;
         let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
         self.rescan(fresh);
@@ -990,7 +1040,7 @@ impl App {
             return effects;
         }
         if self.jobs.diagnostics.is_none() {
-            effects.extend(self.request(JobKind::Diagnostics(self.layers.clone())));
+            effects.extend(self.request(JobKind::Diagnostics(self.layers.clone(), self.check_policy.clone())));
         }
         effects.extend(self.view_job());
         effects
@@ -1005,7 +1055,7 @@ impl App {
         let id = self.jobs.next_id;
         self.jobs.requested.insert(slot, (id, kind.clone()));
         let mut progress = super::jobs::SharedProgress::default();
-        if matches!(kind, JobKind::Diagnostics(_)) {
+        if matches!(kind, JobKind::Diagnostics(..)) {
             // The check walks and checks at once: its gauge runs towards
             // the number of skills shown now.
             let shown = self.catalog.skills.iter().filter(|s| s.db_row.is_none()).count();
@@ -1044,7 +1094,7 @@ impl App {
                     }
                 })
             }
-            ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layers.clone())),
+            ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layers.clone(), self.check_policy.clone())),
             _ => None,
         };
         let Some(kind) = kind else { return Vec::new() };
@@ -1053,7 +1103,7 @@ impl App {
             JobKind::Bundles => self.jobs.bundles.is_some(),
             JobKind::Prompt => self.jobs.prompt.is_some(),
             JobKind::Lifecycle { .. } => self.jobs.lifecycle.as_ref().is_some_and(|(k, _)| *k == kind),
-            JobKind::Diagnostics(_) => self.jobs.diagnostics.is_some(),
+            JobKind::Diagnostics(..) => self.jobs.diagnostics.is_some(),
         };
         if have {
             return Vec::new();
@@ -1073,7 +1123,7 @@ impl App {
             JobKind::Bundles => self.jobs.bundles = Some(result.output),
             JobKind::Prompt => self.jobs.prompt = Some(result.output),
             JobKind::Lifecycle { .. } => self.jobs.lifecycle = Some((result.kind, result.output)),
-            JobKind::Diagnostics(_) => {
+            JobKind::Diagnostics(..) => {
                 if let JobOutput::Diagnostics(findings) = result.output {
                     self.jobs.diagnostics = Some(self.map_findings(findings));
                 }

@@ -4,7 +4,7 @@
 //! request carries an id; the app keeps only the answer to its latest one.
 
 use crate::engine::bundles::MemberStatus;
-use crate::engine::diagnostics::{Finding, Progress, Severity};
+use crate::engine::diagnostics::{Finding, Progress};
 use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::lifecycle::{Curator, SkillLife};
@@ -35,8 +35,26 @@ pub enum JobKind {
         skill_dir: PathBuf,
         now: crate::engine::isotime::Micros,
     },
-    /// Every diagnostic finding in the home (and in the user's layers).
-    Diagnostics(Option<Layers>),
+    /// Every diagnostic finding in the home (and in the user's layers) the
+    /// settings report.
+    Diagnostics(Option<Layers>, SharedPolicy),
+}
+
+/// The check's settings, shared with the app (requests compare by which
+/// settings they carry, not by their contents).
+#[derive(Debug, Clone)]
+pub struct SharedPolicy(pub Arc<crate::engine::check::Policy>);
+
+impl Default for SharedPolicy {
+    fn default() -> SharedPolicy {
+        SharedPolicy(Arc::new(crate::engine::check::Policy::everything()))
+    }
+}
+
+impl PartialEq for SharedPolicy {
+    fn eq(&self, other: &SharedPolicy) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -146,14 +164,14 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             let guard_agent_created = engine.guard_agent_created();
             JobOutput::Lifecycle(Box::new(LifecycleAnswer { life, curator, problems, scan, guard_agent_created }))
         }
-        JobKind::Diagnostics(layers) => {
+        JobKind::Diagnostics(layers, SharedPolicy(policy)) => {
             let progress = &request.progress.0;
             let findings = match layers {
                 Some(l) => {
                     let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-                    engine.check_layered_with(l, &db, progress, Severity::Info).1
+                    engine.check_layered_with(l, &db, progress, policy).1
                 }
-                None => engine.checked_catalog_with(progress, Severity::Info).1,
+                None => engine.checked_catalog_with(progress, policy).1,
             };
             // Made on the walk's threads among the catalog's strings, the
             // findings would keep the pages of that catalog, long dropped, in
@@ -185,7 +203,7 @@ impl Worker {
 
     pub fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
         match request.kind {
-            JobKind::Diagnostics(_) => self.checks.submit(engine, request),
+            JobKind::Diagnostics(..) => self.checks.submit(engine, request),
             _ => self.views.submit(engine, request),
         }
     }
@@ -276,7 +294,7 @@ mod tests {
         let worker = Worker::spawn(move |r: JobResult| {
             let _ = tx.send(std::mem::discriminant(&r.kind));
         });
-        let check = JobKind::Diagnostics(None);
+        let check = JobKind::Diagnostics(None, SharedPolicy::default());
         worker.submit(big, JobRequest { id: 1, kind: check.clone(), progress: SharedProgress::default() });
         worker.submit(small, JobRequest { id: 2, kind: JobKind::Prompt, progress: SharedProgress::default() });
         let first = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");

@@ -29,7 +29,12 @@ pub(super) fn check(
     }
     for (key, bundle) in &set.bundles {
         let text = crate::engine::source::read_text(&bundle.path).unwrap_or_default();
-        let line_of = |id: &str| text.lines().position(|l| l.contains(id)).map(|i| i + 1);
+        // A member's finding points at its name, where the file first has it.
+        let at = |id: &str| match memchr::memmem::find(text.as_bytes(), id.as_bytes()) {
+            Some(byte) => crate::engine::source::line_column_at(&text, byte),
+            None => (1, 1),
+        };
+        let first = findings.len();
         let mut sink = Sink {
             findings,
             skill_md: None,
@@ -47,9 +52,9 @@ pub(super) fn check(
         for (id, status) in engine.bundle_members_with(index, bundle) {
             match status {
                 MemberStatus::Loaded(_) => {}
-                MemberStatus::Disabled(name) => sink.add(
+                MemberStatus::Disabled(name) => sink.add_pointing(
                     "bundle-member-disabled",
-                    line_of(&id),
+                    at(&id),
                     format!("`{id}` ({name}) is disabled: {key} skips it"),
                 ),
                 MemberStatus::Missing(why) => {
@@ -59,9 +64,10 @@ pub(super) fn check(
                         _ => "bundle-member-missing",
                     };
                     let msg = format!("`{id}` does not load ({}): {key} skips it", why.reason());
-                    sink.add(rule, line_of(&id), msg);
+                    sink.add_pointing(rule, at(&id), msg);
                 }
             }
         }
+        super::fill_columns(&mut findings[first..], &text);
     }
 }

@@ -6,7 +6,6 @@ use crate::engine::catalog::CatalogSkill;
 use crate::engine::frontmatter;
 use crate::engine::paths;
 use crate::engine::preprocess::inline_shell_snippets;
-use crate::engine::source::line_at;
 use crate::engine::view::linked_files_in;
 use std::path::PathBuf;
 
@@ -33,11 +32,8 @@ const FOREIGN_TEMPLATES: [&str; 5] =
 pub(super) fn check(skill: &CatalogSkill, text: &str, flagged: &[usize], files: &[paths::TreeFile], sink: &mut Sink) {
     let body_offset = text.len() - frontmatter::body(text).len();
     for (range, cmd) in inline_shell_snippets(text) {
-        sink.add(
-            "hermes-inline-shell",
-            Some(line_at(text, range.start)),
-            format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled"),
-        );
+        let message = format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled");
+        sink.add_at("hermes-inline-shell", text, range.start, message);
     }
     check_templates(text, sink);
     check_injection_phrases(text, flagged, sink);
@@ -50,14 +46,14 @@ pub(super) fn check(skill: &CatalogSkill, text: &str, flagged: &[usize], files: 
 /// lowercases into an ASCII letter it does not also fold to, but `İ`,
 /// whose `i̇` no phrase can hold).
 fn check_injection_phrases(text: &str, flagged: &[usize], sink: &mut Sink) {
-    let mut line = 1;
-    let mut counted_to = 0;
     for &start in flagged {
-        line += memchr::memchr_iter(b'\n', &text.as_bytes()[counted_to..start]).count();
-        counted_to = start;
-        let lower = text[start..].split('\n').next().unwrap_or_default().to_lowercase();
+        let line = text[start..].split('\n').next().unwrap_or_default();
+        let lower = line.to_lowercase();
         if let Some(p) = INJECTION_PATTERNS.iter().find(|p| lower.contains(*p)) {
-            sink.add("hermes-injection-phrase", Some(line), format!("contains `{p}`"));
+            // Where the phrase is in the line (lowercasing may move bytes:
+            // then the line's start).
+            let at = if lower.len() == line.len() { lower.find(*p).unwrap_or(0) } else { 0 };
+            sink.add_at("hermes-injection-phrase", text, start + at, format!("contains `{p}`"));
         }
     }
 }
@@ -72,7 +68,10 @@ fn check_templates(text: &str, sink: &mut Sink) {
         }
         let hermes_unknown = name.starts_with("HERMES_") && name != "HERMES_SKILL_DIR" && name != "HERMES_SESSION_ID";
         if hermes_unknown || FOREIGN_TEMPLATES.contains(&name) {
-            sink.add("hermes-unknown-template", Some(line_at(text, start)), format!("`${{{name}}}` stays literal; Hermes substitutes ${{HERMES_SKILL_DIR}} and ${{HERMES_SESSION_ID}} only"));
+            let message = format!(
+                "`${{{name}}}` stays literal; Hermes substitutes ${{HERMES_SKILL_DIR}} and ${{HERMES_SESSION_ID}} only"
+            );
+            sink.add_at("hermes-unknown-template", text, start, message);
         }
     }
 }
@@ -171,9 +170,10 @@ fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, files:
         if !path.starts_with(&skill.skill_dir) || paths::exists_in(files, &skill.skill_dir, &path) {
             continue;
         }
-        sink.add(
+        sink.add_at(
             "hermes-missing-file",
-            Some(line_at(text, body_offset + at)),
+            text,
+            body_offset + at,
             format!("`{rel}` does not exist in the skill folder"),
         );
     }

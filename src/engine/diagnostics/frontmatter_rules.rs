@@ -122,9 +122,38 @@ pub(super) fn check(engine: &Engine, skill: &CatalogSkill, text: &str, sink: &mu
     check_dates(text, sink);
     check_name(skill, text, sink);
     check_description(text, fm, sink);
+    check_control_characters(text, fm, sink);
+    let chars = text.chars().count();
+    if chars > MAX_SKILL_CONTENT_CHARS {
+        let message = format!(
+            "{chars} characters: the agent's skill_manage refuses to write a SKILL.md over {MAX_SKILL_CONTENT_CHARS}"
+        );
+        sink.add("hermes-skill-too-long", Some(1), message);
+    }
     check_keys(text, fm, sink);
     check_prerequisites(engine, text, fm, sink);
     check_gates(text, fm, sink);
+}
+
+/// `MAX_SKILL_CONTENT_CHARS` of Hermes' skill_manage: the longest SKILL.md
+/// the agent may write.
+const MAX_SKILL_CONTENT_CHARS: usize = 100_000;
+
+/// A control or escape character (C0, DEL, C1), line breaks and tabs aside.
+pub(super) fn control_character(text: &str) -> Option<char> {
+    text.chars().find(|&c| (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || c == '\u{7f}')
+}
+
+/// Control characters in the name and description: they reach the agent's
+/// prompt and every terminal that lists skills as they are.
+fn check_control_characters(text: &str, fm: &Map, sink: &mut Sink) {
+    for key in ["name", "description"] {
+        let Some(Value::Str(value)) = fm.get(key) else { continue };
+        if let Some(c) = control_character(value) {
+            let message = format!("`{key}` holds the control character U+{:04X}", c as u32);
+            sink.add("hermes-control-character", key_line(text, key), message);
+        }
+    }
 }
 
 fn check_name(skill: &CatalogSkill, text: &str, sink: &mut Sink) {

@@ -37,6 +37,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         sink.add("hermes-unreadable-folder", None, msg);
     }
     let config = engine.home.config_path();
+    let first = findings.len();
     let mut sink = Sink {
         findings,
         skill_md: None,
@@ -95,5 +96,30 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
             }
             _ => {}
         }
+    }
+    let text_findings = &mut findings[first..];
+    super::fill_columns(text_findings, &text);
+}
+
+/// Category descriptions (`DESCRIPTION.md`) whose text holds a control or
+/// escape character: it reaches the prompt index as is.
+pub(super) fn check_category_descriptions(files: &[PathBuf], roots: &[PathBuf], findings: &mut Vec<Finding>) {
+    for file in files {
+        let Ok(text) = crate::engine::source::read_text(file) else { continue };
+        let fields = crate::engine::frontmatter::parse(&text).0.fields;
+        let Some(Value::Str(description)) = fields.get("description") else { continue };
+        let Some(c) = super::frontmatter_rules::control_character(description) else { continue };
+        let mut sink = Sink {
+            findings,
+            skill_md: None,
+            skill_name: None,
+            path: file.as_path().into(),
+            rel_path: relative(file, roots),
+        };
+        let line = config_line(&text, "description:");
+        let message = format!("the category description holds the control character U+{:04X}", c as u32);
+        sink.add("hermes-control-character", line, message);
+        let first = sink.findings.len() - 1;
+        super::fill_columns(&mut findings[first..], &text);
     }
 }

@@ -12,6 +12,7 @@ pub mod rules;
 pub use rules::{rule, RuleInfo, RULES};
 
 use super::catalog::{Catalog, CatalogSkill};
+use super::check::{self, Dropped, Policy, Tally};
 use super::discover::{is_noted_md, WalkReport};
 use super::paths::TreeFile;
 use super::Engine;
@@ -23,8 +24,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
 pub enum Severity {
+    /// The lowest: a threshold at it keeps everything.
+    #[default]
     Info,
     Warning,
     Error,
@@ -71,6 +74,8 @@ pub struct Finding {
     pub rel_path: Arc<str>,
     /// 1-based.
     pub line: Option<usize>,
+    /// 1-based, in characters, where the finding points into its line.
+    pub column: Option<usize>,
     pub message: String,
     pub hint: Cow<'static, str>,
 }
@@ -79,13 +84,20 @@ impl Finding {
     pub fn to_json(&self) -> Json {
         json!({
             "rule": self.rule,
+            "code": self.code(),
             "severity": self.severity.name(),
             "skill": self.skill_name.as_deref(),
             "path": &*self.rel_path,
             "line": self.line,
+            "column": self.column,
             "message": self.message,
             "hint": self.hint,
         })
+    }
+
+    /// Its rule's short code (`H024`).
+    pub fn code(&self) -> &'static str {
+        rules::code_of(&self.rule).unwrap_or("")
     }
 }
 
@@ -130,21 +142,37 @@ impl Sink<'_> {
             path: self.path.clone(),
             rel_path: self.rel_path.clone(),
             line,
+            column: None,
             message: message.into(),
             hint: hint.into(),
         });
     }
+
+    /// Adds a finding of a registered rule pointing at `byte` of `text`
+    /// (the file's text): its line and column.
+    pub fn add_at(&mut self, rule_id: &'static str, text: &str, byte: usize, message: impl Into<String>) {
+        self.add_pointing(rule_id, super::source::line_column_at(text, byte), message);
+    }
+
+    /// Adds a finding of a registered rule at a (line, column).
+    pub fn add_pointing(&mut self, rule_id: &'static str, (line, column): (usize, usize), message: impl Into<String>) {
+        self.add(rule_id, Some(line), message);
+        if let Some(f) = self.findings.last_mut() {
+            f.column = Some(column);
+        }
+    }
 }
 
-/// Keeps the findings at or above `min`, counting the others in `progress`.
-pub(crate) fn keep_at_least(findings: &mut Vec<Finding>, min: Severity, progress: &Progress) {
-    findings.retain(|f| {
-        let keep = f.severity >= min;
-        if !keep {
-            progress.dropped[f.severity.index()].fetch_add(1, Ordering::Relaxed);
-        }
-        keep
-    });
+/// Whether a skill's findings must wait for its suppression comments: its
+/// SKILL.md holds one, or a finding points into another file that can.
+fn holds_suppressions(skill_md_text: Option<&str>, found: &[Finding]) -> bool {
+    let marked = |t: &str| memchr::memmem::find(t.as_bytes(), b"skillscope-").is_some();
+    skill_md_text.is_some_and(marked)
+        || found.iter().any(|f| {
+            f.skill_md.as_deref() != Some(&*f.path)
+                && check::suppress::Syntax::of(&f.path).is_some()
+                && super::source::read_text(&f.path).is_ok_and(|t| marked(&t))
+        })
 }
 
 /// A path relative to the first root containing it, else the home, else as is.
@@ -171,7 +199,12 @@ impl Engine {
         let roots = self.diagnostic_roots(catalog);
         let files = skill_files(skill);
         let mut findings = self.own_findings(skill, text.as_deref().map_err(|e| e.to_string()), &files, &roots);
-        linked_findings(catalog, index, text.ok(), &roots, &mut findings);
+        linked_findings(catalog, index, text.as_deref().ok(), &roots, &mut findings);
+        let always: Vec<(&Path, &str)> = text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
+        check::apply_suppressions(&mut findings, &always, &roots, &Tally::default());
+        for f in &mut findings {
+            f.skill = Some(index);
+        }
         findings
     }
 
@@ -193,6 +226,7 @@ impl Engine {
                 let scan = guard::scan_flagging(text);
                 frontmatter_rules::check(self, skill, text, &mut sink);
                 content::check(skill, text, &scan.flagged, files, &mut sink);
+                fill_columns(sink.findings, text);
                 scanned = Some((*text, scan.hits));
             }
             Err(e) => sink.add(
@@ -211,19 +245,24 @@ impl Engine {
     /// rules that need the whole catalog, the config and the bundles. The
     /// catalog returned holds no skill's frontmatter but its string `name`:
     /// the rest has been checked already and is dropped so that a big
-    /// home's check stays small. Findings below `min` are dropped as they are made.
-    pub fn checked_catalog_with(&self, progress: &Progress, min: Severity) -> (Catalog, Vec<Finding>) {
+    /// home's check stays small. Findings `policy` does not report are
+    /// dropped as they are made (and counted in `progress`), suppressions
+    /// in the files applied.
+    pub fn checked_catalog_with(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
         let mut md_names = HashSet::new();
-        let (mut catalog, mut findings) = self.checked_skills_noting(progress, min, Some(&mut md_names));
+        let (mut catalog, mut findings) = self.checked_skills_noting(progress, policy, Some(&mut md_names));
         self.refresh_bundles(&mut catalog);
         let roots = self.diagnostic_roots(&catalog);
-        home_rules::check(self, &catalog, &roots, &mut findings);
+        let mut home = Vec::new();
+        home_rules::check(self, &catalog, &roots, &mut home);
         // Bundle members are looked up as Hermes does, with the names the
         // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
         let has_bundles = !catalog.bundles.bundles.is_empty();
         let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
-        bundles::check(self, &catalog, index.as_ref(), &roots, &mut findings);
-        keep_at_least(&mut findings, min, progress);
+        bundles::check(self, &catalog, index.as_ref(), &roots, &mut home);
+        check::apply_suppressions(&mut home, &[], &roots, &progress.tally);
+        policy.keep(&mut home, &progress.tally);
+        findings.append(&mut home);
         // The browser keeps them: no room for a doubling's slack.
         findings.shrink_to_fit();
         (catalog, findings)
@@ -231,8 +270,8 @@ impl Engine {
 
     /// [`Engine::checked_catalog_with`] for the skills alone (no bundles,
     /// no home-level rules): a user's layer.
-    pub fn checked_skills_catalog(&self, progress: &Progress, min: Severity) -> (Catalog, Vec<Finding>) {
-        self.checked_skills_noting(progress, min, None)
+    pub fn checked_skills_catalog(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
+        self.checked_skills_noting(progress, policy, None)
     }
 
     /// [`Engine::checked_skills_catalog`], adding to `md_names` the name of
@@ -240,7 +279,7 @@ impl Engine {
     fn checked_skills_noting(
         &self,
         progress: &Progress,
-        min: Severity,
+        policy: &Policy,
         mut md_names: Option<&mut HashSet<OsString>>,
     ) -> (Catalog, Vec<Finding>) {
         // The roots are known before the walk; findings name files by them.
@@ -251,9 +290,14 @@ impl Engine {
             &|skill, text, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
                 let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
-                // A big home's findings below `min` (mostly infos) would
-                // outweigh its catalog.
-                keep_at_least(&mut found, min, progress);
+                // A skill whose files hold suppression comments keeps all
+                // its findings until its name collisions are known; the
+                // others are judged now: a big home's findings below `min`
+                // (mostly infos) would outweigh its catalog.
+                let suppressing = holds_suppressions(text, &found);
+                if !suppressing {
+                    policy.keep(&mut found, &progress.tally);
+                }
                 found.shrink_to_fit();
                 progress.checked_one_more();
                 // Checked: of the frontmatter, linking and name lookups
@@ -263,11 +307,15 @@ impl Engine {
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
                 let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
-                (found, names)
+                (found, names, suppressing)
             },
             true,
             noting.then_some(&mut walked),
         );
+        let mut findings = Vec::new();
+        home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
+        check::apply_suppressions(&mut findings, &[], &roots, &progress.tally);
+        policy.keep(&mut findings, &progress.tally);
         if let Some(md_names) = md_names.as_deref_mut() {
             md_names.extend(walked.md_names);
             // Nor excluded folders (`.git`, `node_modules`): listed here.
@@ -275,19 +323,25 @@ impl Engine {
                 md_names.extend(super::paths::entries_by_name(dir, is_noted_md).into_keys());
             }
         }
-        let mut findings = Vec::new();
-        for (index, (mut found, names)) in per_skill.into_iter().enumerate() {
+        for (index, (mut found, names, suppressing)) in per_skill.into_iter().enumerate() {
             if let Some(md_names) = md_names.as_deref_mut() {
                 md_names.extend(names);
             }
             // Collisions are rare: only their SKILL.md is read again, for
-            // the line of the name.
-            let status = &catalog.skills[index].status;
-            let text = (!status.ambiguous_with.is_empty() || status.shadowed_by.is_some())
-                .then(|| super::source::read_text(&catalog.skills[index].skill_md).ok())
-                .flatten();
-            linked_findings(&catalog, index, text, &roots, &mut found);
-            keep_at_least(&mut found, min, progress);
+            // the line of the name (and a skill with suppressions, for them).
+            let skill = &catalog.skills[index];
+            let colliding = !skill.status.ambiguous_with.is_empty() || skill.status.shadowed_by.is_some();
+            let text = (colliding || suppressing).then(|| super::source::read_text(&skill.skill_md).ok()).flatten();
+            linked_findings(&catalog, index, text.as_deref().filter(|_| colliding), &roots, &mut found);
+            if suppressing {
+                let always: Vec<(&Path, &str)> =
+                    text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
+                check::apply_suppressions(&mut found, &always, &roots, &progress.tally);
+                for f in &mut found {
+                    f.skill = Some(index);
+                }
+            }
+            policy.keep(&mut found, &progress.tally);
             findings.append(&mut found);
         }
         (catalog, findings)
@@ -315,19 +369,40 @@ impl Engine {
     pub fn check_home_with(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
         let mut findings = self.check_skills(catalog, progress);
         let roots = self.diagnostic_roots(catalog);
-        home_rules::check(self, catalog, &roots, &mut findings);
+        let mut home = Vec::new();
+        let descriptions: Vec<PathBuf> = catalog
+            .roots
+            .iter()
+            .filter(|r| r.source.is_none())
+            .flat_map(|r| super::discover::index_files(&r.path, "DESCRIPTION.md"))
+            .collect();
+        home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
+        home_rules::check(self, catalog, &roots, &mut home);
         let index = (!catalog.bundles.bundles.is_empty()).then(|| self.lookup_index_for(Some(catalog)));
-        bundles::check(self, catalog, index.as_ref(), &roots, &mut findings);
+        bundles::check(self, catalog, index.as_ref(), &roots, &mut home);
+        check::apply_suppressions(&mut home, &[], &roots, &progress.tally);
+        findings.append(&mut home);
         findings
+    }
+}
+
+/// Points the findings on a line that do not say where in it at the
+/// line's first character that is not blank (`text` is their file's).
+pub(crate) fn fill_columns(findings: &mut [Finding], text: &str) {
+    for f in findings.iter_mut().filter(|f| f.column.is_none()) {
+        if let Some(line) = f.line {
+            f.column = Some(super::source::first_column_of_line(text, line));
+        }
     }
 }
 
 /// Completes a skill's own findings once the catalog is linked: its name
 /// collisions (from its `text`, when there is one) and its catalog index.
-fn linked_findings(catalog: &Catalog, index: usize, text: Option<String>, roots: &[PathBuf], found: &mut Vec<Finding>) {
+fn linked_findings(catalog: &Catalog, index: usize, text: Option<&str>, roots: &[PathBuf], found: &mut Vec<Finding>) {
     if let Some(text) = text {
         let mut sink = skill_sink(found, &catalog.skills[index], roots);
-        frontmatter_rules::check_collisions(catalog, index, &text, &mut sink);
+        frontmatter_rules::check_collisions(catalog, index, text, &mut sink);
+        fill_columns(found, text);
     }
     for f in found {
         f.skill = Some(index);
@@ -369,9 +444,8 @@ fn read_error(skill: &CatalogSkill) -> String {
 pub struct Progress {
     done: AtomicUsize,
     total: AtomicUsize,
-    /// Findings below the check's `min`, dropped as they were made, by
-    /// severity (see [`Severity::index`]).
-    dropped: [AtomicUsize; 3],
+    /// The findings the check's policy dropped as they were made, and why.
+    pub tally: Tally,
 }
 
 impl Progress {
@@ -395,7 +469,7 @@ impl Progress {
     /// How many findings of `severity` the check dropped for being below
     /// its `min`: kept ones and these are all it found.
     pub fn dropped(&self, severity: Severity) -> usize {
-        self.dropped[severity.index()].load(Ordering::Relaxed)
+        self.tally.get(Dropped::BelowMin(severity))
     }
 
     /// One more skill checked.
@@ -447,9 +521,13 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
             format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled"),
         );
     }
-    for (id, severity, line, message, excerpt) in guard::scan_text(text) {
+    fill_columns(sink.findings, text);
+    for guard::Hit { id, severity, line, column, message, excerpt } in guard::scan_text(text) {
         let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
         sink.add_with(guard::rule_id(id), severity, Some(line), message, guard::HINT);
+        if let Some(f) = sink.findings.last_mut() {
+            f.column = Some(column);
+        }
     }
 }
 
@@ -481,6 +559,7 @@ pub fn compacted(findings: Vec<Finding>) -> Vec<Finding> {
             path: copy_path(&f.path),
             rel_path: copy_str(&f.rel_path),
             line: f.line,
+            column: f.column,
             message: f.message.as_str().to_owned(),
             hint: copy(&f.hint),
         })
@@ -511,6 +590,7 @@ mod tests {
             path: path.clone(),
             rel_path: rel.clone(),
             line: Some(line),
+            column: Some(1),
             message: message.into(),
             hint: "static hint".into(),
         };

@@ -3,6 +3,7 @@
 
 use super::{DbRead, DbSkill, Layers, Source, TABLE};
 use crate::engine::catalog::{Catalog, CatalogSkill, NameField, Root, SkillStatus, UnreadableFolder};
+use crate::engine::check::Policy;
 use crate::engine::diagnostics::{self, Finding};
 use crate::engine::frontmatter;
 use crate::engine::gates;
@@ -249,7 +250,7 @@ impl Engine {
     /// into: the shared home's, the user's folder's (paths under
     /// `users/<id>/skills/`), the database rows', and which layer hides which.
     pub fn check_layered(&self, layers: &Layers, db: &DbRead) -> (Catalog, Vec<Finding>) {
-        self.check_layered_with(layers, db, &diagnostics::Progress::default(), diagnostics::Severity::Info)
+        self.check_layered_with(layers, db, &diagnostics::Progress::default(), &Policy::everything())
     }
 
     /// [`Engine::check_layered`], counting checked skills in `progress`.
@@ -258,11 +259,11 @@ impl Engine {
         layers: &Layers,
         db: &DbRead,
         progress: &diagnostics::Progress,
-        min: diagnostics::Severity,
+        policy: &Policy,
     ) -> (Catalog, Vec<Finding>) {
         let user = self.user_engine(&layers.user);
-        let (user_catalog, user_findings) = user.checked_skills_catalog(progress, min);
-        let (shared_catalog, mut findings) = self.checked_catalog_with(progress, min);
+        let (user_catalog, user_findings) = user.checked_skills_catalog(progress, policy);
+        let (shared_catalog, mut findings) = self.checked_catalog_with(progress, policy);
         for mut f in user_findings {
             f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path).into();
             findings.push(f);
@@ -271,13 +272,18 @@ impl Engine {
         for row in &db.skills {
             diagnostics::check_text_skill(&row.name, &row.content, &format!("db:{TABLE}/{}", row.id), &mut in_rows);
         }
-        for mut f in in_rows {
-            f.skill_md = Some(f.path.clone());
-            findings.push(f);
-        }
+        let mut in_rows_findings: Vec<Finding> = in_rows
+            .into_iter()
+            .map(|mut f| {
+                f.skill_md = Some(f.path.clone());
+                f
+            })
+            .collect();
         let catalog = self.merge_layers(layers, db, user_catalog, shared_catalog);
-        findings.extend(shadowing_findings(&catalog, layers));
-        diagnostics::keep_at_least(&mut findings, min, progress);
+        let mut more = shadowing_findings(&catalog, layers);
+        more.append(&mut in_rows_findings);
+        policy.keep(&mut more, &progress.tally);
+        findings.append(&mut more);
         // Indices pointed into the catalogs merged above.
         let by_path: HashMap<&Path, usize> =
             catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
@@ -362,6 +368,7 @@ fn shadowing_findings(catalog: &Catalog, layers: &Layers) -> Vec<Finding> {
             path: on.skill_md.as_path().into(),
             rel_path: shown(on).into(),
             line: None,
+            column: None,
             message,
             hint: info.map_or("", |r| r.hint).into(),
         });
