@@ -725,3 +725,39 @@ fn a_skill_skill_view_fails_on_is_marked_and_readiness_says_why() {
     assert!(s.contains("✗ env-int"), "{s}");
     assert!(s.contains("readiness     skill_view fails: 'int' object is not iterable"), "{s}");
 }
+
+#[test]
+fn the_diagnostics_view_reads_the_repositorys_settings() {
+    let home = tempfile::tempdir().expect("tmp");
+    let write = |rel: &str, text: &str| {
+        let path = home.path().join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write(
+        "skills/ops/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: d\n---\nRun ${SKILL_DIR}/x and `scripts/gone.sh`.\n",
+    );
+    write("skills/ops/deploy/scripts/run.sh", "#!/bin/sh\n");
+    write("skills/ops/notes/SKILL.md", "---\nname: notes\ndescription: d\nowner: me\n---\nbody\n");
+    write("skillscope.toml", "[check.severity]\nhermes-missing-file = \"off\"\n");
+    let mut app = app_for(home.path());
+    app.load_check_settings();
+    key(&mut app, KeyCode::Char('7'));
+    key(&mut app, KeyCode::Char('a'));
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains(&format!("settings: {}", home.path().join("skillscope.toml").display())), "{s}");
+    assert!(s.contains("H024 hermes-unknown-template") && !s.contains("hermes-missing-file"), "{s}");
+    // Info (notes' unknown key) is marked in the tree only once asked for.
+    assert!(s.contains("· notes") && !s.contains("notes ℹ"), "{s}");
+    key(&mut app, KeyCode::Char('f'));
+    key(&mut app, KeyCode::Char('f'));
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("notes ℹ") && s.contains("(info and above)"), "{s}");
+    // A file that cannot be used is said, and the defaults apply.
+    write("skillscope.toml", "[check]\nselect = [\"nosuch\"]\n");
+    app.load_check_settings();
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("settings not used, defaults instead:") && s.contains("skillscope.toml:2"), "{s}");
+    assert!(s.contains("hermes-missing-file"), "{s}");
+}

@@ -400,7 +400,7 @@ fn a_running_check_shows_a_gauge_and_its_result_stays() {
     app.run_jobs_inline(&effects);
     assert!(!app.checking());
     let shown = screen(&mut app, 120, 30);
-    assert!(shown.contains("shown (info and above)"), "{shown}");
+    assert!(shown.contains("shown (warning and above)"), "{shown}");
     // Moving around keeps the answer: no new check until something changes.
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char('1'));

@@ -115,6 +115,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let mut app = open(engine, theme, setup.layers, &tx);
     app.banner = setup.banner;
     app.folder = setup.folder;
+    app.load_check_settings();
     config.apply(&mut app);
 
     let mut guard = terminal::Guard::new()?;
@@ -316,6 +317,7 @@ pub fn first_frame(engine: Engine, setup: Setup, width: u16, height: u16) -> Str
     let mut app = App::with_layers(engine, theme::Theme::new(theme::ColorMode::NoColor), setup.layers);
     app.banner = setup.banner;
     app.folder = setup.folder;
+    app.load_check_settings();
     config.apply(&mut app);
     let backend = ratatui::backend::TestBackend::new(width, height);
     let Ok(mut terminal) = ratatui::Terminal::new(backend) else { return String::new() };

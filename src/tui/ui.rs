@@ -159,7 +159,10 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
                     spans.push(Span::styled(" ⚑", theme.accent));
                 }
             }
-            if let Some(worst) = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s)) {
+            // Markers from the Diagnostics view's threshold (warnings and up
+            // until `f` asks for info), so that they stay worth a look.
+            let worst = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s));
+            if let Some(worst) = worst.filter(|w| **w >= app.diag.min) {
                 let (mark, style) = views::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));
             }

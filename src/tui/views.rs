@@ -996,19 +996,27 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
         }
     };
     let count = |s: Severity| d.all.iter().filter(|f| f.severity == s).count();
-    let mut out = vec![
+    let settings = match &app.check_settings {
+        Ok(Some(path)) => line(format!("settings: {}", paths::path_string(path)), theme.dim),
+        Ok(None) => line("settings: none found (skillscope.toml), defaults", theme.dim),
+        Err(e) => line(format!("settings not used, defaults instead: {e}"), theme.error),
+    };
+    let out = vec![
+        settings,
         line(format!("{scope}: {} shown ({} and above)", findings.len(), app.diag.min.name()), theme.heading),
         line(
             format!(
-                "home: {}, {}, {} info   a: this skill / all   f: severity   e: open at the line",
+                "home: {}, {}, {} info",
                 count_s(count(Severity::Error) as u64, "error"),
                 count_s(count(Severity::Warning) as u64, "warning"),
                 count(Severity::Info)
             ),
             theme.dim,
         ),
+        line("a: this skill / all   f: severity   e: open at the line", theme.dim),
         Line::default(),
     ];
+    let mut out = wrap_prose(out, width);
     if findings.is_empty() {
         out.push(line("Nothing to report.", theme.ok));
     }
@@ -1022,6 +1030,7 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
         out.push(Line::from(vec![
             Span::styled(if selected { "▶ " } else { "  " }, theme.accent),
             Span::styled(format!("{mark} "), style),
+            Span::styled(format!("{} ", f.code()), theme.dim),
             Span::styled(clean_line(&f.rule), if selected { theme.selected } else { bold(theme.text) }),
             Span::styled(format!("  {}", clean_line(&at)), theme.dim),
         ]));

@@ -141,15 +141,27 @@ impl Policy {
     /// counting the others in `tally`.
     pub fn keep(&self, findings: &mut Vec<Finding>, tally: &Tally) {
         findings.retain_mut(|f| {
-            let verdict = self.judge(f).and_then(|()| match f.severity >= self.min {
-                true => Ok(()),
-                false => Err(Dropped::BelowMin(f.severity)),
-            });
+            // What a path silences below the threshold would not be shown
+            // anyway: it counts as below it, not as suppressed.
+            let verdict = match self.judge(f) {
+                Ok(()) | Err(Dropped::PerPath) if f.severity < self.min => Err(Dropped::BelowMin(f.severity)),
+                other => other,
+            };
             if let Err(why) = verdict {
                 tally.count(why);
             }
             verdict.is_ok()
         });
+    }
+
+    /// Counts, among findings suppressed where they stand, those this
+    /// policy would have reported: what a summary says was suppressed.
+    pub fn count_suppressed(&self, suppressed: Vec<Finding>, tally: &Tally) {
+        for mut f in suppressed {
+            if self.judge(&mut f).is_ok() && f.severity >= self.min {
+                tally.count(Dropped::Inline);
+            }
+        }
     }
 
     /// The exact rules `select` names: a noisy one of these is not folded.
@@ -163,12 +175,13 @@ impl Policy {
 type Anchor = (Option<Arc<str>>, Option<Arc<Path>>, Arc<str>);
 
 /// Applies the suppression comments of the files `findings` point into
-/// (`text_of` gives a file's text when it is at hand) and adds an
-/// `unused-suppression` finding for each directive that suppressed
-/// nothing. `always` names files whose directives are read even when no
-/// finding points into them (a SKILL.md). Suppressed findings are counted
-/// in `tally`.
-pub fn apply_suppressions(findings: &mut Vec<Finding>, always: &[(&Path, &str)], roots: &[PathBuf], tally: &Tally) {
+/// and adds an `unused-suppression` finding for each directive that
+/// suppressed nothing. `always` names files (and their text, at hand) whose
+/// directives are read even when no finding points into them (a SKILL.md).
+/// Returns the findings suppressed ([`Policy::count_suppressed`] counts
+/// those the check would have reported).
+pub fn apply_suppressions(findings: &mut Vec<Finding>, always: &[(&Path, &str)], roots: &[PathBuf]) -> Vec<Finding> {
+    let mut suppressed = Vec::new();
     let mut by_file: HashMap<Arc<Path>, Suppressions> = HashMap::new();
     let parse = |path: &Path, text: Option<&str>| -> Option<Suppressions> {
         let syntax = Syntax::of(path)?;
@@ -192,7 +205,8 @@ pub fn apply_suppressions(findings: &mut Vec<Finding>, always: &[(&Path, &str)],
     }
     // Findings with their own file: most files hold no directive.
     let mut anchor: HashMap<Arc<Path>, Anchor> = HashMap::new();
-    findings.retain(|f| {
+    let mut kept = Vec::with_capacity(findings.len());
+    for f in findings.drain(..) {
         if !unread.contains(&f.path) {
             unread.insert(f.path.clone());
             if let Some(s) = parse(&f.path, None) {
@@ -200,14 +214,17 @@ pub fn apply_suppressions(findings: &mut Vec<Finding>, always: &[(&Path, &str)],
             }
         }
         anchor.entry(f.path.clone()).or_insert_with(|| (f.skill_name.clone(), f.skill_md.clone(), f.rel_path.clone()));
-        let Some(suppressions) = by_file.get_mut(&f.path) else { return true };
-        let Some(rule) = rules::lookup(&f.rule) else { return true };
-        let suppressed = suppressions.suppresses(rule, f.line);
-        if suppressed {
-            tally.count(Dropped::Inline);
+        let silenced = match (by_file.get_mut(&f.path), rules::lookup(&f.rule)) {
+            (Some(suppressions), Some(rule)) => suppressions.suppresses(rule, f.line),
+            _ => false,
+        };
+        if silenced {
+            suppressed.push(f);
+        } else {
+            kept.push(f);
         }
-        !suppressed
-    });
+    }
+    *findings = kept;
     let unused_rule = rules::rule("unused-suppression");
     for (path, suppressions) in by_file {
         let (skill_name, skill_md, rel_path) = anchor.remove(&path).unwrap_or_else(|| {
@@ -230,6 +247,7 @@ pub fn apply_suppressions(findings: &mut Vec<Finding>, always: &[(&Path, &str)],
             });
         }
     }
+    suppressed
 }
 
 /// One finding per place: the same rule, file, line, column and message

@@ -201,7 +201,7 @@ impl Engine {
         let mut findings = self.own_findings(skill, text.as_deref().map_err(|e| e.to_string()), &files, &roots);
         linked_findings(catalog, index, text.as_deref().ok(), &roots, &mut findings);
         let always: Vec<(&Path, &str)> = text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
-        check::apply_suppressions(&mut findings, &always, &roots, &Tally::default());
+        check::apply_suppressions(&mut findings, &always, &roots);
         for f in &mut findings {
             f.skill = Some(index);
         }
@@ -260,7 +260,8 @@ impl Engine {
         let has_bundles = !catalog.bundles.bundles.is_empty();
         let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
         bundles::check(self, &catalog, index.as_ref(), &roots, &mut home);
-        check::apply_suppressions(&mut home, &[], &roots, &progress.tally);
+        let suppressed = check::apply_suppressions(&mut home, &[], &roots);
+        policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut home, &progress.tally);
         findings.append(&mut home);
         // The browser keeps them: no room for a doubling's slack.
@@ -314,7 +315,8 @@ impl Engine {
         );
         let mut findings = Vec::new();
         home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
-        check::apply_suppressions(&mut findings, &[], &roots, &progress.tally);
+        let suppressed = check::apply_suppressions(&mut findings, &[], &roots);
+        policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut findings, &progress.tally);
         if let Some(md_names) = md_names.as_deref_mut() {
             md_names.extend(walked.md_names);
@@ -336,7 +338,8 @@ impl Engine {
             if suppressing {
                 let always: Vec<(&Path, &str)> =
                     text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
-                check::apply_suppressions(&mut found, &always, &roots, &progress.tally);
+                let suppressed = check::apply_suppressions(&mut found, &always, &roots);
+                policy.count_suppressed(suppressed, &progress.tally);
                 for f in &mut found {
                     f.skill = Some(index);
                 }
@@ -380,7 +383,7 @@ impl Engine {
         home_rules::check(self, catalog, &roots, &mut home);
         let index = (!catalog.bundles.bundles.is_empty()).then(|| self.lookup_index_for(Some(catalog)));
         bundles::check(self, catalog, index.as_ref(), &roots, &mut home);
-        check::apply_suppressions(&mut home, &[], &roots, &progress.tally);
+        check::apply_suppressions(&mut home, &[], &roots);
         findings.append(&mut home);
         findings
     }
