@@ -196,7 +196,7 @@ fn view_jobs(home: &Path, skills: usize) {
     let mut request_of = |view: char| {
         let effects = a.handle_event(&Event::Key(KeyEvent::new(KeyCode::Char(view), KeyModifiers::NONE)));
         effects.into_iter().chain(a.wanted_jobs()).find_map(|e| match e {
-            Effect::Job(r) if !matches!(r.kind, JobKind::Diagnostics(_)) => Some(r.kind),
+            Effect::Job(r) if !matches!(r.kind, JobKind::Diagnostics(..)) => Some(r.kind),
             _ => None,
         })
     };
@@ -226,7 +226,7 @@ fn view_jobs(home: &Path, skills: usize) {
     for (view, kind, commands) in jobs {
         let mut times = Vec::new();
         for _ in 0..runs {
-            worker.submit(engine.clone(), request(0, JobKind::Diagnostics(None)));
+            worker.submit(engine.clone(), request(0, JobKind::Diagnostics(None, Default::default())));
             std::thread::sleep(Duration::from_millis(20));
             let start = Instant::now();
             worker.submit(engine.clone(), request(1, kind.clone()));
@@ -256,7 +256,7 @@ fn view_jobs(home: &Path, skills: usize) {
     let mut times = Vec::new();
     for _ in 0..runs {
         let start = Instant::now();
-        worker.submit(engine.clone(), request(2, JobKind::Diagnostics(None)));
+        worker.submit(engine.clone(), request(2, JobKind::Diagnostics(None, Default::default())));
         let (_, at) = rx.recv_timeout(Duration::from_secs(600)).expect("the check's answer");
         times.push(at - start);
     }
