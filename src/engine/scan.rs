@@ -326,7 +326,8 @@ pub(crate) fn check_structure(
             matched,
             description,
         };
-    let root = paths::resolve(dir);
+    // Resolved once a symlink needs it: most skill folders hold none.
+    let root = std::cell::OnceCell::new();
     let (mut count, mut total) = (0usize, 0u64);
     for f in tree.iter().filter(|f| f.is_file || f.is_symlink) {
         let rel = relative(dir, &f.path);
@@ -338,14 +339,16 @@ pub(crate) fn check_structure(
             // Python 3.11 raises on a loop (RuntimeError, which the guard
             // does not catch), so the whole scan fails.
             match paths::try_resolve(&f.path) {
-                Ok(resolved) if !resolved.starts_with(&root) => findings.push(structural(
-                    "symlink_escape",
-                    "critical",
-                    "traversal",
-                    &rel,
-                    format!("symlink -> {}", resolved.display()),
-                    "symlink points outside the skill directory".into(),
-                )),
+                Ok(resolved) if !resolved.starts_with(root.get_or_init(|| paths::resolve(dir))) => {
+                    findings.push(structural(
+                        "symlink_escape",
+                        "critical",
+                        "traversal",
+                        &rel,
+                        format!("symlink -> {}", resolved.display()),
+                        "symlink points outside the skill directory".into(),
+                    ))
+                }
                 Ok(_) => {}
                 Err(e) => return Err(format!("RuntimeError: {e}")),
             }

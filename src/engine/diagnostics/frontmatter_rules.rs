@@ -263,11 +263,11 @@ fn check_description(text: &str, fm: &Map, sink: &mut Sink) {
             );
         }
         if skill::prompt_description(fm).ends_with("...") && n > 60 {
-            sink.add(
-                "hermes-description-prompt-cut",
-                line,
-                format!("the prompt index shows `{}`", skill::prompt_description(fm)),
-            );
+            sink.add("hermes-description-prompt-cut", line, {
+                let shown = skill::prompt_description(fm);
+                let kept = shown.chars().count().saturating_sub(3);
+                format!("the prompt index shows {kept} of its {n} characters: `{shown}`")
+            });
         }
     }
     if let Some(Value::Str(c)) = fm.get("compatibility") {
