@@ -6,10 +6,12 @@
 
 pub mod cli;
 pub mod demo;
-pub mod engine;
 pub mod markdown;
 pub mod memory;
 pub mod open;
-pub mod sanitize;
 pub mod search;
 pub mod tui;
+
+/// The model of Hermes (its own crate, `crates/engine`).
+pub use skillscope_engine as engine;
+pub use skillscope_engine::sanitize;

@@ -505,25 +505,9 @@ mod tests {
     fn catalog(names: &[(&str, &str, &str)]) -> Catalog {
         let mut c = Catalog::default();
         for (name, category, desc) in names {
-            c.skills.push(CatalogSkill {
-                root: 0,
-                categories: vec![(*category).into()],
-                skill_md: Default::default(),
-                skill_dir: Default::default(),
-                name: (*name).into(),
-                description: (*desc).into(),
-                tags: vec!["ops".into()],
-                frontmatter: Default::default(),
-                name_field: crate::engine::catalog::NameField::NotAString,
-                frontmatter_kind: crate::engine::frontmatter::FrontmatterKind::None,
-                body_line: 1,
-                read_error: None,
-                readiness: Default::default(),
-                status: Default::default(),
-                listing_kept: false,
-                command_candidate: None,
-                db_row: None,
-            });
+            let mut skill = CatalogSkill::named(name, vec![(*category).into()], desc);
+            skill.tags = vec!["ops".into()];
+            c.skills.push(skill);
         }
         c
     }

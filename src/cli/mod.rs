@@ -546,8 +546,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             list_rules,
         } => {
             debug_assert!(!list_rules, "answered before a home is opened");
-            let args =
-                check::CheckArgs { names, min_severity, trust, select, ignore, config, isolated, format, exit_zero };
+            let overrides =
+                crate::engine::check::run::Overrides { min_severity, trust, select, ignore, config, isolated };
+            let args = check::CheckArgs { names, overrides, format, exit_zero };
             let checked = session.folder.clone().unwrap_or_else(|| engine.home.root.clone());
             check::run(engine, layered, &checked, &args, json, &mut out)
         }

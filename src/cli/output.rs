@@ -37,8 +37,9 @@ pub fn terminal_width() -> Option<usize> {
 /// The column count of the terminal on stdout.
 #[cfg(unix)]
 fn stdout_columns() -> Option<usize> {
-    // SAFETY: TIOCGWINSZ fills a winsize struct we own; on failure nothing is read.
+    // SAFETY: winsize is plain integers, for which all zeroes is valid.
     let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ fills a winsize struct we own; on failure nothing is read.
     let ok = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
     (ok && size.ws_col > 0).then_some(usize::from(size.ws_col))
 }

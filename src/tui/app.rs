@@ -1177,10 +1177,7 @@ pub fn load_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
     match layers {
         Some(l) => {
             let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-            let mut catalog = engine.layered_catalog(l, &db);
-            catalog.skills.iter_mut().for_each(crate::engine::catalog::drop_frontmatter);
-            catalog.lean = true;
-            catalog
+            engine.lean_layered_catalog(l, &db)
         }
         None => engine.lean_catalog(),
     }

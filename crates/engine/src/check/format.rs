@@ -1,0 +1,309 @@
+//! A check's report in the forms people and CI read: text, JSON, GitHub
+//! workflow commands (annotations), SARIF 2.1.0 (code scanning) and
+//! markdown (a pull-request comment).
+
+use super::Report;
+use crate::diagnostics::rules;
+use crate::diagnostics::{Finding, Severity};
+use crate::sanitize::clean_line;
+use serde_json::{json, Value as Json};
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// `--format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Json,
+    Github,
+    Sarif,
+    Markdown,
+}
+
+impl Format {
+    pub const NAMES: [&'static str; 5] = ["text", "json", "github", "sarif", "markdown"];
+
+    pub fn parse(name: &str) -> Option<Format> {
+        match name {
+            "text" => Some(Format::Text),
+            "json" => Some(Format::Json),
+            "github" => Some(Format::Github),
+            "sarif" => Some(Format::Sarif),
+            "markdown" | "md" => Some(Format::Markdown),
+            _ => None,
+        }
+    }
+}
+
+/// Where paths are relative to in CI formats: the repository's root when
+/// the checked folder is in a git repository (as GitHub wants them).
+#[derive(Debug, Clone, Default)]
+pub struct Paths {
+    pub repo_root: Option<PathBuf>,
+}
+
+impl Paths {
+    /// The git repository `start` is in: the nearest folder above holding
+    /// `.git` (a folder, or a file in a worktree).
+    pub fn for_checked(start: &Path) -> Paths {
+        let start = crate::paths::resolve(start);
+        Paths { repo_root: start.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf) }
+    }
+
+    /// A finding's file for CI: relative to the repository root with `/`,
+    /// else as the text output names it.
+    pub fn of(&self, f: &Finding) -> String {
+        let resolved;
+        let path = if f.path.is_absolute() {
+            resolved = crate::paths::resolve(&f.path);
+            resolved.as_path()
+        } else {
+            &f.path
+        };
+        match self.repo_root.as_deref().and_then(|root| path.strip_prefix(root).ok()) {
+            Some(rel) => crate::paths::rel_string(rel),
+            None => f.rel_path.to_string(),
+        }
+    }
+}
+
+pub fn write(report: &Report, format: Format, paths: &Paths, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Text => text(report, out),
+        Format::Json => json_list(report, out),
+        Format::Github => github(report, paths, out),
+        Format::Sarif => {
+            serde_json::to_writer_pretty(&mut *out, &sarif(report, paths))?;
+            writeln!(out)
+        }
+        Format::Markdown => markdown(report, paths, out),
+    }
+}
+
+fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let mut last_path = "";
+    for f in &report.findings {
+        if *f.rel_path != *last_path {
+            if !last_path.is_empty() {
+                writeln!(out)?;
+            }
+            writeln!(out, "{}", clean_line(&f.rel_path))?;
+            last_path = &f.rel_path;
+        }
+        let at = match (f.line, f.column) {
+            (Some(l), Some(c)) => format!("{l}:{c}"),
+            (Some(l), None) => l.to_string(),
+            _ => "-".to_owned(),
+        };
+        writeln!(
+            out,
+            "  {}:{at}: {} [{} {}] {}",
+            clean_line(&f.rel_path),
+            f.severity.name(),
+            f.code(),
+            f.rule,
+            clean_line(&f.message)
+        )?;
+        writeln!(out, "      hint: {}", clean_line(&f.hint))?;
+    }
+    if !report.findings.is_empty() {
+        writeln!(out)?;
+    }
+    for note in report.notes() {
+        writeln!(out, "note: {note}")?;
+    }
+    writeln!(out, "{}", report.summary())?;
+    if let Some(path) = &report.settings {
+        writeln!(out, "settings: {}", clean_line(&path.display().to_string()))?;
+    }
+    Ok(())
+}
+
+/// Findings as a JSON array, each built when it is written (a big home has
+/// tens of thousands).
+fn json_list(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    struct List<'a>(&'a [Finding]);
+    impl serde::Serialize for List<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(self.0.iter().map(Finding::to_json))
+        }
+    }
+    serde_json::to_writer_pretty(&mut *out, &List(&report.findings))?;
+    writeln!(out)
+}
+
+/// A workflow command's message: `%`, CR and LF escaped.
+fn escape_data(text: &str) -> String {
+    text.replace('%', "%25").replace('\r', "%0D").replace('\n', "%0A")
+}
+
+/// A workflow command's property value: also `:` and `,`.
+fn escape_property(text: &str) -> String {
+    escape_data(text).replace(':', "%3A").replace(',', "%2C")
+}
+
+/// GitHub Actions workflow commands: one annotation per finding
+/// (`::error file=...,line=...,col=...,title=...::message`).
+fn github(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<()> {
+    for f in &report.findings {
+        let command = match f.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "notice",
+        };
+        let mut props = vec![format!("file={}", escape_property(&paths.of(f)))];
+        if let Some(line) = f.line {
+            props.push(format!("line={line}"));
+            if let Some(col) = f.column {
+                props.push(format!("col={col}"));
+            }
+        }
+        props.push(format!("title={}", escape_property(&format!("{} {}", f.code(), f.rule))));
+        let message = format!("{} (hint: {})", f.message, f.hint);
+        writeln!(out, "::{command} {}::{}", props.join(","), escape_data(&clean_line(&message)))?;
+    }
+    for note in report.notes() {
+        writeln!(out, "::notice title=skillscope::{}", escape_data(&note))?;
+    }
+    Ok(())
+}
+
+fn sarif_level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// SARIF 2.1.0: every rule in the driver, one result per finding.
+pub fn sarif(report: &Report, paths: &Paths) -> Json {
+    let all = rules::all();
+    let driver_rules: Vec<Json> = all
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.code,
+                "name": r.name,
+                "shortDescription": {"text": r.title},
+                "fullDescription": {"text": r.title},
+                "help": {"text": r.hint},
+                "defaultConfiguration": {"level": sarif_level(r.severity)},
+            })
+        })
+        .collect();
+    let results: Vec<Json> = report
+        .findings
+        .iter()
+        .map(|f| {
+            let mut location = json!({
+                "physicalLocation": {
+                    "artifactLocation": {"uri": uri_path(&paths.of(f))},
+                }
+            });
+            if let Some(line) = f.line {
+                let mut region = json!({"startLine": line});
+                if let Some(col) = f.column {
+                    region["startColumn"] = json!(col);
+                }
+                location["physicalLocation"]["region"] = region;
+            }
+            let mut result = json!({
+                "ruleId": f.code(),
+                "level": sarif_level(f.severity),
+                "message": {"text": f.message},
+                "locations": [location],
+            });
+            if let Some(index) = all.iter().position(|r| r.name == *f.rule) {
+                result["ruleIndex"] = json!(index);
+            }
+            result
+        })
+        .collect();
+    json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "skillscope",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": driver_rules,
+            }},
+            "results": results,
+        }],
+    })
+}
+
+/// A relative path as a URI reference: each segment percent-encoded.
+fn uri_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(b as char),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+/// Text safe in a markdown comment: no HTML, no table breaks, no escapes.
+fn md(text: &str) -> String {
+    clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|")
+}
+
+/// A pull-request comment: the counts, the rules found most, then each
+/// file's findings folded away.
+fn markdown(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<()> {
+    writeln!(out, "### skillscope check\n")?;
+    writeln!(out, "| | findings |\n|---|---:|")?;
+    for (mark, severity) in [("✖ error", Severity::Error), ("▲ warning", Severity::Warning), ("ℹ info", Severity::Info)]
+    {
+        writeln!(out, "| {mark} | {} |", report.count(severity))?;
+    }
+    writeln!(out, "\n{}\n", md(&report.summary()))?;
+    for note in report.notes() {
+        writeln!(out, "> {}\n", md(&note))?;
+    }
+    if report.findings.is_empty() {
+        return writeln!(out, "Nothing to report.");
+    }
+    let mut by_rule: Vec<(&str, &str, usize)> = Vec::new();
+    for f in &report.findings {
+        match by_rule.iter_mut().find(|(name, _, _)| *name == &*f.rule) {
+            Some(entry) => entry.2 += 1,
+            None => by_rule.push((&f.rule, f.code(), 1)),
+        }
+    }
+    by_rule.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
+    writeln!(out, "| rule | findings |\n|---|---:|")?;
+    for (name, code, n) in &by_rule {
+        writeln!(out, "| `{code}` {} | {n} |", md(name))?;
+    }
+    writeln!(out)?;
+    let mut i = 0;
+    while i < report.findings.len() {
+        let file = paths.of(&report.findings[i]);
+        let same: Vec<&Finding> = report.findings[i..].iter().take_while(|f| paths.of(f) == file).collect();
+        writeln!(out, "<details><summary><code>{}</code> ({})</summary>\n", md(&file), same.len())?;
+        for f in &same {
+            let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
+            writeln!(out, "- **{}** `{}` {}{at}: {}", f.severity.name(), f.code(), md(&f.rule), md(&f.message))?;
+        }
+        writeln!(out, "\n</details>\n")?;
+        i += same.len();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn workflow_commands_escape_their_parts() {
+        assert_eq!(escape_data("50% done\nnext"), "50%25 done%0Anext");
+        assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+        assert_eq!(uri_path("skills/my skill/SKILL.md"), "skills/my%20skill/SKILL.md");
+        assert_eq!(md("<b>|x"), "&lt;b&gt;\\|x");
+    }
+}

@@ -1,0 +1,73 @@
+//! Rules on skill bundles.
+
+use super::{relative, Finding, Sink};
+use crate::bundles::{MemberStatus, MissingMember};
+use crate::catalog::Catalog;
+use crate::view::LookupIndex;
+use crate::Engine;
+use std::path::PathBuf;
+
+/// `index` answers the members' name lookups (see [`Engine::lookup_index_for`];
+/// needed when there are bundles).
+pub(super) fn check(
+    engine: &Engine,
+    catalog: &Catalog,
+    index: Option<&LookupIndex>,
+    roots: &[PathBuf],
+    findings: &mut Vec<Finding>,
+) {
+    let set = &catalog.bundles;
+    for problem in &set.problems {
+        let mut sink = Sink {
+            findings,
+            skill_md: None,
+            skill_name: None,
+            rel_path: relative(&problem.path, roots),
+            path: problem.path.as_path().into(),
+        };
+        sink.add("bundle-unparseable", Some(1), format!("Hermes skips this bundle: {}", problem.reason));
+    }
+    for (key, bundle) in &set.bundles {
+        let text = crate::source::read_text(&bundle.path).unwrap_or_default();
+        // A member's finding points at its name, where the file first has it.
+        let at = |id: &str| match memchr::memmem::find(text.as_bytes(), id.as_bytes()) {
+            Some(byte) => crate::source::line_column_at(&text, byte),
+            None => (1, 1),
+        };
+        let first = findings.len();
+        let mut sink = Sink {
+            findings,
+            skill_md: None,
+            skill_name: None,
+            rel_path: relative(&bundle.path, roots),
+            path: bundle.path.as_path().into(),
+        };
+        if let Some(cmd) = catalog.command(key) {
+            sink.add(
+                "bundle-shadows-skill",
+                Some(1),
+                format!("{key} runs this bundle, never the skill `{}`", cmd.name),
+            );
+        }
+        for (id, status) in engine.bundle_members_with(index, bundle) {
+            match status {
+                MemberStatus::Loaded(_) => {}
+                MemberStatus::Disabled(name) => sink.add_pointing(
+                    "bundle-member-disabled",
+                    at(&id),
+                    format!("`{id}` ({name}) is disabled: {key} skips it"),
+                ),
+                MemberStatus::Missing(why) => {
+                    let rule = match why {
+                        MissingMember::Ambiguous(_) => "bundle-member-ambiguous",
+                        MissingMember::Disabled => "bundle-member-disabled",
+                        _ => "bundle-member-missing",
+                    };
+                    let msg = format!("`{id}` does not load ({}): {key} skips it", why.reason());
+                    sink.add_pointing(rule, at(&id), msg);
+                }
+            }
+        }
+        super::fill_columns(&mut findings[first..], &text);
+    }
+}

@@ -1,0 +1,278 @@
+//! Rules on the body and the skill folder: inline shell, templates,
+//! injection phrases, referenced files, support files, symlinks.
+
+use super::{relative, Finding, Sink};
+use crate::catalog::CatalogSkill;
+use crate::frontmatter;
+use crate::paths;
+use crate::preprocess::inline_shell_snippets;
+use crate::view::linked_files_in;
+use std::path::PathBuf;
+
+/// Phrases whose presence makes skill_view log an injection warning.
+pub(super) const INJECTION_PATTERNS: [&str; 9] = [
+    "ignore previous instructions",
+    "ignore all previous",
+    "you are now",
+    "disregard your",
+    "forget your instructions",
+    "new instructions:",
+    "system prompt:",
+    "<system>",
+    "]]>",
+];
+
+/// Folder variables other agents substitute and Hermes does not.
+const FOREIGN_TEMPLATES: [&str; 5] =
+    ["SKILL_DIR", "SKILL_ROOT", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "SKILL_PATH"];
+
+/// Rules on the text of a SKILL.md; `flagged` holds the lines the guard's
+/// one pass flagged in it ([`super::guard::Scanned`]), `files` its
+/// folder's `rglob("*")`.
+pub(super) fn check(skill: &CatalogSkill, text: &str, flagged: &[usize], files: &[paths::TreeFile], sink: &mut Sink) {
+    let body_offset = text.len() - frontmatter::body(text).len();
+    for (range, cmd) in inline_shell_snippets(text) {
+        let message = format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled");
+        sink.add_at("hermes-inline-shell", text, range.start, message);
+    }
+    check_templates(text, sink);
+    check_injection_phrases(text, flagged, sink);
+    check_references(skill, text, body_offset, files, sink);
+}
+
+/// The phrases skill_view warns about, looked for in the lowercased text,
+/// on the lines the guard's pass flagged: its case-insensitive match of each
+/// phrase finds every line whose lowercased form holds one (no character
+/// lowercases into an ASCII letter it does not also fold to, but `İ`,
+/// whose `i̇` no phrase can hold).
+fn check_injection_phrases(text: &str, flagged: &[usize], sink: &mut Sink) {
+    for &start in flagged {
+        let line = text[start..].split('\n').next().unwrap_or_default();
+        let lower = line.to_lowercase();
+        if let Some(p) = INJECTION_PATTERNS.iter().find(|p| lower.contains(*p)) {
+            // Where the phrase is in the line (lowercasing may move bytes:
+            // then the line's start).
+            let at = if lower.len() == line.len() { lower.find(*p).unwrap_or(0) } else { 0 };
+            sink.add_at("hermes-injection-phrase", text, start + at, format!("contains `{p}`"));
+        }
+    }
+}
+
+fn check_templates(text: &str, sink: &mut Sink) {
+    for start in memchr::memmem::find_iter(text.as_bytes(), "${") {
+        let after = &text[start + 2..];
+        let Some(end) = after.find('}') else { continue };
+        let name = &after[..end];
+        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.is_empty() {
+            continue;
+        }
+        let hermes_unknown = name.starts_with("HERMES_") && name != "HERMES_SKILL_DIR" && name != "HERMES_SESSION_ID";
+        if hermes_unknown || FOREIGN_TEMPLATES.contains(&name) {
+            let message = format!(
+                "`${{{name}}}` stays literal; Hermes substitutes ${{HERMES_SKILL_DIR}} and ${{HERMES_SESSION_ID}} only"
+            );
+            sink.add_at("hermes-unknown-template", text, start, message);
+        }
+    }
+}
+
+/// A path-looking token is checked unless it holds placeholders or globs.
+fn checkable(path: &str) -> bool {
+    !path.is_empty()
+        && !path.contains("://")
+        && !path.starts_with('#')
+        && !path.starts_with("mailto:")
+        && !path.contains(['<', '>', '{', '}', '*', '?', '$', '|', ' ', '['])
+        && !path.starts_with('/')
+        && !path.starts_with('~')
+}
+
+fn trim_path(p: &str) -> &str {
+    let p = p.split(['#', '?']).next().unwrap_or(p);
+    p.trim_end_matches(['.', ',', ';', ':', ')', '\'', '"', '`'])
+}
+
+/// Byte ranges of fenced code blocks.
+fn fenced_ranges(body: &str) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let mut open: Option<(usize, &str)> = None;
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let t = line.trim_start();
+        let fence = &t[..t.bytes().take_while(|b| matches!(b, b'`' | b'~')).count()];
+        if fence.len() >= 3 {
+            match open {
+                None => open = Some((offset, fence)),
+                Some((start, f)) if fence.starts_with(f) && t.trim() == fence => {
+                    ranges.push(start..offset + line.len());
+                    open = None;
+                }
+                _ => {}
+            }
+        }
+        offset += line.len();
+    }
+    if let Some((start, _)) = open {
+        ranges.push(start..body.len());
+    }
+    ranges
+}
+
+/// Files the body points at: markdown link targets and inline code naming a
+/// file in an existing support folder (outside code blocks), and
+/// `${HERMES_SKILL_DIR}/...` anywhere.
+fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
+    let code = fenced_ranges(body);
+    let in_code = |at: usize| code.iter().any(|r| r.contains(&at));
+    let mut out = Vec::new();
+    for at in memchr::memmem::find_iter(body.as_bytes(), "](").filter(|at| !in_code(*at)) {
+        let rest = &body[at + 2..];
+        if let Some(end) = rest.find(')') {
+            let target = rest[..end].split_whitespace().next().unwrap_or("");
+            out.push((at, trim_path(target).to_owned()));
+        }
+    }
+    for at in memchr::memmem::find_iter(body.as_bytes(), "${HERMES_SKILL_DIR}/") {
+        let rest = &body[at + "${HERMES_SKILL_DIR}/".len()..];
+        let end =
+            rest.find(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | ']')).unwrap_or(rest.len());
+        out.push((at, trim_path(&rest[..end]).to_owned()));
+    }
+    for (at, _) in body.match_indices('`').filter(|(at, _)| !in_code(*at)) {
+        let rest = &body[at + 1..];
+        if let Some(end) = rest.find('`') {
+            let code = &rest[..end];
+            let in_support_dir = |d: &&str| code.strip_prefix(*d).is_some_and(|rest| rest.starts_with('/'));
+            if support_dirs.iter().any(in_support_dir) {
+                let token = code.split_whitespace().next().unwrap_or("");
+                out.push((at, trim_path(token).to_owned()));
+            }
+        }
+    }
+    // A file reference has a folder or an extension (`url` is a placeholder).
+    out.retain(|(_, p)| {
+        checkable(p) && !p.ends_with('/') && !p.contains(['=', '"', '\'', '(']) && p.contains(['/', '.'])
+    });
+    out.sort();
+    out.dedup_by(|a, b| a.1 == b.1);
+    out
+}
+
+fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, files: &[paths::TreeFile], sink: &mut Sink) {
+    let body = &text[body_offset..];
+    let present: Vec<&str> = crate::discover::SUPPORT_DIRS
+        .iter()
+        .copied()
+        .filter(|d| paths::is_dir_in(files, &skill.skill_dir, &skill.skill_dir.join(d)))
+        .collect();
+    for (at, rel) in referenced_paths(body, &present) {
+        let path = paths::join(&skill.skill_dir, &rel);
+        if !path.starts_with(&skill.skill_dir) || paths::exists_in(files, &skill.skill_dir, &path) {
+            continue;
+        }
+        sink.add_at(
+            "hermes-missing-file",
+            text,
+            body_offset + at,
+            format!("`{rel}` does not exist in the skill folder"),
+        );
+    }
+}
+
+/// Rules on the files of a skill folder.
+/// `files` is the skill folder's `rglob("*")` ([`paths::rglob_all`]).
+pub(super) fn check_files(
+    skill: &CatalogSkill,
+    files: &[paths::TreeFile],
+    roots: &[PathBuf],
+    findings: &mut Vec<Finding>,
+) {
+    let dir = &skill.skill_dir;
+    let mut found: Vec<(PathBuf, &str, String)> = Vec::new();
+    let linked = linked_files_in(dir, files).all();
+    for sub in crate::discover::SUPPORT_DIRS {
+        let root = dir.join(sub);
+        if !paths::is_dir_in(files, dir, &root) {
+            continue;
+        }
+        for file in files.iter().filter(|f| f.is_file && f.path.starts_with(&root)) {
+            let rel = file.path.strip_prefix(dir).map(paths::rel_string).unwrap_or_default();
+            if !linked.contains(&rel) {
+                let msg = format!("`{rel}` is not in linked_files; the agent is not told about it");
+                found.push((file.path.clone(), "hermes-unlinked-file", msg));
+            }
+        }
+    }
+    for link in files.iter().filter(|f| f.is_symlink).map(|f| f.path.clone()) {
+        if !paths::exists(&link) {
+            let said = crate::symlink::follow(&link).map(|l| l.describe()).unwrap_or_default();
+            found.push((link, "hermes-dangling-symlink", said));
+        } else {
+            let msg = "reached through a symlink: missing inside docker, singularity, modal, ssh and daytona sandboxes";
+            found.push((link, "hermes-symlink-sandbox", msg.to_owned()));
+        }
+    }
+    for (path, rule, message) in found {
+        let mut sink = Sink {
+            findings,
+            skill_md: Some(skill.skill_md.as_path().into()),
+            skill_name: Some(skill.name.as_str().into()),
+            rel_path: relative(&path, roots),
+            path: path.into(),
+        };
+        sink.add(rule, None, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Lines holding a phrase, as skill_view finds them: in the whole text lowercased.
+    fn phrase_lines(text: &str) -> Vec<usize> {
+        let lower = text.to_lowercase();
+        let hit = |(i, l): (usize, &str)| INJECTION_PATTERNS.iter().any(|p| l.contains(p)).then_some(i + 1);
+        lower.lines().enumerate().filter_map(hit).collect()
+    }
+
+    #[test]
+    fn injection_phrases_are_found_on_every_line_lowercasing_finds_them() {
+        let mut texts = vec![
+            "plain\nIGNORE previous instructions\r\nyou are now\n".to_owned(),
+            "x\nFor\u{212A}et your instructions\n\u{130}gnore all previous\nNEW INSTRUCTIONS: <SYSTEM>".to_owned(),
+            "]]>".to_owned(),
+            "ΣYSTEM PROMPT: you are\nnow".to_owned(),
+        ];
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+        texts.extend(
+            paths::rglob_all(&corpus)
+                .iter()
+                .filter(|f| f.is_file)
+                .filter_map(|f| std::fs::read_to_string(&f.path).ok()),
+        );
+        let mut found_lines = 0;
+        for text in &texts {
+            let flagged = super::super::guard::scan_flagging(text).flagged;
+            let mut findings = Vec::new();
+            let mut sink = Sink {
+                findings: &mut findings,
+                skill_md: None,
+                skill_name: None,
+                rel_path: "".into(),
+                path: std::path::Path::new("").into(),
+            };
+            check_injection_phrases(text, &flagged, &mut sink);
+            let lines: Vec<usize> = findings.iter().filter_map(|f| f.line).collect();
+            assert_eq!(lines, phrase_lines(text), "{text:.80?}");
+            found_lines += lines.len();
+        }
+        assert!(found_lines >= 5, "{found_lines}");
+    }
+
+    #[test]
+    fn references_found_and_filtered() {
+        let body = "See [guide](references/guide.md#top) and [site](https://x.y).\nRun `scripts/run.sh --fast` and ${HERMES_SKILL_DIR}/templates/a.yaml.\n`scripts/*.py` and [x](<placeholder>) `references/` `assets/x.png`\n```py\nf(\"a\")(checkpoint=\"x.pth\") [y](in-code.md)\n```\n";
+        let found: Vec<String> = referenced_paths(body, &["scripts"]).into_iter().map(|(_, p)| p).collect();
+        assert_eq!(found, ["references/guide.md", "scripts/run.sh", "templates/a.yaml"]);
+    }
+}

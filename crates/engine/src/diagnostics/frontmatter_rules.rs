@@ -1,0 +1,601 @@
+//! Rules on the frontmatter: the agentskills.io fields, and the Hermes
+//! behaviour each value triggers.
+
+use super::Sink;
+use crate::catalog::{Catalog, CatalogSkill};
+use crate::frontmatter::{self, FrontmatterKind};
+use crate::messages::is_core_command;
+use crate::readiness;
+use crate::skill::{self, slugify, LISTING_READ_CHARS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH};
+use crate::value::{take_chars, Map, Value};
+use crate::Engine;
+
+/// Keys of the agentskills.io specification.
+const SPEC_KEYS: [&str; 6] = ["name", "description", "license", "compatibility", "metadata", "allowed-tools"];
+/// Other top-level keys Hermes 0.19.0 reads.
+const HERMES_KEYS: [&str; 8] = [
+    "platforms",
+    "environments",
+    "required_environment_variables",
+    "required_credential_files",
+    "setup",
+    "prerequisites",
+    "tags",
+    "related_skills",
+];
+/// Keys Hermes reads only under `metadata.hermes`.
+const HERMES_META_KEYS: [&str; 7] = [
+    "tags",
+    "related_skills",
+    "config",
+    "requires_toolsets",
+    "fallback_for_toolsets",
+    "requires_tools",
+    "fallback_for_tools",
+];
+/// Keys Hermes reads only at the top level.
+const TOP_ONLY: [&str; 6] = [
+    "platforms",
+    "environments",
+    "required_environment_variables",
+    "required_credential_files",
+    "setup",
+    "prerequisites",
+];
+
+/// The 1-based line of a top-level key in the frontmatter.
+fn key_line(text: &str, key: &str) -> Option<usize> {
+    text.lines().take_while_inclusive_fence().position(|l| l.starts_with(&format!("{key}:"))).map(|i| i + 1)
+}
+
+/// The 1-based line of `child` nested under the top-level `parent`.
+fn nested_line(text: &str, parent: &str, child: &str) -> Option<usize> {
+    let start = key_line(text, parent)?;
+    text.lines()
+        .enumerate()
+        .skip(start)
+        .take_while(|(_, l)| l.starts_with(' ') || l.is_empty())
+        .find(|(_, l)| l.trim_start().starts_with(&format!("{child}:")))
+        .map(|(i, _)| i + 1)
+}
+
+trait FenceLines<'a>: Iterator<Item = &'a str> + Sized {
+    /// The frontmatter's lines: up to and including the closing fence.
+    fn take_while_inclusive_fence(self) -> std::vec::IntoIter<&'a str> {
+        let mut out = Vec::new();
+        for (i, l) in self.enumerate() {
+            out.push(l);
+            if i > 0 && l.trim_end() == "---" {
+                break;
+            }
+        }
+        out.into_iter()
+    }
+}
+
+impl<'a, I: Iterator<Item = &'a str>> FenceLines<'a> for I {}
+
+fn is_spec_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.chars().count() <= MAX_NAME_LENGTH
+        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+}
+
+fn hermes_meta(fm: &Map) -> Option<&Map> {
+    fm.get("metadata").and_then(Value::as_map).and_then(|m| m.get("hermes")).and_then(Value::as_map)
+}
+
+/// The rules on a SKILL.md's frontmatter that need no other skill.
+pub(super) fn check(engine: &Engine, skill: &CatalogSkill, text: &str, sink: &mut Sink) {
+    let fm = &skill.frontmatter;
+    let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
+    match &skill.frontmatter_kind {
+        FrontmatterKind::None if stripped.starts_with("---") => sink.add(
+            "hermes-fence-unclosed",
+            Some(1),
+            "the file starts with `---` but Hermes finds no closing `---` line followed by a newline, so it reads no frontmatter",
+        ),
+        FrontmatterKind::None => {}
+        FrontmatterKind::Fallback(err) => sink.add(
+            "hermes-yaml-fallback",
+            err.line,
+            format!("PyYAML refuses the frontmatter ({}); Hermes splits `key: value` lines instead", err.reason()),
+        ),
+        FrontmatterKind::NotAMapping => {
+            sink.add("hermes-frontmatter-not-mapping", Some(2), "the frontmatter is not a mapping; Hermes ignores it")
+        }
+        FrontmatterKind::Yaml => {}
+    }
+    // Whether there is frontmatter depends on the fences alone.
+    if skill.frontmatter_kind != FrontmatterKind::None
+        && frontmatter::split(take_chars(text, LISTING_READ_CHARS)).is_none()
+    {
+        sink.add(
+            "hermes-frontmatter-too-long",
+            Some(1),
+            "the closing `---` lies beyond the first 4000 characters: skills_list shows the folder name and the description `---`",
+        );
+    }
+    check_dates(text, sink);
+    check_name(skill, text, sink);
+    check_description(text, fm, sink);
+    check_control_characters(text, fm, sink);
+    let chars = text.chars().count();
+    if chars > MAX_SKILL_CONTENT_CHARS {
+        let message = format!(
+            "{chars} characters: the agent's skill_manage refuses to write a SKILL.md over {MAX_SKILL_CONTENT_CHARS}"
+        );
+        sink.add("hermes-skill-too-long", Some(1), message);
+    }
+    check_keys(text, fm, sink);
+    check_prerequisites(engine, text, fm, sink);
+    check_gates(text, fm, sink);
+}
+
+/// `MAX_SKILL_CONTENT_CHARS` of Hermes' skill_manage: the longest SKILL.md
+/// the agent may write.
+const MAX_SKILL_CONTENT_CHARS: usize = 100_000;
+
+/// A control or escape character (C0, DEL, C1), line breaks and tabs aside.
+pub(super) fn control_character(text: &str) -> Option<char> {
+    text.chars().find(|&c| (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || c == '\u{7f}')
+}
+
+/// Control characters in the name and description: they reach the agent's
+/// prompt and every terminal that lists skills as they are.
+fn check_control_characters(text: &str, fm: &Map, sink: &mut Sink) {
+    for key in ["name", "description"] {
+        let Some(Value::Str(value)) = fm.get(key) else { continue };
+        if let Some(c) = control_character(value) {
+            let message = format!("`{key}` holds the control character U+{:04X}", c as u32);
+            sink.add("hermes-control-character", key_line(text, key), message);
+        }
+    }
+}
+
+fn check_name(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
+    let fm = &skill.frontmatter;
+    let folder = skill.skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let line = key_line(text, "name");
+    match fm.get("name") {
+        None => {
+            if skill.frontmatter_kind == FrontmatterKind::Yaml || skill.frontmatter_kind == FrontmatterKind::None {
+                sink.add("spec-name-missing", Some(1), format!("no `name`; Hermes uses the folder name `{folder}`"));
+            }
+        }
+        Some(Value::Str(name)) => {
+            if name.chars().count() > MAX_NAME_LENGTH {
+                sink.add(
+                    "hermes-name-too-long",
+                    line,
+                    format!(
+                        "{} characters; skills_list shows `{}`",
+                        name.chars().count(),
+                        take_chars(name, MAX_NAME_LENGTH)
+                    ),
+                );
+            }
+            if !is_spec_name(name) {
+                sink.add(
+                    "spec-name-format",
+                    line,
+                    format!("`{name}` is not lowercase letters, digits and single hyphens"),
+                );
+            }
+            if *name != folder {
+                sink.add("spec-name-folder", line, format!("name `{name}`, folder `{folder}`"));
+            }
+            let slug = slugify(name);
+            if slug.is_empty() {
+                sink.add("hermes-no-slash-command", line, format!("`{name}` makes an empty slug: no slash command"));
+            } else if is_core_command(&slug) {
+                sink.add(
+                    "hermes-no-slash-command",
+                    line,
+                    format!("`/{slug}` is a core Hermes command: the skill gets none"),
+                );
+            }
+        }
+        Some(other) => sink.add(
+            "hermes-name-not-string",
+            line,
+            format!("name is {} (`{}`): skills_list drops the skill", crate::gates::type_name(other), other.py_str()),
+        ),
+    }
+}
+
+/// Other skills of the same name: known once the catalog is linked.
+pub(super) fn check_collisions(catalog: &Catalog, index: usize, text: &str, sink: &mut Sink) {
+    let skill = &catalog.skills[index];
+    let line = key_line(text, "name");
+    let others: Vec<String> = skill
+        .status
+        .ambiguous_with
+        .iter()
+        .chain(skill.status.shadowed_by.iter())
+        .map(|&j| catalog.skills[j].skill_md.display().to_string())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    if !others.is_empty() {
+        let how = if skill.status.shadowed_by.is_some() {
+            "the listing keeps an earlier one"
+        } else {
+            "skill_view refuses the name"
+        };
+        sink.add("hermes-name-collision", line, format!("`{}` also names {} ({how})", skill.name, others.join(", ")));
+    }
+}
+
+fn check_description(text: &str, fm: &Map, sink: &mut Sink) {
+    let line = key_line(text, "description");
+    let desc = fm.get("description");
+    if !desc.is_some_and(Value::truthy) {
+        sink.add(
+            "spec-description-missing",
+            line.or(Some(1)),
+            "no description; the listing shows the first body line instead and the prompt index none",
+        );
+    }
+    let body = frontmatter::body(take_chars(text, LISTING_READ_CHARS));
+    if skill::listing_description(fm, body).is_none() && !matches!(fm.get("name"), Some(v) if v.as_str().is_none()) {
+        let kind = desc.map_or("missing".to_owned(), |d| crate::gates::type_name(d).to_owned());
+        sink.add(
+            "hermes-description-dropped",
+            line,
+            format!("the description ({kind}) makes skills_list drop the skill"),
+        );
+    }
+    if let Some(Value::Str(d)) = desc {
+        let n = d.chars().count();
+        if n > MAX_DESCRIPTION_LENGTH {
+            sink.add(
+                "spec-description-length",
+                line,
+                format!("{n} characters; skills_list shows the first 1021 + `...`"),
+            );
+        }
+        if skill::prompt_description(fm).ends_with("...") && n > 60 {
+            sink.add("hermes-description-prompt-cut", line, {
+                let shown = skill::prompt_description(fm);
+                let kept = shown.chars().count().saturating_sub(3);
+                format!("the prompt index shows {kept} of its {n} characters: `{shown}`")
+            });
+        }
+    }
+    if let Some(Value::Str(c)) = fm.get("compatibility") {
+        if c.chars().count() > 500 {
+            sink.add(
+                "spec-compatibility-length",
+                key_line(text, "compatibility"),
+                format!("{} characters", c.chars().count()),
+            );
+        }
+    }
+}
+
+fn check_keys(text: &str, fm: &Map, sink: &mut Sink) {
+    for key in fm.keys() {
+        let key = key.to_string();
+        let key = key.as_str();
+        if SPEC_KEYS.contains(&key) {
+            continue;
+        }
+        let line = key_line(text, key);
+        if HERMES_KEYS.contains(&key) {
+            sink.add("spec-extension-key", line, format!("`{key}` is a Hermes extension of the agentskills.io fields"));
+        } else if HERMES_META_KEYS.contains(&key) {
+            sink.add(
+                "hermes-ignored-key",
+                line,
+                format!("Hermes reads `{key}` under `metadata.hermes`, not at the top level"),
+            );
+        } else {
+            sink.add("spec-unknown-key", line, format!("`{key}` is read by neither agentskills.io nor Hermes"));
+        }
+    }
+    if let Some(meta) = fm.get("metadata").and_then(Value::as_map) {
+        let keys: Vec<String> =
+            meta.iter().filter(|(k, v)| *k != "hermes" && v.as_str().is_none()).map(|(k, _)| k.to_string()).collect();
+        if !keys.is_empty() {
+            sink.add(
+                "spec-metadata-strings",
+                key_line(text, "metadata"),
+                format!("non-string values: {}", keys.join(", ")),
+            );
+        }
+        for k in ["tags", "related_skills", "config"] {
+            if meta.contains_key(k) {
+                sink.add(
+                    "hermes-ignored-key",
+                    nested_line(text, "metadata", k),
+                    format!("`metadata.{k}` is ignored: Hermes reads `metadata.hermes.{k}`"),
+                );
+            }
+        }
+    }
+    if let Some(hermes) = hermes_meta(fm) {
+        for k in TOP_ONLY {
+            if hermes.contains_key(k) {
+                sink.add(
+                    "hermes-ignored-key",
+                    nested_line(text, "metadata", k),
+                    format!("`metadata.hermes.{k}` is ignored: Hermes reads `{k}` at the top level"),
+                );
+            }
+        }
+        for k in ["tags", "related_skills"] {
+            if fm.contains_key(k) && hermes.get(k).is_some_and(Value::truthy) {
+                sink.add(
+                    "hermes-ignored-key",
+                    key_line(text, k),
+                    format!("top-level `{k}` is ignored: `metadata.hermes.{k}` wins"),
+                );
+            }
+        }
+    }
+}
+
+fn check_prerequisites(engine: &Engine, text: &str, fm: &Map, sink: &mut Sink) {
+    if let Some(prereq) = fm.get("prerequisites").and_then(Value::as_map) {
+        let line = key_line(text, "prerequisites");
+        if prereq.contains_key("env") {
+            sink.add(
+                "hermes-ignored-key",
+                nested_line(text, "prerequisites", "env").or(line),
+                "`prerequisites.env` is ignored: use `required_environment_variables` (or `prerequisites.env_vars`)",
+            );
+        }
+        if prereq.contains_key("credential_files") {
+            sink.add(
+                "hermes-ignored-key",
+                nested_line(text, "prerequisites", "credential_files").or(line),
+                "`prerequisites.credential_files` is ignored: use top-level `required_credential_files`",
+            );
+        }
+        if prereq.contains_key("commands") {
+            sink.add(
+                "hermes-ignored-key",
+                nested_line(text, "prerequisites", "commands").or(line),
+                "`prerequisites.commands` is not checked by Hermes 0.19.0 (required_commands is always empty)",
+            );
+        }
+        for key in ["env_vars", "commands"] {
+            if let Err(e) = readiness::prerequisite_values(prereq.get(key)) {
+                let value = prereq.get(key).map(Value::py_str).unwrap_or_default();
+                sink.add(
+                    "hermes-prerequisites-not-list",
+                    nested_line(text, "prerequisites", key).or(line),
+                    format!("`prerequisites.{key}: {value}` is not a list: skill_view fails ({e})"),
+                );
+            }
+        }
+    }
+    // Names Hermes drops.
+    let mut declared: Vec<String> = Vec::new();
+    let entries = match fm.get("required_environment_variables") {
+        Some(Value::Seq(items)) => items.clone(),
+        Some(v @ Value::Map(_)) => vec![v.clone()],
+        _ => Vec::new(),
+    };
+    for e in entries {
+        match &e {
+            Value::Str(s) => declared.push(s.trim().to_owned()),
+            Value::Map(m) => {
+                declared.extend(m.get("name").or_else(|| m.get("env_var")).map(|v| v.py_str().trim().to_owned()))
+            }
+            _ => {}
+        }
+    }
+    if let Some(Value::Map(setup)) = fm.get("setup") {
+        let secrets = match setup.get("collect_secrets") {
+            Some(Value::Seq(items)) => items.clone(),
+            Some(v @ Value::Map(_)) => vec![v.clone()],
+            _ => Vec::new(),
+        };
+        declared.extend(secrets.iter().filter_map(|s| s.get("env_var").map(|v| v.py_str().trim().to_owned())));
+    }
+    if let Some(Value::Map(p)) = fm.get("prerequisites") {
+        let legacy = readiness::prerequisite_values(p.get("env_vars")).unwrap_or_default();
+        declared.extend(legacy.iter().map(|v| v.trim().to_owned()));
+    }
+    let valid = |n: &str| {
+        let mut c = n.chars();
+        matches!(c.next(), Some(f) if f.is_ascii_alphabetic() || f == '_')
+            && c.all(|x| x.is_ascii_alphanumeric() || x == '_')
+    };
+    for name in declared.iter().filter(|n| !n.is_empty() && !valid(n)) {
+        sink.add(
+            "hermes-env-name",
+            key_line(text, "required_environment_variables").or(key_line(text, "setup")),
+            format!("`{name}` is not a valid variable name; Hermes ignores it"),
+        );
+    }
+    // Credential files Hermes can never mount.
+    match fm.get("required_credential_files") {
+        None => {}
+        Some(Value::Seq(items)) => {
+            for item in items {
+                let rel = match item {
+                    Value::Str(s) => s.trim().to_owned(),
+                    Value::Map(m) => m
+                        .get("path")
+                        .or_else(|| m.get("name"))
+                        .map(|v| v.py_str().trim().to_owned())
+                        .unwrap_or_default(),
+                    _ => continue,
+                };
+                if rel.is_empty() {
+                    continue;
+                }
+                let why = if rel.starts_with('/') {
+                    Some("an absolute path")
+                } else if rel.starts_with('~') {
+                    Some("a `~` path (not expanded)")
+                } else if !crate::paths::resolve(&engine.home.root.join(&rel))
+                    .starts_with(crate::paths::resolve(&engine.home.root))
+                {
+                    Some("outside HERMES_HOME")
+                } else if is_secret_store(&rel) {
+                    Some("one of Hermes' own secret stores")
+                } else {
+                    None
+                };
+                if let Some(why) = why {
+                    sink.add(
+                        "hermes-credential-path",
+                        key_line(text, "required_credential_files"),
+                        format!("`{rel}` is {why}: always reported missing"),
+                    );
+                }
+            }
+        }
+        Some(_) => sink.add(
+            "hermes-ignored-key",
+            key_line(text, "required_credential_files"),
+            "`required_credential_files` must be a list; Hermes ignores anything else",
+        ),
+    }
+}
+
+fn is_secret_store(rel: &str) -> bool {
+    let base = rel.rsplit('/').next().unwrap_or(rel).to_lowercase();
+    matches!(
+        rel,
+        "auth.json"
+            | "auth.lock"
+            | ".anthropic_oauth.json"
+            | "webhook_subscriptions.json"
+            | "auth/google_oauth.json"
+            | "cache/bws_cache.json"
+    ) || rel.starts_with("mcp-tokens")
+        || rel.starts_with("skills/.hub")
+        || matches!(
+            base.as_str(),
+            ".env" | ".env.local" | ".env.development" | ".env.production" | ".env.test" | ".env.staging" | ".envrc"
+        )
+}
+
+fn as_list(v: &Value) -> Vec<Value> {
+    match v {
+        Value::Seq(items) => items.clone(),
+        other => vec![other.clone()],
+    }
+}
+
+fn check_gates(text: &str, fm: &Map, sink: &mut Sink) {
+    if let Some(platforms) = fm.get("platforms").filter(|v| v.truthy()) {
+        let values = as_list(platforms);
+        let unknown: Vec<String> =
+            values.iter().filter(|v| !crate::gates::platform_value_known(v)).map(Value::py_str).collect();
+        if !unknown.is_empty() {
+            let all = unknown.len() == values.len();
+            let (severity, effect) = if all {
+                (super::Severity::Error, "no value matches an OS: the skill is hidden everywhere")
+            } else {
+                (super::Severity::Warning, "these values match no OS")
+            };
+            let hint = super::rule("hermes-platform-unknown").map_or("", |r| r.hint);
+            sink.add_with(
+                "hermes-platform-unknown".into(),
+                severity,
+                key_line(text, "platforms"),
+                format!("{}: {effect}", unknown.join(", ")),
+                hint,
+            );
+        }
+    }
+    if let Some(envs) = fm.get("environments").filter(|v| v.truthy()) {
+        for v in as_list(envs) {
+            let tag = v.py_str().trim().to_lowercase();
+            if !tag.is_empty() && !["kanban", "docker", "s6"].contains(&tag.as_str()) {
+                sink.add(
+                    "hermes-environment-unknown",
+                    key_line(text, "environments"),
+                    format!("`{tag}` is unknown: Hermes shows the skill everywhere"),
+                );
+            }
+        }
+    }
+    if let Some(hermes) = hermes_meta(fm) {
+        for k in ["requires_toolsets", "fallback_for_toolsets", "requires_tools", "fallback_for_tools"] {
+            if let Some(Value::Str(s)) = hermes.get(k) {
+                let chars: Vec<String> = s.chars().take(6).map(String::from).collect();
+                sink.add(
+                    "hermes-condition-string",
+                    nested_line(text, "metadata", k),
+                    format!("`{k}: {s}` is iterated per character ({}, ...)", chars.join(", ")),
+                );
+            }
+        }
+    }
+}
+
+/// Unquoted dates in fields skill_view echoes (name, description, metadata,
+/// compatibility): PyYAML makes them dates and JSON serialisation fails.
+fn check_dates(text: &str, sink: &mut Sink) {
+    let lines: Vec<&str> = text.lines().take_while_inclusive_fence().collect();
+    let mut top = String::new();
+    for (i, line) in lines.iter().enumerate().skip(1) {
+        if line.trim_end() == "---" {
+            break;
+        }
+        if !line.starts_with(' ') && !line.starts_with('-') {
+            if let Some((k, _)) = line.split_once(':') {
+                top = k.trim().to_owned();
+            }
+        }
+        if !["name", "description", "metadata", "compatibility"].contains(&top.as_str()) {
+            continue;
+        }
+        let value = match line.split_once(": ") {
+            Some((_, v)) => v.trim(),
+            None => line.trim().strip_prefix("- ").unwrap_or(""),
+        };
+        if is_plain_date(value) {
+            sink.add("hermes-yaml-date", Some(i + 1), format!("`{value}` is read as a date: skill_view fails"));
+        }
+    }
+}
+
+fn is_plain_date(v: &str) -> bool {
+    let v = v.split(" #").next().unwrap_or(v).trim();
+    let parts: Vec<&str> = v.splitn(3, '-').collect();
+    parts.len() == 3
+        && parts[0].len() == 4
+        && parts[0].chars().all(|c| c.is_ascii_digit())
+        && (1..=2).contains(&parts[1].len())
+        && parts[1].chars().all(|c| c.is_ascii_digit())
+        && {
+            let day: String = parts[2].chars().take_while(char::is_ascii_digit).collect();
+            (1..=2).contains(&day.len())
+                && (day.len() == parts[2].len() || parts[2][day.len()..].starts_with(['T', 't', ' ']))
+        }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert!(is_plain_date("2024-01-01"));
+        assert!(is_plain_date("2024-1-5"));
+        assert!(is_plain_date("2024-01-01T10:00:00"));
+        assert!(!is_plain_date("'2024-01-01'"));
+        assert!(!is_plain_date("v2024-01-01"));
+        assert!(!is_plain_date("2024-01"));
+    }
+
+    #[test]
+    fn spec_names() {
+        assert!(is_spec_name("deploy-tool2"));
+        assert!(!is_spec_name("Deploy"));
+        assert!(!is_spec_name("a--b"));
+        assert!(!is_spec_name("-a"));
+        assert!(!is_spec_name(""));
+    }
+}

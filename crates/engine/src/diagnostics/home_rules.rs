@@ -1,0 +1,125 @@
+//! Rules on the home: where it lives and its disabled lists.
+
+use super::{relative, Finding, Sink};
+use crate::catalog::Catalog;
+use crate::discover;
+use crate::value::Value;
+use crate::Engine;
+use std::collections::HashSet;
+use std::path::PathBuf;
+
+fn config_line(text: &str, needle: &str) -> Option<usize> {
+    text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
+}
+
+pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
+    let root = crate::paths::resolve(&engine.home.skills_dir);
+    if discover::has_excluded_component(&root) && !catalog.skills.is_empty() {
+        let mut home = Sink {
+            findings: &mut *findings,
+            skill_md: None,
+            skill_name: None,
+            path: engine.home.root.as_path().into(),
+            rel_path: engine.home.root.display().to_string().into(),
+        };
+        let msg = format!("{} contains a folder name skills_list excludes: it lists no skill", root.display());
+        home.add("hermes-home-excluded", None, msg);
+    }
+    for folder in &catalog.unreadable {
+        let mut sink = Sink {
+            findings: &mut *findings,
+            skill_md: None,
+            skill_name: None,
+            path: folder.path.as_path().into(),
+            rel_path: relative(&folder.path, roots),
+        };
+        let msg = format!("cannot be listed ({}): Hermes passes over it and every skill in it", folder.error);
+        sink.add("hermes-unreadable-folder", None, msg);
+    }
+    let config = engine.home.config_path();
+    let first = findings.len();
+    let mut sink = Sink {
+        findings,
+        skill_md: None,
+        skill_name: None,
+        rel_path: relative(&config, roots),
+        path: config.as_path().into(),
+    };
+    let text = crate::source::read_text(&config).unwrap_or_default();
+
+    let Some(skills) = engine.home.raw_skills() else { return };
+    let names: HashSet<String> = catalog
+        .skills
+        .iter()
+        .flat_map(|s| {
+            let dir = s.skill_dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            [s.name.clone(), dir]
+        })
+        .collect();
+    let mut lists: Vec<(String, &Value)> = Vec::new();
+    if let Some(d) = skills.get("disabled") {
+        lists.push(("skills.disabled".into(), d));
+    }
+    if let Some(Value::Map(per)) = skills.get("platform_disabled") {
+        for (platform, list) in per {
+            lists.push((format!("skills.platform_disabled.{platform}"), list));
+        }
+    }
+    for (key, list) in lists {
+        match list {
+            Value::Str(s) => {
+                sink.add(
+                    "hermes-disabled-string",
+                    config_line(&text, s),
+                    format!("`{key}: {s}` is a string: skill_view disables every skill whose name is part of it"),
+                );
+                if !names.contains(s.trim()) {
+                    sink.add(
+                        "hermes-disabled-unknown",
+                        config_line(&text, s),
+                        format!("`{s}` in {key} names no skill"),
+                    );
+                }
+            }
+            Value::Seq(items) => {
+                for item in items {
+                    let name = item.py_str();
+                    let name = name.trim();
+                    if !name.is_empty() && !names.contains(name) {
+                        sink.add(
+                            "hermes-disabled-unknown",
+                            config_line(&text, name),
+                            format!("`{name}` in {key} names no skill"),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let text_findings = &mut findings[first..];
+    super::fill_columns(text_findings, &text);
+}
+
+/// Category descriptions (`DESCRIPTION.md`) whose text holds a control or
+/// escape character: it reaches the prompt index as is.
+pub(super) fn check_category_descriptions(files: &[PathBuf], roots: &[PathBuf], findings: &mut Vec<Finding>) {
+    for file in files {
+        let Ok(text) = crate::source::read_text(file) else { continue };
+        let fields = crate::frontmatter::parse(&text).0.fields;
+        let Some(Value::Str(description)) = fields.get("description") else { continue };
+        let Some(c) = super::frontmatter_rules::control_character(description) else { continue };
+        let mut sink = Sink {
+            findings,
+            skill_md: None,
+            skill_name: None,
+            path: file.as_path().into(),
+            rel_path: relative(file, roots),
+        };
+        let line = config_line(&text, "description:");
+        let message = format!("the category description holds the control character U+{:04X}", c as u32);
+        sink.add("hermes-control-character", line, message);
+        let first = sink.findings.len() - 1;
+        super::fill_columns(&mut findings[first..], &text);
+    }
+}

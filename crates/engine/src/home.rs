@@ -1,0 +1,310 @@
+//! HERMES_HOME, config.yaml (both readers), external skill dirs and `.env`
+//! (spec §1–§3).
+
+use super::env::Env;
+use super::paths;
+use super::value::{Map, Value};
+use super::yaml::{self, Loader};
+use indexmap::IndexMap;
+use std::fs;
+use std::path::{Path, PathBuf};
+
+/// Everything about a home that the skill surfaces read, loaded once.
+#[derive(Debug, Clone)]
+pub struct Home {
+    /// HERMES_HOME as Hermes uses it: verbatim, not resolved.
+    pub root: PathBuf,
+    /// `HERMES_HOME/skills` (may not exist).
+    pub skills_dir: PathBuf,
+    /// config.yaml through the raw reader: a mapping, or empty.
+    pub raw_config: Map,
+    /// config.yaml merged with the defaults, `${VAR}` expanded.
+    pub merged_config: Map,
+    /// The validated `skills.external_dirs`, resolved, in config order.
+    pub external_dirs: Vec<PathBuf>,
+    /// `HERMES_HOME/.env`, parsed.
+    pub dotenv: IndexMap<String, String>,
+    /// Why config.yaml could not be used, if it could not.
+    pub config_problem: Option<String>,
+}
+
+/// Where HERMES_HOME is: an explicit path, else env `HERMES_HOME`, else `~/.hermes`.
+pub fn resolve_home_path(explicit: Option<&Path>, env: &Env) -> PathBuf {
+    if let Some(p) = explicit {
+        return paths::normalize(p);
+    }
+    if let Some(v) = env.var("HERMES_HOME") {
+        let v = v.trim();
+        if !v.is_empty() {
+            return paths::normalize(Path::new(v));
+        }
+    }
+    env.home_dir().unwrap_or_else(|| PathBuf::from("/")).join(".hermes")
+}
+
+impl Home {
+    pub fn load(root: PathBuf, env: &Env) -> Home {
+        let skills_dir = root.join("skills");
+        let config_path = root.join("config.yaml");
+        let (raw_config, config_problem) = read_raw_config(&config_path, Loader::CSafe);
+        let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
+        let external_dirs = external_dirs(&root, &skills_dir, &raw_config, env);
+        let dotenv = read_dotenv(&root.join(".env"));
+        Home { root, skills_dir, raw_config, merged_config, external_dirs, dotenv, config_problem }
+    }
+
+    pub fn config_path(&self) -> PathBuf {
+        self.root.join("config.yaml")
+    }
+
+    /// `[local skills dir] + externals` (`get_all_skills_dirs`).
+    pub fn all_skills_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = vec![self.skills_dir.clone()];
+        dirs.extend(self.external_dirs.iter().cloned());
+        dirs
+    }
+
+    /// The dirs scanners walk: local only if it exists, then externals.
+    pub fn scan_dirs(&self) -> Vec<PathBuf> {
+        let mut dirs = Vec::new();
+        if paths::exists(&self.skills_dir) {
+            dirs.push(self.skills_dir.clone());
+        }
+        dirs.extend(self.external_dirs.iter().cloned());
+        dirs
+    }
+
+    /// The raw `skills:` section when it is a mapping.
+    pub fn raw_skills(&self) -> Option<&Map> {
+        self.raw_config.get("skills").and_then(Value::as_map)
+    }
+
+    /// The merged `skills:` value (may be a non-mapping if the user wrote one).
+    pub fn merged_skills(&self) -> Option<&Value> {
+        self.merged_config.get("skills")
+    }
+
+    /// `display_hermes_home()`: `~/rel` under the user's home, else the path.
+    pub fn display(&self, env: &Env) -> String {
+        if let Some(home) = env.home_dir() {
+            if let Ok(rel) = self.root.strip_prefix(paths::normalize(&home)) {
+                return format!("~/{}", paths::rel_string(rel));
+            }
+        }
+        paths::path_string(&self.root)
+    }
+
+    /// The bundles directory (`HERMES_BUNDLES_DIR` overrides).
+    pub fn bundles_dir(&self, env: &Env) -> PathBuf {
+        match env.non_empty("HERMES_BUNDLES_DIR") {
+            Some(dir) => PathBuf::from(env.expand_user(dir)),
+            None => self.root.join("skill-bundles"),
+        }
+    }
+}
+
+/// A config file read with the loader Hermes uses for it: `CSafeLoader` for
+/// the home's config.yaml, `yaml.safe_load` for the managed overlay.
+fn read_raw_config(path: &Path, loader: Loader) -> (Map, Option<String>) {
+    if fs::symlink_metadata(path).is_err() {
+        return (Map::new(), None);
+    }
+    let text = match super::source::read_text(path) {
+        Ok(t) => t,
+        Err(e) => return (Map::new(), Some(format!("{}: {e}", path.display()))),
+    };
+    match yaml::load_with(&text, loader) {
+        Ok(Value::Map(m)) => (m, None),
+        Ok(Value::Null) => (Map::new(), None),
+        Ok(_) => (Map::new(), Some(format!("{}: not a mapping; Hermes ignores it", path.display()))),
+        Err(e) => (Map::new(), Some(format!("{}: invalid YAML: {e}", path.display()))),
+    }
+}
+
+/// The parts of Hermes' `DEFAULT_CONFIG` that skill surfaces read.
+fn default_config() -> Map {
+    let yaml = "toolsets: [hermes-cli]\n\
+                terminal:\n  backend: local\n\
+                skills:\n  external_dirs: []\n  template_vars: true\n  inline_shell: false\n  \
+                inline_shell_timeout: 10\n  guard_agent_created: false\n  write_approval: false\n";
+    match Value::from_yaml(yaml) {
+        Ok(Value::Map(m)) => m,
+        _ => Map::new(),
+    }
+}
+
+fn deep_merge(base: &mut Map, over: &Map) {
+    for (key, value) in over {
+        match (base.get_mut(key), value) {
+            (Some(Value::Map(b)), Value::Map(o)) => deep_merge(b, o),
+            (Some(Value::Map(_)), Value::Null) => {}
+            _ => {
+                base.insert(key.clone(), value.clone());
+            }
+        }
+    }
+}
+
+fn expand_config_vars(value: &mut Value, env: &Env) {
+    match value {
+        Value::Str(s) if s.contains("${") => *s = expand_braced(s, env),
+        Value::Seq(items) => items.iter_mut().for_each(|v| expand_config_vars(v, env)),
+        Value::Map(m) => m.values_mut().for_each(|v| expand_config_vars(v, env)),
+        _ => {}
+    }
+}
+
+/// `re.sub(r"\${([^}]+)}", env lookup or the match, s)`.
+fn expand_braced(s: &str, env: &Env) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(pos) = rest.find("${") {
+        out.push_str(&rest[..pos]);
+        let after = &rest[pos + 2..];
+        match after.find('}') {
+            Some(end) if end > 0 => {
+                let name = &after[..end];
+                match env.var(name) {
+                    Some(v) => out.push_str(v),
+                    None => {
+                        out.push_str("${");
+                        out.push_str(name);
+                        out.push('}');
+                    }
+                }
+                rest = &after[end + 1..];
+            }
+            _ => {
+                out.push_str("${");
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+fn merged_config(config_path: &Path, raw: &Map, raw_failed: bool, env: &Env) -> Map {
+    let mut config = default_config();
+    if !raw_failed {
+        deep_merge(&mut config, raw);
+    }
+    let managed = match env.non_empty("HERMES_MANAGED_DIR") {
+        Some(dir) => Some(PathBuf::from(dir).join("config.yaml")),
+        None if paths::is_dir(Path::new("/etc/hermes")) => Some(PathBuf::from("/etc/hermes/config.yaml")),
+        None => None,
+    };
+    let mut value = Value::Map(config);
+    expand_config_vars(&mut value, env);
+    let Value::Map(mut config) = value else { unreachable!("a mapping stays a mapping") };
+    if let Some(managed) = managed.filter(|m| m != config_path) {
+        if let (overlay, None) = read_raw_config(&managed, Loader::Safe) {
+            deep_merge(&mut config, &overlay);
+        }
+    }
+    config
+}
+
+/// `get_external_skills_dirs()` (EXT-1..3).
+fn external_dirs(root: &Path, skills_dir: &Path, raw: &Map, env: &Env) -> Vec<PathBuf> {
+    let Some(skills) = raw.get("skills").and_then(Value::as_map) else {
+        return Vec::new();
+    };
+    let entries: Vec<Value> = match skills.get("external_dirs") {
+        Some(v) if !v.truthy() => return Vec::new(),
+        Some(Value::Str(s)) => vec![Value::Str(s.clone())],
+        Some(Value::Seq(items)) => items.clone(),
+        _ => return Vec::new(),
+    };
+    let local = paths::resolve(skills_dir);
+    let mut result: Vec<PathBuf> = Vec::new();
+    for entry in entries {
+        let text = entry.py_str();
+        let text = super::value::py_strip(&text);
+        if text.is_empty() {
+            continue;
+        }
+        let expanded = env.expand_user(&env.expand_vars(text));
+        let p = Path::new(&expanded);
+        let p = if p.is_absolute() { paths::resolve(p) } else { paths::resolve(&root.join(p)) };
+        if p == local || result.contains(&p) {
+            continue;
+        }
+        if paths::is_dir(&p) {
+            result.push(p);
+        }
+    }
+    result
+}
+
+/// `load_env()`: `KEY=value` lines, `export ` allowed, quotes stripped.
+fn read_dotenv(path: &Path) -> IndexMap<String, String> {
+    let mut vars = IndexMap::new();
+    let Ok(bytes) = fs::read(path) else {
+        return vars;
+    };
+    let text = super::source::universal_newlines(String::from_utf8_lossy(&bytes).into_owned());
+    for line in text.split('\n') {
+        let line = super::value::py_strip(line);
+        if line.is_empty() || line.starts_with('#') || !line.contains('=') {
+            continue;
+        }
+        let line = line.strip_prefix("export ").unwrap_or(line);
+        let (key, value) = line.split_once('=').unwrap_or((line, ""));
+        let value = super::value::py_strip_chars(super::value::py_strip(value), &['"', '\'']);
+        vars.insert(super::value::py_strip(key).to_owned(), value.to_owned());
+    }
+    vars
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::Os;
+
+    #[test]
+    fn merge_ignores_null_over_mapping_and_expands_vars() {
+        let env = Env::with_vars([("X", "on")], Os::Linux);
+        let raw = match Value::from_yaml("skills: null\nfoo: ${X}-${Y}\n").unwrap() {
+            Value::Map(m) => m,
+            _ => unreachable!(),
+        };
+        let merged = merged_config(Path::new("/nonexistent/config.yaml"), &raw, false, &env);
+        assert!(merged["skills"].get("template_vars").is_some());
+        assert_eq!(merged["foo"], Value::Str("on-${Y}".into()));
+    }
+
+    /// The managed overlay is read with `yaml.safe_load`, whose scanner
+    /// refuses a tab after a value (libyaml accepts it): Hermes ignores
+    /// that overlay, so its setting does not apply.
+    #[test]
+    fn managed_overlay_takes_the_pure_python_loader() {
+        let t = tempfile::tempdir().unwrap();
+        let managed = t.path().join("managed");
+        fs::create_dir_all(&managed).unwrap();
+        let env = Env::with_vars([("HERMES_MANAGED_DIR", managed.to_str().unwrap())], Os::Linux);
+        let config = Path::new("/nonexistent/config.yaml");
+        fs::write(managed.join("config.yaml"), "skills:\n  template_vars: false\t# off\n").unwrap();
+        assert_eq!(
+            merged_config(config, &Map::new(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
+            Value::Bool(true)
+        );
+        fs::write(managed.join("config.yaml"), "skills:\n  template_vars: false  # off\n").unwrap();
+        assert_eq!(
+            merged_config(config, &Map::new(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
+            Value::Bool(false)
+        );
+    }
+
+    #[test]
+    fn dotenv_parsing() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join(".env");
+        fs::write(&p, "# c\nexport A=\"1\"\nB = two \nEMPTY=\nnoeq\n").unwrap();
+        let vars = read_dotenv(&p);
+        assert_eq!(vars["A"], "1");
+        assert_eq!(vars["B"], "two");
+        assert_eq!(vars["EMPTY"], "");
+        assert!(!vars.contains_key("noeq"));
+    }
+}

@@ -1,0 +1,114 @@
+//! Multi-user skill layers, for deployments that serve many users from one
+//! home (not part of Hermes Agent 0.19.0 itself):
+//!
+//! 1. per-user file skills, `HERMES_HOME/users/<id>/skills/` (source `user`);
+//! 2. shared file skills, the home's skill dirs (source `shared`);
+//! 3. database skills, table `hermes_skills` filtered by user (source `db`).
+//!
+//! Viewing a name tries the layers in that order; listing concatenates them,
+//! a name taken by an earlier layer hiding later ones.
+
+mod db;
+mod resolve;
+
+pub use db::{read_db, timestamp, write_back, DbRead, DbSkill, WriteBack};
+use std::path::PathBuf;
+
+/// The organisation that owns (and alone may write) shared skills.
+pub const OWNER_ORG: &str = "0";
+pub const TABLE: &str = "hermes_skills";
+/// A name deployments get wrong; pointed out when found instead of [`TABLE`].
+pub const WRONG_TABLE: &str = "harnessed_skills";
+#[cfg_attr(not(feature = "db"), allow(dead_code))]
+pub(crate) const COLUMNS: [&str; 10] =
+    ["id", "user_id", "name", "description", "content", "category", "version", "is_active", "created_at", "updated_at"];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    User,
+    Shared,
+    Db,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::User => "user",
+            Source::Shared => "shared",
+            Source::Db => "db",
+        }
+    }
+}
+
+/// The layer settings of a session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Layers {
+    pub user: String,
+    pub db: Option<PathBuf>,
+    pub org_id: Option<String>,
+}
+
+/// A user id becomes a folder name: it must be one plain path component.
+pub fn valid_user_id(id: &str) -> Result<(), String> {
+    let ok = !id.is_empty() && id != "." && id != ".." && !id.contains(['/', '\\', '\0']);
+    if ok {
+        Ok(())
+    } else {
+        Err(format!("invalid user id {id:?}: use a single folder name"))
+    }
+}
+
+impl Layers {
+    /// The user's own skill folder, `HERMES_HOME/users/<id>/skills`.
+    pub fn user_dir(&self, home: &std::path::Path) -> PathBuf {
+        home.join("users").join(&self.user).join("skills")
+    }
+
+    /// A note when the user has no folder: harmless, but a mistyped id
+    /// looks exactly like it.
+    pub fn missing_user_dir(&self, home: &std::path::Path) -> Option<String> {
+        let dir = self.user_dir(home);
+        (!dir.is_dir()).then(|| format!("{}: no such folder, so user {} has no file skills", dir.display(), self.user))
+    }
+}
+
+/// Who may edit a skill of a source.
+pub fn can_edit(source: Source, org_id: Option<&str>) -> Result<(), String> {
+    match source {
+        Source::Shared if org_id != Some(OWNER_ORG) => Err(format!(
+            "shared skills are written only by the owner organisation, org_id {OWNER_ORG} ({})",
+            org_id.map_or("this session has no --org-id".to_owned(), |o| format!("this session is org_id {o}"))
+        )),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_ids_are_folder_names() {
+        assert!(valid_user_id("42").is_ok());
+        assert!(valid_user_id("alice").is_ok());
+        assert!(valid_user_id("../bob").is_err());
+        assert!(valid_user_id("").is_err());
+    }
+
+    #[test]
+    fn edit_permissions() {
+        assert!(can_edit(Source::Shared, Some("0")).is_ok());
+        assert!(can_edit(Source::Shared, Some("7")).unwrap_err().contains("org_id 0"));
+        assert!(can_edit(Source::Shared, None).is_err());
+        assert!(can_edit(Source::User, Some("7")).is_ok());
+        assert!(can_edit(Source::Db, None).is_ok());
+    }
+
+    #[test]
+    fn timestamps_look_like_sqlite() {
+        let t = timestamp();
+        assert_eq!(t.len(), 19);
+        assert_eq!(&t[4..5], "-");
+        assert_eq!(&t[10..11], " ");
+    }
+}
