@@ -182,7 +182,7 @@ fn golden(name: &str) -> Option<Json> {
 }
 
 fn assert_parity(label: &str, ours: Json, golden: &Json) -> usize {
-    let ours = common::py_json(&skillscope::engine::value::json_text(&ours, false));
+    let ours = common::py_json(&skillscope::engine::py::json_text(&ours, false));
     let (matched, diffs) = compare(&ours, golden);
     let total = golden.as_object().map_or(0, |o| o.len());
     eprintln!("{label}: {matched}/{total} surfaces match");

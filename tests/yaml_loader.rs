@@ -5,7 +5,8 @@
 //! same exception.
 
 use serde_json::Value as Json;
-use skillscope::engine::value::{py_str_repr, Value};
+use skillscope::engine::py::py_str_repr;
+use skillscope::engine::value::Value;
 use skillscope::engine::yaml::{load_with, ErrorKind, Loader};
 
 /// `repr()` with sets sorted, as the generator writes it.

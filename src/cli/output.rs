@@ -10,7 +10,7 @@ pub type Out<'a> = dyn Write + 'a;
 
 /// Pretty JSON with Hermes' key order.
 pub fn print_json(out: &mut Out, value: &Json) -> io::Result<()> {
-    writeln!(out, "{}", crate::engine::value::json_text(value, true))
+    writeln!(out, "{}", crate::engine::py::json_text(value, true))
 }
 
 /// 1 when the answer is a Hermes error object (`"success": false`).
@@ -113,7 +113,7 @@ pub fn write_table(out: &mut Out, header: &[&str], rows: &[Vec<String>], width: 
 
 /// Python `str()` of a JSON value, for one-line display.
 pub fn text(value: &Json) -> String {
-    crate::engine::messages::json_py_str(value)
+    crate::engine::value::json_py_str(value)
 }
 
 #[cfg(test)]

@@ -4,9 +4,10 @@
 use super::paths;
 use super::skill::slugify;
 use super::source;
-use super::value::{py_strip, Value};
+use super::value::Value;
 use super::yaml::{self, ErrorKind, Loader};
 use super::Engine;
+use crate::py::py_strip;
 use indexmap::IndexMap;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};

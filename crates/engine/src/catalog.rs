@@ -12,8 +12,9 @@ use super::list::Candidate;
 use super::messages::{self, SkillCommand};
 use super::readiness::{self, Readiness};
 use super::skill::{self, LISTING_READ_CHARS};
-use super::value::{take_chars, Map, Value};
+use super::value::{Map, Value};
 use super::Engine;
+use crate::py::take_chars;
 use indexmap::IndexMap;
 
 /// What a catalog scan runs on each skill as it is found: the skill, its

@@ -1,7 +1,8 @@
 //! `parse_frontmatter` (spec §5): fences, YAML, and the line-split fallback.
 
-use super::value::{py_is_space, py_strip, Key, Map, Value};
+use super::value::{Key, Map, Value};
 use super::yaml::LoadError;
+use crate::py::{py_is_space, py_strip};
 
 /// How the frontmatter block was read, for authors who need to know.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,12 +67,12 @@ fn find_closing_fence(text: &str) -> Option<(usize, usize)> {
 
 /// Parses `content` as Hermes does; returns the frontmatter and the body.
 pub fn parse(content: &str) -> (Frontmatter, &str) {
-    parse_with(content, Value::from_yaml)
+    parse_with(content, crate::yaml::load)
 }
 
 /// [`parse`] keeping only the named top-level keys (fallback included).
 pub fn parse_selected<'a>(content: &'a str, keys: &[&str]) -> (Frontmatter, &'a str) {
-    let (mut fm, body) = parse_with(content, |yaml| super::value::from_yaml_selected(yaml, keys));
+    let (mut fm, body) = parse_with(content, |yaml| super::yaml::load_selected(yaml, keys));
     if matches!(fm.kind, FrontmatterKind::Fallback(_)) {
         fm.fields.retain(|k, _| k.as_str().is_some_and(|k| keys.contains(&k)));
     }

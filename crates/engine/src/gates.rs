@@ -3,7 +3,8 @@
 
 use super::env::Env;
 use super::home::Home;
-use super::value::{is_hashable, py_strip, Key, Map, Value};
+use super::value::{is_hashable, Key, Map, Value};
+use crate::py::py_strip;
 use std::collections::HashSet;
 
 /// A Python exception message, for the rare inputs where Hermes raises.
@@ -87,15 +88,10 @@ fn kanban_active(home: &Home, env: &Env) -> bool {
 pub fn py_contains(container: &Value, item: &Value) -> Option<bool> {
     match container {
         Value::Str(s) => item.as_str().map(|i| s.contains(i)),
-        Value::Seq(items) => Some(items.iter().any(|x| py_eq(x, item))),
+        Value::Seq(items) => Some(items.iter().any(|x| x.py_eq(item))),
         Value::Map(m) => Key::new(item.clone()).map(|k| m.contains_key(&k)),
         _ => None,
     }
-}
-
-/// Python `==`.
-pub fn py_eq(a: &Value, b: &Value) -> bool {
-    a.py_eq(b)
 }
 
 /// `_normalize_string_set`.
@@ -108,12 +104,8 @@ fn normalize_string_set(value: Option<&Value>) -> Result<HashSet<String>, PyErro
     Ok(items.iter().map(|v| py_strip(&v.py_str()).to_owned()).filter(|s| !s.is_empty()).collect())
 }
 
-pub fn type_name(v: &Value) -> &'static str {
-    v.type_name()
-}
-
 fn not_iterable(v: &Value) -> PyError {
-    format!("'{}' object is not iterable", type_name(v))
+    format!("'{}' object is not iterable", v.type_name())
 }
 
 /// `get_disabled_skill_names(platform)` (raw config): the global list plus
@@ -131,7 +123,7 @@ pub fn disabled_names(home: &Home, env: &Env, platform: Option<&str>) -> Result<
         let per_platform = match skills.get("platform_disabled") {
             Some(v) if v.truthy() => match v {
                 Value::Map(m) => m.get(platform),
-                other => return Err(format!("'{}' object has no attribute 'get'", type_name(other))),
+                other => return Err(format!("'{}' object has no attribute 'get'", other.type_name())),
             },
             _ => None,
         };
@@ -267,7 +259,7 @@ mod tests {
     use crate::env::Os;
 
     fn v(yaml: &str) -> Value {
-        Value::from_yaml(yaml).unwrap()
+        crate::yaml::load(yaml).unwrap()
     }
 
     #[test]

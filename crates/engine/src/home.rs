@@ -127,7 +127,7 @@ fn default_config() -> Map {
                 terminal:\n  backend: local\n\
                 skills:\n  external_dirs: []\n  template_vars: true\n  inline_shell: false\n  \
                 inline_shell_timeout: 10\n  guard_agent_created: false\n  write_approval: false\n";
-    match Value::from_yaml(yaml) {
+    match crate::yaml::load(yaml) {
         Ok(Value::Map(m)) => m,
         _ => Map::new(),
     }
@@ -220,7 +220,7 @@ fn external_dirs(root: &Path, skills_dir: &Path, raw: &Map, env: &Env) -> Vec<Pa
     let mut result: Vec<PathBuf> = Vec::new();
     for entry in entries {
         let text = entry.py_str();
-        let text = super::value::py_strip(&text);
+        let text = crate::py::py_strip(&text);
         if text.is_empty() {
             continue;
         }
@@ -245,14 +245,14 @@ fn read_dotenv(path: &Path) -> IndexMap<String, String> {
     };
     let text = super::source::universal_newlines(String::from_utf8_lossy(&bytes).into_owned());
     for line in text.split('\n') {
-        let line = super::value::py_strip(line);
+        let line = crate::py::py_strip(line);
         if line.is_empty() || line.starts_with('#') || !line.contains('=') {
             continue;
         }
         let line = line.strip_prefix("export ").unwrap_or(line);
         let (key, value) = line.split_once('=').unwrap_or((line, ""));
-        let value = super::value::py_strip_chars(super::value::py_strip(value), &['"', '\'']);
-        vars.insert(super::value::py_strip(key).to_owned(), value.to_owned());
+        let value = crate::py::py_strip_chars(crate::py::py_strip(value), &['"', '\'']);
+        vars.insert(crate::py::py_strip(key).to_owned(), value.to_owned());
     }
     vars
 }
@@ -265,7 +265,7 @@ mod tests {
     #[test]
     fn merge_ignores_null_over_mapping_and_expands_vars() {
         let env = Env::with_vars([("X", "on")], Os::Linux);
-        let raw = match Value::from_yaml("skills: null\nfoo: ${X}-${Y}\n").unwrap() {
+        let raw = match crate::yaml::load("skills: null\nfoo: ${X}-${Y}\n").unwrap() {
             Value::Map(m) => m,
             _ => unreachable!(),
         };

@@ -6,9 +6,9 @@
 //! `apply_automatic_transitions`, `should_run_now`).
 
 use super::isotime::{self, Micros, MICROS_PER_HOUR};
-use super::messages::json_truthy as truthy;
 use super::words::count_s;
 use super::{discover, paths, Engine};
+use crate::py::json_truthy as truthy;
 use serde_json::{Map, Value};
 use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -139,38 +139,6 @@ pub struct Lifecycle {
     pub problems: Vec<String>,
 }
 
-/// `int(value)` as Python gives it, `None` where it raises.
-fn py_int(v: &Value) -> Option<i64> {
-    match v {
-        Value::Bool(b) => Some(i64::from(*b)),
-        Value::Number(n) => n.as_i64().or_else(|| n.as_f64().filter(|f| f.is_finite()).map(|f| f.trunc() as i64)),
-        Value::String(s) => py_int_text(s),
-        _ => None,
-    }
-}
-
-/// `int(text)`: blanks around, a sign, ASCII digits with single
-/// underscores between them.
-fn py_int_text(text: &str) -> Option<i64> {
-    let t = super::value::py_strip(text);
-    let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
-    let well_formed = !digits.is_empty()
-        && !digits.starts_with('_')
-        && !digits.ends_with('_')
-        && !digits.contains("__")
-        && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_');
-    well_formed.then(|| t.replace('_', "").parse().ok()).flatten()
-}
-
-fn py_float(v: &Value) -> Option<f64> {
-    match v {
-        Value::Bool(b) => Some(f64::from(u8::from(*b))),
-        Value::Number(n) => n.as_f64(),
-        Value::String(s) => super::value::py_strip(s).parse().ok(),
-        _ => None,
-    }
-}
-
 /// Reads a JSON file Hermes reads with `json.loads(read_text())`; `None`
 /// when missing, with a problem noted when it cannot be used.
 fn read_json(path: &Path, problems: &mut Vec<String>) -> Option<Value> {
@@ -271,7 +239,7 @@ pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
     };
     let mut in_frontmatter = false;
     for line in text.split('\n') {
-        let stripped = super::value::py_strip(line);
+        let stripped = crate::py::py_strip(line);
         if stripped == "---" {
             if in_frontmatter {
                 break;
@@ -281,7 +249,7 @@ pub fn read_skill_name(skill_md: &Path, fallback: &str) -> String {
         }
         if in_frontmatter {
             if let Some(rest) = stripped.strip_prefix("name:") {
-                let value = super::value::py_strip(rest).trim_matches(['"', '\'']);
+                let value = crate::py::py_strip(rest).trim_matches(['"', '\'']);
                 if !value.is_empty() {
                     return value.to_owned();
                 }
@@ -340,9 +308,9 @@ impl Sources {
         let mut problems = Vec::new();
         let bundled = read_small_text(&skills_dir.join(".bundled_manifest"))
             .map(|text| {
-                super::value::py_splitlines(&text)
+                crate::py::py_splitlines(&text)
                     .filter_map(|l| {
-                        let name = super::value::py_strip(super::value::py_strip(l).split(':').next().unwrap_or(""));
+                        let name = crate::py::py_strip(crate::py::py_strip(l).split(':').next().unwrap_or(""));
                         (!name.is_empty()).then(|| name.to_owned())
                     })
                     .collect()
@@ -399,7 +367,7 @@ fn hub_names(skills_dir: &Path, problems: &mut Vec<String>) -> (HashSet<String>,
         let text = |k: &str| entry.get(k).and_then(Value::as_str).map(str::to_owned);
         entries.insert(key.clone(), HubEntry { source: text("source"), trust_level: text("trust_level") });
         let Some(install_path) = entry.get("install_path").and_then(Value::as_str) else { continue };
-        if super::value::py_strip(install_path).is_empty() {
+        if crate::py::py_strip(install_path).is_empty() {
             continue;
         }
         let dir = Path::new(install_path);
@@ -447,7 +415,7 @@ fn cron_referenced(home: &Path) -> HashSet<String> {
                 v if !truthy(v) => String::new(),
                 v => v.to_string(),
             };
-            let cleaned = super::value::py_strip(&text).trim_start_matches('/').to_owned();
+            let cleaned = crate::py::py_strip(&text).trim_start_matches('/').to_owned();
             if !cleaned.is_empty() {
                 names.insert(cleaned);
             }
@@ -465,10 +433,10 @@ fn curator_config(engine: &Engine) -> CuratorConfig {
     let get = |k: &str| cur.and_then(|m| m.get(k)).map(super::value::Value::to_json);
     CuratorConfig {
         enabled: get("enabled").map_or(true, |v| truthy(&v)),
-        interval_hours: get("interval_hours").and_then(|v| py_int(&v)).unwrap_or(24 * 7),
-        min_idle_hours: get("min_idle_hours").and_then(|v| py_float(&v)).unwrap_or(2.0),
-        stale_after_days: get("stale_after_days").and_then(|v| py_int(&v)).unwrap_or(30),
-        archive_after_days: get("archive_after_days").and_then(|v| py_int(&v)).unwrap_or(90),
+        interval_hours: get("interval_hours").and_then(|v| crate::py::json_int(&v)).unwrap_or(24 * 7),
+        min_idle_hours: get("min_idle_hours").and_then(|v| crate::py::json_float(&v)).unwrap_or(2.0),
+        stale_after_days: get("stale_after_days").and_then(|v| crate::py::json_int(&v)).unwrap_or(30),
+        archive_after_days: get("archive_after_days").and_then(|v| crate::py::json_int(&v)).unwrap_or(90),
         prune_builtins: get("prune_builtins").map_or(true, |v| truthy(&v)),
     }
 }
@@ -496,7 +464,7 @@ fn latest_activity(record: &Map<String, Value>) -> Option<(Micros, String)> {
 }
 
 fn count(record: &Map<String, Value>, key: &str) -> i64 {
-    record.get(key).filter(|v| truthy(v)).and_then(py_int).unwrap_or(0)
+    record.get(key).filter(|v| truthy(v)).and_then(crate::py::json_int).unwrap_or(0)
 }
 
 impl Engine {
@@ -562,7 +530,7 @@ impl Engine {
             None | Some(super::value::Value::Null) => false,
             Some(super::value::Value::Bool(b)) => *b,
             Some(super::value::Value::Str(s)) => {
-                ["1", "true", "yes", "on"].contains(&super::value::py_strip(s).to_lowercase().as_str())
+                ["1", "true", "yes", "on"].contains(&crate::py::py_strip(s).to_lowercase().as_str())
             }
             Some(other) => other.truthy(),
         }
@@ -725,7 +693,7 @@ fn forecast(
     let use_count = match rec.get("use_count") {
         None => 0,
         Some(v) if !truthy(v) => 0,
-        Some(v) => py_int(v).ok_or_else(|| {
+        Some(v) => crate::py::json_int(v).ok_or_else(|| {
             format!("the pass stops at {name}: its use_count {v} is not a number (Python raises), so no skill after it moves")
         })?,
     };
@@ -837,8 +805,8 @@ fn restore_candidate(archive_dirs: &[PathBuf], name: &str) -> Option<PathBuf> {
 fn suppressed_names(skills_dir: &Path) -> HashSet<String> {
     read_small_text(&skills_dir.join(".curator_suppressed"))
         .map(|text| {
-            super::value::py_splitlines(&text)
-                .map(super::value::py_strip)
+            crate::py::py_splitlines(&text)
+                .map(crate::py::py_strip)
                 .filter(|l| !l.is_empty() && !l.starts_with('#'))
                 .map(str::to_owned)
                 .collect()
@@ -907,20 +875,5 @@ impl Sources {
         }
         let dest = self.skills_dir.join(name);
         paths::exists(&dest).then(|| format!("destination already exists: {}", dest.display()))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_read_as_python_int_reads_them() {
-        for (text, int) in [("3", Some(3)), (" -4 ", Some(-4)), ("+5", Some(5)), ("1_000", Some(1000))] {
-            assert_eq!(py_int_text(text), int, "{text:?}");
-        }
-        for bad in ["_1", "1_", "1__0", "", "-", "1.5", "0x10", "many", "+_1"] {
-            assert_eq!(py_int_text(bad), None, "{bad:?}");
-        }
     }
 }

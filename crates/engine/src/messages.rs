@@ -7,9 +7,12 @@ use super::gates;
 use super::paths;
 use super::preprocess::{self, PreprocessConfig, SkillDirs};
 use super::skill::{self, slugify};
-use super::value::{py_strip, take_chars, Map, Value};
+use super::value::{Map, Value};
 use super::view::LookupIndex;
 use super::Engine;
+use crate::py::json_truthy;
+use crate::py::{py_strip, take_chars};
+use crate::value::json_py_str;
 use indexmap::IndexMap;
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
@@ -475,13 +478,13 @@ impl Engine {
         let mut keys: Vec<String> = Vec::new();
         let mut remaining = rest.to_owned();
         while keys.len() < MAX_STACKED_SKILLS - 1 {
-            let stripped = remaining.trim_start_matches(super::value::py_is_space);
+            let stripped = remaining.trim_start_matches(crate::py::py_is_space);
             if !stripped.starts_with('/') {
                 break;
             }
-            let mut split = stripped.splitn(2, super::value::py_is_space);
+            let mut split = stripped.splitn(2, crate::py::py_is_space);
             let token = split.next().unwrap_or("");
-            let tail = split.next().unwrap_or("").trim_start_matches(super::value::py_is_space);
+            let tail = split.next().unwrap_or("").trim_start_matches(crate::py::py_is_space);
             let key = format!("/{}", token.trim_start_matches('/').replace('_', "-"));
             if token.trim_start_matches('/').is_empty() || !commands.contains_key(&key) || keys.contains(&key) {
                 break;
@@ -660,7 +663,7 @@ impl Engine {
     fn dispatch_depth(&self, line: &str, task_id: Option<&str>, depth: u8) -> Option<String> {
         let original = py_strip(line);
         let lower = original.to_lowercase();
-        let base = lower.split(super::value::py_is_space).find(|s| !s.is_empty())?.to_owned();
+        let base = lower.split(crate::py::py_is_space).find(|s| !s.is_empty())?.to_owned();
         if !base.starts_with('/') {
             return None;
         }
@@ -753,26 +756,6 @@ fn rel_or_dot(rel: &Path) -> String {
     }
 }
 
-/// Python truthiness of a JSON value.
-pub fn json_truthy(v: &Json) -> bool {
-    match v {
-        Json::Null => false,
-        Json::Bool(b) => *b,
-        Json::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        Json::String(s) => !s.is_empty(),
-        Json::Array(a) => !a.is_empty(),
-        Json::Object(o) => !o.is_empty(),
-    }
-}
-
-/// Python `str()` of a JSON value that came from YAML.
-pub fn json_py_str(v: &Json) -> String {
-    match v {
-        Json::String(s) if super::value::marked_non_finite(s).is_none() => s.clone(),
-        other => Value::from_json(other).py_str(),
-    }
-}
-
 /// The supporting-file list of a message: `linked_files` values in order,
 /// else every regular file under the four support folders.
 fn supporting_files(payload: &Json, dir: Option<&Path>) -> Vec<String> {
@@ -861,7 +844,7 @@ mod tests {
 
     #[test]
     fn config_vars_rules() {
-        let fm = Value::from_yaml(
+        let fm = crate::yaml::load(
             "metadata:\n  hermes:\n    config:\n      - key: wiki.path\n        description: Wiki dir\n        default: ~/wiki\n\
              \n      - key: wiki.path\n        description: dup\n      - key: nodesc\n      - key: other\n        description: d\n        prompt: '  p  '\n",
         )

@@ -52,7 +52,7 @@ pub fn try_resolve(path: &Path) -> Result<PathBuf, String> {
     // met but left behind (`loop/../x`) is no error.
     match fs::metadata(&resolved) {
         Err(e) if is_symlink_loop(&e) => {
-            Err(format!("Symlink loop from {}", super::value::py_str_repr(&path_string(&resolved))))
+            Err(format!("Symlink loop from {}", crate::py::py_str_repr(&path_string(&resolved))))
         }
         _ => Ok(resolved),
     }

@@ -1,7 +1,8 @@
 //! SKILL.md preprocessing (spec §10): `${HERMES_SKILL_DIR}`,
 //! `${HERMES_SESSION_ID}` and, only with the user's consent, inline shell.
 
-use super::value::{py_strip, Map, Value};
+use super::value::{Map, Value};
+use crate::py::py_strip;
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -33,7 +34,7 @@ impl PreprocessConfig {
             Some(Value::Float(f)) => Ok(f.trunc() as i64),
             Some(Value::Str(s)) => py_strip(s)
                 .parse::<i64>()
-                .map_err(|_| format!("invalid literal for int() with base 10: {}", super::value::py_str_repr(s))),
+                .map_err(|_| format!("invalid literal for int() with base 10: {}", crate::py::py_str_repr(s))),
             Some(other) => Err(format!(
                 "int() argument must be a string, a bytes-like object or a real number, not '{}'",
                 kind(other)
@@ -166,7 +167,7 @@ pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> Stri
         output = stderr.trim_end_matches('\n').to_owned();
     }
     if output.chars().count() > INLINE_SHELL_MAX_OUTPUT {
-        output = format!("{}...[truncated]", super::value::take_chars(&output, INLINE_SHELL_MAX_OUTPUT));
+        output = format!("{}...[truncated]", crate::py::take_chars(&output, INLINE_SHELL_MAX_OUTPUT));
     }
     output
 }

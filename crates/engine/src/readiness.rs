@@ -6,7 +6,8 @@
 use super::env::Env;
 use super::home::Home;
 use super::paths;
-use super::value::{py_strip, Map, Value};
+use super::value::{Map, Value};
+use crate::py::py_strip;
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::path::Path;
 
@@ -361,7 +362,7 @@ mod tests {
     use super::*;
 
     fn map(yaml: &str) -> Map {
-        Value::from_yaml(yaml).unwrap().as_map().unwrap().clone()
+        crate::yaml::load(yaml).unwrap().as_map().unwrap().clone()
     }
 
     #[test]

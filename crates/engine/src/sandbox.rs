@@ -8,8 +8,9 @@
 use super::env::Env;
 use super::home::Home;
 use super::paths;
-use super::value::{py_strip, Value};
+use super::value::Value;
 use super::Engine;
+use crate::py::py_strip;
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 

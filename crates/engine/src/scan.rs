@@ -5,7 +5,7 @@
 
 use super::diagnostics::guard;
 use super::paths::{self, TreeFile};
-use super::value::{py_splitlines, py_strip};
+use crate::py::{py_splitlines, py_strip};
 use std::path::Path;
 
 /// Skill sources Hermes trusts, and everything inside them.

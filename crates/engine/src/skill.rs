@@ -1,6 +1,7 @@
 //! Per-surface field rules (spec §6): names, descriptions, tags.
 
-use super::value::{py_strip, py_strip_chars, take_chars, Map, Value};
+use super::value::{Map, Value};
+use crate::py::{py_strip, py_strip_chars, take_chars};
 
 pub const MAX_NAME_LENGTH: usize = 64;
 pub const MAX_DESCRIPTION_LENGTH: usize = 1024;
@@ -37,7 +38,7 @@ impl ListingName {
     pub fn text(&self) -> String {
         match self {
             ListingName::Str(s) => s.clone(),
-            ListingName::Bytes(b) => super::value::py_bytes_repr(b),
+            ListingName::Bytes(b) => crate::py::py_bytes_repr(b),
         }
     }
 }
@@ -124,12 +125,12 @@ mod tests {
     use super::*;
 
     fn map(yaml: &str) -> Map {
-        Value::from_yaml(yaml).unwrap().as_map().unwrap().clone()
+        crate::yaml::load(yaml).unwrap().as_map().unwrap().clone()
     }
 
     #[test]
     fn tags_forms() {
-        assert_eq!(parse_tags(Some(&Value::from_yaml("[a, '', b, false]").unwrap())), ["a", "b"]);
+        assert_eq!(parse_tags(Some(&crate::yaml::load("[a, '', b, false]").unwrap())), ["a", "b"]);
         assert_eq!(parse_tags(Some(&Value::Str("[a, 'b' , \"c\"]".into()))), ["a", "b", "c"]);
         assert_eq!(parse_tags(Some(&Value::Str("x,,y".into()))), ["x", "y"]);
         assert!(parse_tags(None).is_empty());

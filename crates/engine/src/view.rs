@@ -9,8 +9,9 @@ use super::preprocess::{self, PreprocessConfig, SkillDirs};
 use super::readiness;
 use super::skill;
 use super::source::{self, ReadError};
-use super::value::{py_str_repr, Value};
+use super::value::Value;
 use super::Engine;
+use crate::py::py_str_repr;
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -48,7 +49,7 @@ fn windows_drive_or_absolute(s: &str) -> bool {
 
 /// `_skill_lookup_path_error(name)`.
 pub fn lookup_path_error(name: &str) -> Option<&'static str> {
-    let candidate = super::value::py_strip(name);
+    let candidate = crate::py::py_strip(name);
     if candidate.starts_with('/') || windows_drive_or_absolute(candidate) {
         return Some("Skill name must be a relative path within the skills directory.");
     }
@@ -368,7 +369,7 @@ impl Engine {
         let metadata = fm.get("metadata");
         if let Some(Value::Map(meta)) = metadata {
             if let Some(hermes) = meta.get("hermes").filter(|h| h.truthy() && h.as_map().is_none()) {
-                return py_exception(format!("'{}' object has no attribute 'get'", gates::type_name(hermes)));
+                return py_exception(format!("'{}' object has no attribute 'get'", hermes.type_name()));
             }
         }
         let tags = skill::tag_list(&fm, "tags");

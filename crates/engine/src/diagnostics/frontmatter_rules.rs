@@ -5,9 +5,10 @@ use super::Sink;
 use crate::catalog::{Catalog, CatalogSkill};
 use crate::frontmatter::{self, FrontmatterKind};
 use crate::messages::is_core_command;
+use crate::py::take_chars;
 use crate::readiness;
 use crate::skill::{self, slugify, LISTING_READ_CHARS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH};
-use crate::value::{take_chars, Map, Value};
+use crate::value::{Map, Value};
 use crate::Engine;
 
 /// Keys of the agentskills.io specification.
@@ -202,7 +203,7 @@ fn check_name(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
         Some(other) => sink.add(
             "hermes-name-not-string",
             line,
-            format!("name is {} (`{}`): skills_list drops the skill", crate::gates::type_name(other), other.py_str()),
+            format!("name is {} (`{}`): skills_list drops the skill", other.type_name(), other.py_str()),
         ),
     }
 }
@@ -242,7 +243,7 @@ fn check_description(text: &str, fm: &Map, sink: &mut Sink) {
     }
     let body = frontmatter::body(take_chars(text, LISTING_READ_CHARS));
     if skill::listing_description(fm, body).is_none() && !matches!(fm.get("name"), Some(v) if v.as_str().is_none()) {
-        let kind = desc.map_or("missing".to_owned(), |d| crate::gates::type_name(d).to_owned());
+        let kind = desc.map_or("missing".to_owned(), |d| d.type_name().to_owned());
         sink.add(
             "hermes-description-dropped",
             line,

@@ -511,7 +511,7 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
     match fm.get("name") {
         None => sink.add("spec-name-missing", Some(1), "no `name` in the stored SKILL.md"),
         Some(super::value::Value::Str(_)) => {}
-        Some(other) => sink.add("hermes-name-not-string", None, format!("name is {}", super::gates::type_name(other))),
+        Some(other) => sink.add("hermes-name-not-string", None, format!("name is {}", other.type_name())),
     }
     if !fm.get("description").is_some_and(super::value::Value::truthy) {
         sink.add("spec-description-missing", Some(1), "no description in the stored SKILL.md");

@@ -4,7 +4,8 @@
 //! holding the first key and the last value. A string never equals a number,
 //! a date never equals a datetime, and aware datetimes compare by instant.
 
-use super::{py_float_repr, Value};
+use super::Value;
+use crate::py::py_float_repr;
 use std::hash::{Hash, Hasher};
 
 /// A hashable value used as a mapping key. Only scalars are hashable in

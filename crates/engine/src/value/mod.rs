@@ -4,17 +4,15 @@
 //! as Python objects: truthiness, `str()`, `len()`, `in`. This module keeps the
 //! parsed YAML in that shape so the engine can reproduce each surface exactly.
 
+use crate::py::{json_number, marked_non_finite, py_bytes_repr, py_float_repr, py_json_float, py_str_repr};
 use indexmap::IndexMap;
 use serde_json::Value as Json;
-use std::fmt::Write as _;
 
 mod key;
 pub mod time;
 
 pub use key::{is_hashable, Key};
 pub use time::{Date, DateTime};
-
-use super::yaml::LoadError;
 
 /// A value as Python holds what PyYAML's `SafeLoader` built: the YAML 1.1
 /// types, arbitrary-size integers, dates and datetimes, `!!binary` bytes,
@@ -259,196 +257,6 @@ impl Value {
             }
         }
     }
-
-    /// Parse YAML as Hermes' frontmatter and config loader does
-    /// (`CSafeLoader`): `Value::Null` for an empty document.
-    pub fn from_yaml(text: &str) -> Result<Value, LoadError> {
-        super::yaml::load(text)
-    }
-}
-
-/// A JSON number from text Python's `json` module would print.
-fn json_number(text: &str) -> serde_json::Number {
-    serde_json::Number::from_string_unchecked(text.to_owned())
-}
-
-/// `json.dumps` writes non-finite floats as bare `NaN`, `Infinity` and
-/// `-Infinity`, which no JSON value can hold; they travel as these marked
-/// strings and [`json_text`] writes them bare.
-const NON_FINITE: [(&str, &str); 3] =
-    [("\u{1}py-float:NaN", "NaN"), ("\u{1}py-float:Infinity", "Infinity"), ("\u{1}py-float:-Infinity", "-Infinity")];
-
-/// `json.dumps` of a float: `repr()`, or a marked non-finite value.
-fn py_json_float(f: f64) -> Json {
-    let marked = |i: usize| Json::String(NON_FINITE[i].0.to_owned());
-    if f.is_nan() {
-        marked(0)
-    } else if f.is_infinite() {
-        marked(if f > 0.0 { 1 } else { 2 })
-    } else {
-        Json::Number(json_number(&py_float_repr(f)))
-    }
-}
-
-/// The float a marked non-finite string stands for (see [`json_text`]).
-pub fn marked_non_finite(s: &str) -> Option<f64> {
-    match NON_FINITE.iter().position(|(marked, _)| *marked == s)? {
-        0 => Some(f64::NAN),
-        1 => Some(f64::INFINITY),
-        _ => Some(f64::NEG_INFINITY),
-    }
-}
-
-/// JSON text as Python's `json` module writes it: non-finite floats bare.
-pub fn json_text(value: &Json, pretty: bool) -> String {
-    let text = if pretty { serde_json::to_string_pretty(value) } else { serde_json::to_string(value) };
-    let mut text = text.unwrap_or_default();
-    if text.contains("\\u0001py-float:") {
-        for (marked, bare) in NON_FINITE {
-            text = text.replace(&format!("\"\\u0001{}\"", &marked[1..]), bare);
-        }
-    }
-    text
-}
-
-/// Parses YAML like [`Value::from_yaml`] but keeps only the top-level keys
-/// named in `keys` (a non-mapping document gives an empty sequence). Errors
-/// are exactly those of the full parse, so the caller's fallback matches.
-pub fn from_yaml_selected(text: &str, keys: &[&str]) -> Result<Value, LoadError> {
-    match Value::from_yaml(text)? {
-        Value::Map(mut m) => {
-            m.retain(|k, _| k.as_str().is_some_and(|k| keys.contains(&k)));
-            Ok(Value::Map(m))
-        }
-        Value::Null => Ok(Value::Null),
-        _ => Ok(Value::Seq(Vec::new())),
-    }
-}
-
-/// Python's `repr(float)`: shortest round-trip digits, `1.0` for integral
-/// values, exponent form with a sign and two digits at least.
-pub fn py_float_repr(f: f64) -> String {
-    if f.is_nan() {
-        return "nan".into();
-    }
-    if f.is_infinite() {
-        return if f > 0.0 { "inf".into() } else { "-inf".into() };
-    }
-    let s = format!("{f:?}");
-    match s.split_once('e') {
-        Some((mantissa, exp)) => {
-            let (sign, digits) = match exp.strip_prefix('-') {
-                Some(d) => ('-', d),
-                None => ('+', exp),
-            };
-            let mantissa = mantissa.strip_suffix(".0").unwrap_or(mantissa);
-            format!("{mantissa}e{sign}{digits:0>2}")
-        }
-        None => s,
-    }
-}
-
-/// Python's `repr(str)`.
-pub fn py_str_repr(s: &str) -> String {
-    let quote = if s.contains('\'') && !s.contains('"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if (c as u32) < 0x20 || c as u32 == 0x7f => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c if (0x80..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-    out
-}
-
-/// Python's `repr(bytes)`.
-pub fn py_bytes_repr(b: &[u8]) -> String {
-    let quote = if b.contains(&b'\'') && !b.contains(&b'"') { '"' } else { '\'' };
-    let mut out = String::with_capacity(b.len() + 3);
-    out.push('b');
-    out.push(quote);
-    for &c in b {
-        match c {
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            c if c as char == quote => {
-                out.push('\\');
-                out.push(quote);
-            }
-            0x20..=0x7e => out.push(c as char),
-            c => {
-                let _ = write!(out, "\\x{c:02x}");
-            }
-        }
-    }
-    out.push(quote);
-    out
-}
-
-/// Python's `str.isspace()` for one character.
-pub fn py_is_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
-
-/// Python's `str.strip()`.
-pub fn py_strip(s: &str) -> &str {
-    s.trim_matches(py_is_space)
-}
-
-/// Python's `str.splitlines()`: every line boundary Python knows, `\r\n` as one.
-pub fn py_splitlines(s: &str) -> impl Iterator<Item = &str> {
-    let is_break = |c: char| {
-        matches!(c, '\n' | '\r' | '\u{b}' | '\u{c}' | '\u{1c}'..='\u{1e}' | '\u{85}' | '\u{2028}' | '\u{2029}')
-    };
-    let mut rest = s;
-    std::iter::from_fn(move || {
-        if rest.is_empty() {
-            return None;
-        }
-        match rest.find(is_break) {
-            None => Some(std::mem::take(&mut rest)),
-            Some(i) => {
-                let line = &rest[..i];
-                let brk = rest[i..].chars().next().map_or(1, char::len_utf8);
-                let skip = if rest[i..].starts_with("\r\n") { 2 } else { brk };
-                rest = &rest[i + skip..];
-                Some(line)
-            }
-        }
-    })
-}
-
-/// Python's `str.strip(chars)`.
-pub fn py_strip_chars<'a>(s: &'a str, chars: &[char]) -> &'a str {
-    s.trim_matches(|c| chars.contains(&c))
-}
-
-/// The first `n` characters (Python `s[:n]`).
-pub fn take_chars(s: &str, n: usize) -> &str {
-    if s.len() <= n {
-        return s; // never more characters than bytes
-    }
-    match s.char_indices().nth(n) {
-        Some((i, _)) => &s[..i],
-        None => s,
-    }
 }
 
 impl Value {
@@ -493,9 +301,18 @@ fn yaml_scalar(s: &str) -> String {
     }
 }
 
+/// Python `str()` of a JSON value that came from YAML.
+pub fn json_py_str(v: &Json) -> String {
+    match v {
+        Json::String(s) if crate::py::marked_non_finite(s).is_none() => s.clone(),
+        other => Value::from_json(other).py_str(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::py::{json_text, py_splitlines, py_strip, take_chars};
 
     #[test]
     fn splitlines_splits_where_python_does() {
@@ -512,7 +329,7 @@ mod tests {
 
     #[test]
     fn yaml_flow_reads_as_yaml() {
-        let v = |y: &str| Value::from_yaml(y).unwrap().yaml_flow();
+        let v = |y: &str| crate::yaml::load(y).unwrap().yaml_flow();
         assert_eq!(v("[macos]"), "[macos]");
         assert_eq!(v("[macos, linux]"), "[macos, linux]");
         assert_eq!(
@@ -534,7 +351,7 @@ mod tests {
             assert_eq!(json_text(&doc, false), format!("{{\"x\":{}}}", py_float_repr(f).replace("inf", "Infinity")));
         }
         assert!(matches!(Value::from_json(&Value::Float(f64::NAN).to_json()), Value::Float(f) if f.is_nan()));
-        assert_eq!(crate::messages::json_py_str(&Value::Float(f64::NAN).to_json()), "nan");
+        assert_eq!(json_py_str(&Value::Float(f64::NAN).to_json()), "nan");
     }
 
     #[test]
@@ -548,14 +365,14 @@ mod tests {
 
     #[test]
     fn repr_and_str_follow_python() {
-        let v = Value::from_yaml("[a, 1, null, true, {k: 'it''s'}]").unwrap();
+        let v = crate::yaml::load("[a, 1, null, true, {k: 'it''s'}]").unwrap();
         assert_eq!(v.py_str(), "['a', 1, None, True, {'k': \"it's\"}]");
         assert_eq!(Value::Int(123).py_str(), "123");
     }
 
     #[test]
     fn duplicate_keys_keep_last_value_at_first_position() {
-        let v = Value::from_yaml("a: 1\nb: 2\na: 3\n").unwrap();
+        let v = crate::yaml::load("a: 1\nb: 2\na: 3\n").unwrap();
         let m = v.as_map().unwrap();
         assert_eq!(m.keys().collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(m["a"], Value::Int(3));
@@ -573,8 +390,8 @@ mod tests {
             "name: a\nname: b\n",
         ];
         for doc in docs {
-            let full = Value::from_yaml(doc);
-            let some = from_yaml_selected(doc, &["name"]);
+            let full = crate::yaml::load(doc);
+            let some = crate::yaml::load_selected(doc, &["name"]);
             assert_eq!(full.is_ok(), some.is_ok(), "{doc:?}");
             if let (Ok(Value::Map(f)), Ok(Value::Map(s))) = (&full, &some) {
                 assert_eq!(f.get("name"), s.get("name"));
@@ -585,8 +402,8 @@ mod tests {
 
     #[test]
     fn empty_document_is_null() {
-        assert_eq!(Value::from_yaml("").unwrap(), Value::Null);
-        assert_eq!(Value::from_yaml("# only a comment\n").unwrap(), Value::Null);
+        assert_eq!(crate::yaml::load("").unwrap(), Value::Null);
+        assert_eq!(crate::yaml::load("# only a comment\n").unwrap(), Value::Null);
     }
 
     #[test]

@@ -13,7 +13,8 @@ use super::events::Mark;
 use super::number::{construct_float, construct_int};
 use super::resolve::{timestamp_fields, Tag};
 use super::{LoadError, PyError, MAX_DEPTH, MAX_VALUES};
-use crate::value::{py_str_repr, Date, DateTime, Key, Value};
+use crate::py::py_str_repr;
+use crate::value::{Date, DateTime, Key, Value};
 use indexmap::IndexMap;
 use std::collections::VecDeque;
 

@@ -177,3 +177,17 @@ pub fn load_with(text: &str, loader: Loader) -> Result<Value, LoadError> {
 
 #[cfg(test)]
 mod tests;
+
+/// Parses YAML like [`load`] but keeps only the top-level keys
+/// named in `keys` (a non-mapping document gives an empty sequence). Errors
+/// are exactly those of the full parse, so the caller's fallback matches.
+pub fn load_selected(text: &str, keys: &[&str]) -> Result<Value, LoadError> {
+    match load(text)? {
+        Value::Map(mut m) => {
+            m.retain(|k, _| k.as_str().is_some_and(|k| keys.contains(&k)));
+            Ok(Value::Map(m))
+        }
+        Value::Null => Ok(Value::Null),
+        _ => Ok(Value::Seq(Vec::new())),
+    }
+}

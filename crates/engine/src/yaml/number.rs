@@ -3,7 +3,8 @@
 //! accepted spellings, the same exceptions.
 
 use super::PyError;
-use crate::value::{py_is_space, py_str_repr, Value};
+use crate::py::{py_is_space, py_str_repr};
+use crate::value::Value;
 
 /// `construct_yaml_int` on a scalar's text.
 pub fn construct_int(text: &str) -> Result<Value, PyError> {

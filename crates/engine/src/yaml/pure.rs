@@ -103,7 +103,7 @@ fn bad_block_header(text: &str, scalars: &[ScalarSpan]) -> Option<(Mark, Mark, S
             None | Some(b' ' | b'\r' | b'\n') => None,
             Some(_) => {
                 let c = text[i..].chars().next()?;
-                Some((mark_at(text, start), mark_at(text, i), crate::value::py_str_repr(&c.to_string())))
+                Some((mark_at(text, start), mark_at(text, i), crate::py::py_str_repr(&c.to_string())))
             }
         }
     })

@@ -1,11 +1,11 @@
 //! Hermes' prompt snapshot, `HERMES_HOME/.skills_prompt_snapshot.json`
 //! (spec PROMPT-8/9): read only, to know which path the next run takes.
 
-use super::discover;
-use super::gates::Conditions;
-use super::home::Home;
-use super::prompt::IndexEntry;
-use super::value::Value;
+use super::IndexEntry;
+use crate::discover;
+use crate::gates::Conditions;
+use crate::home::Home;
+use crate::value::Value;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -31,7 +31,7 @@ pub fn manifest(skills_dir: &Path) -> BTreeMap<String, (i128, u64)> {
             let Ok(rel) = path.strip_prefix(skills_dir) else {
                 continue;
             };
-            out.insert(super::paths::path_string(rel), (mtime_ns(&meta), meta.len()));
+            out.insert(crate::paths::path_string(rel), (mtime_ns(&meta), meta.len()));
         }
     }
     out
@@ -96,7 +96,7 @@ fn entry(v: &Json) -> Option<IndexEntry> {
 
 /// The snapshot Hermes would use now, if there is a valid one.
 pub fn load(home: &Home) -> Option<Snapshot> {
-    let raw = super::source::read_text(&home.root.join(SNAPSHOT_FILE)).ok()?;
+    let raw = crate::source::read_text(&home.root.join(SNAPSHOT_FILE)).ok()?;
     let doc: Json = serde_json::from_str(&raw).ok()?;
     if doc.get("version").and_then(Json::as_i64) != Some(1) {
         return None;

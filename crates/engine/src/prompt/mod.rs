@@ -1,14 +1,17 @@
 //! The system-prompt skills index (spec §14), cold path: what the agent is
 //! told about every skill on the first run over a home.
 
+pub mod snapshot;
+
 use super::discover;
 use super::frontmatter;
 use super::gates::{self, Conditions, PyError, ToolAvailability};
 use super::paths;
 use super::skill;
 use super::source;
-use super::value::{py_strip, py_strip_chars, Map, Value};
+use super::value::{Map, Value};
 use super::Engine;
+use crate::py::{py_strip, py_strip_chars};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
 
@@ -87,7 +90,7 @@ fn snapshot_entry(path: &Path, root: &Path, fm: &Map, description: String) -> Re
         // Hermes iterates the value here and raises on a scalar.
         Some(p) => p
             .py_iter()
-            .ok_or_else(|| format!("'{}' object is not iterable", gates::type_name(p)))?
+            .ok_or_else(|| format!("'{}' object is not iterable", p.type_name()))?
             .iter()
             .map(|v| py_strip(&v.py_str()).to_owned())
             .collect(),
@@ -150,11 +153,11 @@ impl Engine {
 
         let snapshot = match cache {
             PromptCache::Cold => None,
-            PromptCache::Auto => super::snapshot::load(&self.home),
+            PromptCache::Auto => snapshot::load(&self.home),
             // The snapshot a cold scan would write, as read back from its
             // JSON; a cold scan that raises, or whose entries JSON cannot
             // hold, writes none, and the next call scans cold again.
-            PromptCache::Warm => match super::snapshot::load(&self.home) {
+            PromptCache::Warm => match snapshot::load(&self.home) {
                 Some(snap) => Some(snap),
                 None => self
                     .local_index_entries()
@@ -165,7 +168,7 @@ impl Engine {
                         Some(IndexEntry { conditions, ..entry })
                     })
                     .collect::<Option<Vec<_>>>()
-                    .map(|entries| super::snapshot::Snapshot {
+                    .map(|entries| snapshot::Snapshot {
                         entries,
                         category_descriptions: category_descriptions(skills_dir),
                     }),
