@@ -222,7 +222,10 @@ fn the_demo_shows_lifecycle_markers_view_8_the_sort_and_the_archive() {
     tmux.keys(&["-l", "paper"]);
     tmux.keys(&["Enter"]);
     tmux.keys(&["8"]);
-    let s = tmux.wait_for("the Lifecycle view", |s| s.contains("Where it came from") && s.contains("next pass"));
+    // The whole answer: a capture may catch a frame being written.
+    let s = tmux.wait_for("the Lifecycle view", |s| {
+        s.contains("Where it came from") && s.contains("next pass") && s.contains("community     allowed")
+    });
     assert!(s.contains("1 2 3 4 5 6 7 8 Lifecycle"), "the other tabs show their numbers:\n{s}");
     assert!(s.contains("state         stale"), "{s}");
     assert!(s.contains("community     allowed"), "{s}");
