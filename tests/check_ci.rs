@@ -218,7 +218,8 @@ fn suppressions_where_findings_stand() {
 /// written with a rule's code never trips it, for any rule, in any form.
 #[test]
 fn suppressions_by_code_never_trip_the_guard() {
-    use skillscope::engine::diagnostics::{guard, rules};
+    use skillscope::engine::diagnostics::rules;
+    use skillscope::engine::guard::patterns as guard;
     let mut checked = 0;
     for rule in rules::all() {
         let code = &rule.code;

@@ -378,7 +378,7 @@ fn ignore_files_match_as_hermes_matches_them() {
         for (name, text) in entry["files"].as_object().expect("files") {
             std::fs::write(dir.join(name), text.as_str().expect("text")).expect("write");
         }
-        let ignore = skillscope::engine::scan::Ignore::load(&dir);
+        let ignore = skillscope::engine::guard::ignore::Ignore::load(&dir);
         let hermes = entry["ignored"].as_str().expect("answers").as_bytes();
         for (path, &answer) in paths.iter().zip(hermes) {
             if ignore.ignores(path) != (answer == b'1') {

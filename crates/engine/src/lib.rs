@@ -15,6 +15,7 @@ pub mod discover;
 pub mod env;
 pub mod frontmatter;
 pub mod gates;
+pub mod guard;
 pub mod hermes_install;
 pub mod home;
 pub mod isotime;

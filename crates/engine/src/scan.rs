@@ -3,10 +3,15 @@
 //! patterns, invisible characters, `.skillignore`), the verdict, and
 //! `should_allow_install` for each trust level, with Hermes' own texts.
 
-use super::diagnostics::guard;
-use super::paths::{self, TreeFile};
-use crate::py::{py_splitlines, py_strip};
+use crate::guard::ignore::Ignore;
+use crate::guard::patterns as guard;
+use crate::guard::structure::check_structure;
+use crate::guard::{relative, MAX_SCANNED_BYTES};
+use crate::paths;
+use crate::py::py_strip;
 use std::path::Path;
+
+pub use crate::guard::ScanFinding;
 
 /// Skill sources Hermes trusts, and everything inside them.
 const TRUSTED_REPOS: [&str; 4] = ["openai/skills", "anthropics/skills", "huggingface/skills", "NVIDIA/skills"];
@@ -14,40 +19,11 @@ const TRUSTED_REPOS: [&str; 4] = ["openai/skills", "anthropics/skills", "hugging
 /// The trust levels, in the order `--trust` lists them.
 pub const TRUST_LEVELS: [&str; 4] = ["builtin", "trusted", "community", "agent-created"];
 
-const MAX_FILE_COUNT: usize = 50;
-const MAX_TOTAL_SIZE_KB: u64 = 1024;
-const MAX_SINGLE_FILE_KB: u64 = 256;
-
 /// Suffixes scanned for patterns (and any file named SKILL.md).
 const SCANNABLE: [&str; 23] = [
     ".md", ".txt", ".py", ".sh", ".bash", ".js", ".ts", ".rb", ".yaml", ".yml", ".json", ".toml", ".cfg", ".ini",
     ".conf", ".html", ".css", ".xml", ".tex", ".r", ".jl", ".pl", ".php",
 ];
-const BINARY: [&str; 12] =
-    [".exe", ".dll", ".so", ".dylib", ".bin", ".dat", ".com", ".msi", ".dmg", ".app", ".deb", ".rpm"];
-const SCRIPTS: [&str; 5] = [".sh", ".bash", ".py", ".rb", ".pl"];
-
-/// Files larger than this are not read for patterns: Hermes would, but a
-/// file this size is no skill text, and reading it would stall the scan.
-/// The scan says so in its notes.
-pub(crate) const MAX_SCANNED_BYTES: u64 = 64 * 1024 * 1024;
-
-/// One finding, with Hermes' field names and texts.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
-pub struct ScanFinding {
-    pub pattern_id: String,
-    /// `critical`, `high`, `medium` or `low`.
-    pub severity: String,
-    pub category: String,
-    /// Relative to the skill folder.
-    pub file: String,
-    /// 1-based; 0 for findings about a file or the folder.
-    pub line: usize,
-    #[serde(rename = "match")]
-    pub matched: String,
-    pub description: String,
-}
-
 /// What `scan_skill` returns.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scan {
@@ -136,10 +112,6 @@ pub fn scan_at(path: &Path, trust_level: &'static str) -> Scan {
     }
     let verdict = verdict(&findings);
     Scan { skill, source: trust_level.to_owned(), trust_level, verdict, findings, notes, error }
-}
-
-fn relative(root: &Path, path: &Path) -> String {
-    path.strip_prefix(root).map(paths::rel_string).unwrap_or_default()
 }
 
 /// `_determine_verdict`.
@@ -308,182 +280,6 @@ fn excerpt(line: &str) -> String {
     }
 }
 
-/// `_check_structure`: symlinks, sizes, binaries, executables, counts; the
-/// error Hermes raises instead, if it does.
-pub(crate) fn check_structure(
-    dir: &Path,
-    tree: &[TreeFile],
-    ignore: &Ignore,
-    findings: &mut Vec<ScanFinding>,
-) -> Result<(), String> {
-    let structural =
-        |id: &str, severity: &str, category: &str, file: &str, matched: String, description: String| ScanFinding {
-            pattern_id: id.into(),
-            severity: severity.into(),
-            category: category.into(),
-            file: file.into(),
-            line: 0,
-            matched,
-            description,
-        };
-    // Resolved once a symlink needs it: most skill folders hold none.
-    let root = std::cell::OnceCell::new();
-    let (mut count, mut total) = (0usize, 0u64);
-    for f in tree.iter().filter(|f| f.is_file || f.is_symlink) {
-        let rel = relative(dir, &f.path);
-        if ignore.ignores(&rel) {
-            continue;
-        }
-        count += 1;
-        if f.is_symlink {
-            // Python 3.11 raises on a loop (RuntimeError, which the guard
-            // does not catch), so the whole scan fails.
-            match paths::try_resolve(&f.path) {
-                Ok(resolved) if !resolved.starts_with(root.get_or_init(|| paths::resolve(dir))) => {
-                    findings.push(structural(
-                        "symlink_escape",
-                        "critical",
-                        "traversal",
-                        &rel,
-                        format!("symlink -> {}", resolved.display()),
-                        "symlink points outside the skill directory".into(),
-                    ))
-                }
-                Ok(_) => {}
-                Err(e) => return Err(format!("RuntimeError: {e}")),
-            }
-            continue;
-        }
-        let Ok(meta) = std::fs::metadata(&f.path) else { continue };
-        let size = meta.len();
-        total += size;
-        if size > MAX_SINGLE_FILE_KB * 1024 {
-            let kb = size / 1024;
-            let description = format!("file is {kb}KB (limit: {MAX_SINGLE_FILE_KB}KB)");
-            findings.push(structural("oversized_file", "medium", "structural", &rel, format!("{kb}KB"), description));
-        }
-        let name = f.path.file_name().map(|n| n.to_string_lossy().to_lowercase()).unwrap_or_default();
-        let ext = paths::suffix(&name);
-        if BINARY.contains(&ext) {
-            let description = format!("binary/executable file ({ext}) should not be in a skill");
-            findings.push(structural(
-                "binary_file",
-                "critical",
-                "structural",
-                &rel,
-                format!("binary: {ext}"),
-                description,
-            ));
-        }
-        if !SCRIPTS.contains(&ext) && is_executable(&meta) {
-            findings.push(structural(
-                "unexpected_executable",
-                "medium",
-                "structural",
-                &rel,
-                "executable bit set".into(),
-                "file has executable permission but is not a recognized script type".into(),
-            ));
-        }
-    }
-    if count > MAX_FILE_COUNT {
-        let description = format!("skill has {count} files (limit: {MAX_FILE_COUNT})");
-        findings.push(structural(
-            "too_many_files",
-            "medium",
-            "structural",
-            "(directory)",
-            format!("{count} files"),
-            description,
-        ));
-    }
-    if total > MAX_TOTAL_SIZE_KB * 1024 {
-        let kb = total / 1024;
-        let description = format!("skill is {kb}KB total (limit: {MAX_TOTAL_SIZE_KB}KB)");
-        findings.push(structural(
-            "oversized_skill",
-            "high",
-            "structural",
-            "(directory)",
-            format!("{kb}KB total"),
-            description,
-        ));
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn is_executable(meta: &std::fs::Metadata) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    meta.permissions().mode() & 0o111 != 0
-}
-
-#[cfg(not(unix))]
-fn is_executable(_: &std::fs::Metadata) -> bool {
-    false
-}
-
-/// `_load_skill_ignore`: a skill's `.skillignore` and `.clawhubignore`
-/// (the default leaves nothing out).
-#[derive(Debug, Default)]
-pub struct Ignore {
-    patterns: Vec<String>,
-}
-
-impl Ignore {
-    pub fn load(dir: &Path) -> Ignore {
-        let mut patterns = Vec::new();
-        for name in [".skillignore", ".clawhubignore"] {
-            let file = dir.join(name);
-            if !paths::is_file(&file) {
-                continue;
-            }
-            let Ok(bytes) = std::fs::read(&file) else { continue };
-            let Ok(text) = String::from_utf8(bytes) else { continue };
-            for raw in py_splitlines(&text) {
-                let line = py_strip(raw);
-                if !line.is_empty() && !line.starts_with('#') {
-                    patterns.push(line.to_owned());
-                }
-            }
-        }
-        Ignore { patterns }
-    }
-
-    /// Whether the scan leaves out `rel` (a path relative to the skill).
-    pub fn ignores(&self, rel: &str) -> bool {
-        let base = rel.rsplit('/').next().unwrap_or(rel);
-        if base == "SKILL.md" {
-            return false;
-        }
-        if base == ".skillignore" || base == ".clawhubignore" {
-            return true;
-        }
-        self.patterns.iter().any(|pat| pattern_ignores(pat, rel, base))
-    }
-}
-
-fn pattern_ignores(pat: &str, rel: &str, base: &str) -> bool {
-    let anchored = pat.starts_with('/');
-    let p = pat.trim_start_matches('/');
-    let is_dir = p.ends_with('/');
-    let p = p.trim_end_matches('/');
-    if p.is_empty() {
-        return false;
-    }
-    let under = |p: &str| rel.strip_prefix(p).is_some_and(|rest| rest.starts_with('/'));
-    if is_dir {
-        return rel == p || under(p) || (!anchored && format!("/{rel}/").contains(&format!("/{p}/")));
-    }
-    if paths::fnmatch(rel, p) {
-        return true;
-    }
-    !anchored
-        && (paths::fnmatch(base, p)
-            || (!p.contains('/') && rel.split('/').any(|seg| paths::fnmatch(seg, p)))
-            || under(p))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -498,20 +294,6 @@ mod tests {
         assert_eq!(trust_level("official/x"), "community");
         assert_eq!(trust_level("agent-created"), "agent-created");
         assert_eq!(trust_level("someone/repo"), "community");
-    }
-
-    #[test]
-    fn ignore_patterns_as_hermes_reads_them() {
-        let ig = Ignore { patterns: vec!["docs/".into(), "/notes.md".into(), "*.log".into(), "drafts".into()] };
-        assert!(ig.ignores("docs/plan.md"));
-        assert!(ig.ignores("a/docs/b.md"), "an unanchored folder anywhere");
-        assert!(ig.ignores("notes.md"));
-        assert!(!ig.ignores("sub/notes.md"), "anchored to the skill root");
-        assert!(ig.ignores("x/y/debug.log"));
-        assert!(ig.ignores("drafts/one.md"));
-        assert!(!ig.ignores("SKILL.md"));
-        assert!(ig.ignores(".skillignore"));
-        assert!(!ig.ignores("references/api.md"));
     }
 
     #[test]

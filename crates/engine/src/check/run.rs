@@ -118,7 +118,7 @@ pub fn report(
     resolved: &Resolved,
     progress: &Progress,
 ) -> Result<Report, String> {
-    crate::diagnostics::guard::prepare_in_background();
+    crate::guard::patterns::prepare_in_background();
     let policy = &resolved.policy;
     // A whole-home check drops what is below `min` as it goes; one for some
     // names keeps all until the other skills' findings are set aside, so

@@ -9,19 +9,6 @@ use crate::preprocess::inline_shell_snippets;
 use crate::view::linked_files_in;
 use std::path::PathBuf;
 
-/// Phrases whose presence makes skill_view log an injection warning.
-pub(super) const INJECTION_PATTERNS: [&str; 9] = [
-    "ignore previous instructions",
-    "ignore all previous",
-    "you are now",
-    "disregard your",
-    "forget your instructions",
-    "new instructions:",
-    "system prompt:",
-    "<system>",
-    "]]>",
-];
-
 /// Folder variables other agents substitute and Hermes does not.
 const FOREIGN_TEMPLATES: [&str; 5] =
     ["SKILL_DIR", "SKILL_ROOT", "CLAUDE_SKILL_DIR", "CLAUDE_PLUGIN_ROOT", "SKILL_PATH"];
@@ -49,7 +36,7 @@ fn check_injection_phrases(text: &str, flagged: &[usize], sink: &mut Sink) {
     for &start in flagged {
         let line = text[start..].split('\n').next().unwrap_or_default();
         let lower = line.to_lowercase();
-        if let Some(p) = INJECTION_PATTERNS.iter().find(|p| lower.contains(*p)) {
+        if let Some(p) = crate::guard::patterns::INJECTION_PHRASES.iter().find(|p| lower.contains(*p)) {
             // Where the phrase is in the line (lowercasing may move bytes:
             // then the line's start).
             let at = if lower.len() == line.len() { lower.find(*p).unwrap_or(0) } else { 0 };
@@ -231,7 +218,9 @@ mod tests {
     /// Lines holding a phrase, as skill_view finds them: in the whole text lowercased.
     fn phrase_lines(text: &str) -> Vec<usize> {
         let lower = text.to_lowercase();
-        let hit = |(i, l): (usize, &str)| INJECTION_PATTERNS.iter().any(|p| l.contains(p)).then_some(i + 1);
+        let hit = |(i, l): (usize, &str)| {
+            crate::guard::patterns::INJECTION_PHRASES.iter().any(|p| l.contains(p)).then_some(i + 1)
+        };
         lower.lines().enumerate().filter_map(hit).collect()
     }
 
@@ -252,7 +241,7 @@ mod tests {
         );
         let mut found_lines = 0;
         for text in &texts {
-            let flagged = super::super::guard::scan_flagging(text).flagged;
+            let flagged = crate::guard::patterns::scan_flagging(text).flagged;
             let mut findings = Vec::new();
             let mut sink = Sink {
                 findings: &mut findings,

@@ -223,7 +223,7 @@ impl Engine {
         let mut scanned = None;
         match &text {
             Ok(text) => {
-                let scan = guard::scan_flagging(text);
+                let scan = crate::guard::patterns::scan_flagging(text);
                 frontmatter_rules::check(self, skill, text, &mut sink);
                 content::check(skill, text, &scan.flagged, files, &mut sink);
                 fill_columns(sink.findings, text);
@@ -525,9 +525,9 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
         );
     }
     fill_columns(sink.findings, text);
-    for guard::Hit { id, severity, line, column, message, excerpt } in guard::scan_text(text) {
+    for crate::guard::patterns::Hit { id, line, column, message, excerpt } in crate::guard::patterns::scan_text(text) {
         let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
-        sink.add_with(guard::rule_id(id), severity, Some(line), message, guard::HINT);
+        sink.add_with(guard::rule_id(id), Severity::Info, Some(line), message, guard::HINT);
         if let Some(f) = sink.findings.last_mut() {
             f.column = Some(column);
         }

@@ -225,7 +225,7 @@ pub fn all() -> &'static [RuleRef] {
                 hint: r.hint.to_owned(),
             })
             .collect();
-        let patterns = super::guard::patterns().iter().map(|p| (p.id.as_str(), p.description.as_str()));
+        let patterns = crate::guard::patterns::patterns().iter().map(|p| (p.id.as_str(), p.description.as_str()));
         for (i, (id, title)) in patterns.chain(GUARD_EXTRAS).enumerate() {
             out.push(RuleRef {
                 code: format!("G{:03}", i + 1),
