@@ -31,7 +31,25 @@ pub struct Root {
     /// `local`, or `external <i>` in config order; with layers, the source.
     pub label: String,
     /// The layer the root belongs to, when layers are on.
-    pub source: Option<super::layers::Source>,
+    pub source: Option<Source>,
+}
+
+/// The layer a root belongs to, when layers are on (see [`crate::layers`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Source {
+    User,
+    Shared,
+    Db,
+}
+
+impl Source {
+    pub fn name(self) -> &'static str {
+        match self {
+            Source::User => "user",
+            Source::Shared => "shared",
+            Source::Db => "db",
+        }
+    }
 }
 
 /// A folder of a root the walk could not list.
@@ -109,7 +127,7 @@ pub struct CatalogSkill {
     pub(crate) readiness: Option<Box<Readiness>>,
     pub status: SkillStatus,
     /// The database row of a skill that has no folder (source `db`).
-    pub db_row: Option<Box<super::layers::DbSkill>>,
+    pub db_row: Option<Box<crate::db::DbSkill>>,
     /// The listing keeps it (before the first-name-wins pass).
     pub listing_kept: bool,
     /// The slash command it asks for: name and description.

@@ -8,37 +8,14 @@
 //! Viewing a name tries the layers in that order; listing concatenates them,
 //! a name taken by an earlier layer hiding later ones.
 
-mod db;
 mod resolve;
 
-pub use db::{read_db, timestamp, write_back, DbRead, DbSkill, WriteBack};
+pub use crate::catalog::Source;
+pub use crate::db::{read_db, timestamp, write_back, DbRead, DbSkill, WriteBack, TABLE, WRONG_TABLE};
 use std::path::PathBuf;
 
 /// The organisation that owns (and alone may write) shared skills.
 pub const OWNER_ORG: &str = "0";
-pub const TABLE: &str = "hermes_skills";
-/// A name deployments get wrong; pointed out when found instead of [`TABLE`].
-pub const WRONG_TABLE: &str = "harnessed_skills";
-#[cfg_attr(not(feature = "db"), allow(dead_code))]
-pub(crate) const COLUMNS: [&str; 10] =
-    ["id", "user_id", "name", "description", "content", "category", "version", "is_active", "created_at", "updated_at"];
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Source {
-    User,
-    Shared,
-    Db,
-}
-
-impl Source {
-    pub fn name(self) -> &'static str {
-        match self {
-            Source::User => "user",
-            Source::Shared => "shared",
-            Source::Db => "db",
-        }
-    }
-}
 
 /// The layer settings of a session.
 #[derive(Debug, Clone, PartialEq)]

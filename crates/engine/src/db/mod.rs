@@ -1,4 +1,4 @@
-//! The `hermes_skills` table: reading a user's rows (read only) and the one
+//! The `hermes_skills` table of multi-user deployments (see [`crate::layers`]): reading a user's rows (read only) and the one
 //! write, an edited row saved back only if nobody changed it meanwhile.
 //! The rows are read from an SQLite file (`sqlite.rs`, the `db` feature);
 //! a build without it says so where the rows would be.
@@ -7,6 +7,13 @@
 mod sqlite;
 
 use std::path::{Path, PathBuf};
+
+pub const TABLE: &str = "hermes_skills";
+/// A name deployments get wrong; pointed out when found instead of [`TABLE`].
+pub const WRONG_TABLE: &str = "harnessed_skills";
+#[cfg_attr(not(feature = "db"), allow(dead_code))]
+pub(crate) const COLUMNS: [&str; 10] =
+    ["id", "user_id", "name", "description", "content", "category", "version", "is_active", "created_at", "updated_at"];
 
 /// One active row of `hermes_skills`.
 #[derive(Debug, Clone, PartialEq)]

@@ -1,7 +1,6 @@
 //! The `hermes_skills` table in an SQLite file.
 
-use super::super::{COLUMNS, TABLE, WRONG_TABLE};
-use super::{keep_edit, DbRead, DbSkill, WriteBack};
+use super::{keep_edit, DbRead, DbSkill, WriteBack, COLUMNS, TABLE, WRONG_TABLE};
 use crate::frontmatter;
 use crate::value::Value;
 use rusqlite::{types::ValueRef, Connection, OpenFlags, OptionalExtension};
