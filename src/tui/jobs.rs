@@ -3,11 +3,11 @@
 //! and guard scan) are computed off the UI thread. Each
 //! request carries an id; the app keeps only the answer to its latest one.
 
-use crate::engine::bundles::MemberStatus;
 use crate::engine::diagnostics::{Finding, Progress};
 use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::lifecycle::{Curator, SkillLife};
+use crate::engine::messages::MemberStatus;
 use crate::engine::scan::Scan;
 use crate::engine::Engine;
 use std::path::PathBuf;

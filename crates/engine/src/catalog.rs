@@ -5,12 +5,12 @@
 //! why: platform or environment gates, disabled lists, a name another skill
 //! already took, a name `skill_view` refuses as ambiguous, missing setup.
 
+use super::commands::{self, SkillCommand};
 use super::discover::{self, IndexedFile};
 use super::frontmatter::{self, FrontmatterKind};
 use super::gates;
-use super::list::Candidate;
-use super::messages::{self, SkillCommand};
 use super::readiness::{self, Readiness};
+use super::skill::Listing;
 use super::skill::{self, LISTING_READ_CHARS};
 use super::value::{Map, Value};
 use super::Engine;
@@ -276,7 +276,7 @@ struct Parsed {
     fields: Map,
     kind: FrontmatterKind,
     body_line: usize,
-    listing: Candidate,
+    listing: Listing,
     command: Option<(String, Value)>,
     error: Option<String>,
     /// The text read, for work done while it is at hand (a check).
@@ -293,7 +293,7 @@ impl Engine {
                 let body = &unmarked[fm.body_start.min(unmarked.len())..];
                 let body_line = super::source::line_at(text, text.len() - body.len());
                 let listing = if discover::has_excluded_component(&file.path) {
-                    Candidate::Skip
+                    Listing::Skip
                 } else if text.len() <= LISTING_READ_CHARS {
                     self.listing_candidate_parsed(&file.path, &fm.fields, body)
                 } else {
@@ -308,7 +308,7 @@ impl Engine {
                 fields: Map::new(),
                 kind: FrontmatterKind::None,
                 body_line: 1,
-                listing: Candidate::Skip,
+                listing: Listing::Skip,
                 command: None,
                 error: Some(e.to_string()),
                 text: None,
@@ -486,8 +486,8 @@ impl Engine {
             ..SkillStatus::default()
         };
         let (name, description, listing_kept) = match &p.listing {
-            Candidate::Keep { name, description } => (name.text(), description.py_str(), true),
-            Candidate::Skip => {
+            Listing::Keep { name, description } => (name.text(), description.py_str(), true),
+            Listing::Skip => {
                 status.unlistable = p.error.is_none() && status.platform_ok && status.environment_ok;
                 let name = p.fields.get("name").map_or_else(|| dir_name.clone(), Value::py_str);
                 let desc = p.fields.get("description").map(Value::py_str).unwrap_or_default();
@@ -574,7 +574,7 @@ impl Engine {
         drop(by_lookup);
         drop(dir_names);
 
-        let commands = messages::command_slots(
+        let commands = commands::command_slots(
             skills.iter().map(|s| s.command_candidate.as_ref().map(|(name, _)| name.as_str())),
             &disabled,
         );

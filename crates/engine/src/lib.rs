@@ -9,6 +9,7 @@
 pub mod bundles;
 pub mod catalog;
 pub mod check;
+pub mod commands;
 pub mod db;
 pub mod diagnostics;
 pub mod dirfd;

@@ -1,12 +1,10 @@
 //! `skills_list` (spec §8) and the scan behind it, `_find_all_skills`.
 
 use super::discover;
-use super::frontmatter;
 use super::gates::{self, PyError};
-use super::skill::{self, LISTING_READ_CHARS};
+use super::skill::{self, Listing};
 use super::value::Value;
 use super::Engine;
-use crate::py::take_chars;
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -46,19 +44,6 @@ impl ListedSkill {
     }
 }
 
-/// What the listing makes of one SKILL.md before the first-name-wins pass.
-pub enum Candidate {
-    /// Dropped: unreadable, gated, or a value Hermes cannot handle.
-    Skip,
-    Keep {
-        name: skill::ListingName,
-        description: Value,
-    },
-}
-
-/// The frontmatter keys the listing reads.
-const LISTING_KEYS: [&str; 4] = ["name", "description", "platforms", "environments"];
-
 pub const LIST_HINT: &str = "Use skill_view(name) to see full content, tags, and linked files";
 
 impl Engine {
@@ -78,7 +63,7 @@ impl Engine {
         let mut seen = HashSet::new();
         let mut skills = Vec::new();
         for (path, candidate) in files {
-            let Candidate::Keep { name, description } = candidate else {
+            let Listing::Keep { name, description } = candidate else {
                 continue;
             };
             let in_disabled = matches!(&name, skill::ListingName::Str(s) if disabled.contains(s));
@@ -94,32 +79,8 @@ impl Engine {
         Ok(skills)
     }
 
-    fn listing_candidate(&self, file: &discover::IndexedFile) -> Candidate {
-        file.with_text(|text| self.listing_candidate_text(&file.path, text)).unwrap_or(Candidate::Skip)
-    }
-
-    /// The listing's view of one SKILL.md's text (its first 4000 characters).
-    pub fn listing_candidate_text(&self, path: &std::path::Path, text: &str) -> Candidate {
-        let head = take_chars(text, LISTING_READ_CHARS);
-        let (fm, body) = frontmatter::parse_selected(head, &LISTING_KEYS);
-        self.listing_candidate_parsed(path, &fm.fields, body)
-    }
-
-    /// The listing's view of a parsed SKILL.md (parsed from at most its
-    /// first 4000 characters).
-    pub fn listing_candidate_parsed(&self, path: &std::path::Path, fm: &super::value::Map, body: &str) -> Candidate {
-        if !gates::frontmatter_platform_matches(fm, &self.env) || !gates::environment_matches(fm, &self.home, &self.env)
-        {
-            return Candidate::Skip;
-        }
-        let dir_name = path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy()).unwrap_or_default();
-        let Some(name) = skill::listing_name(fm, &dir_name) else {
-            return Candidate::Skip;
-        };
-        let Some(description) = skill::listing_description(fm, body) else {
-            return Candidate::Skip;
-        };
-        Candidate::Keep { name, description }
+    fn listing_candidate(&self, file: &discover::IndexedFile) -> Listing {
+        file.with_text(|text| self.listing_candidate_text(&file.path, text)).unwrap_or(Listing::Skip)
     }
 
     /// [`Engine::find_all_skills`] (the names, paths and categories) from a

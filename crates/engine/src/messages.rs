@@ -1,174 +1,29 @@
 //! Slash commands, invocation messages (single, stacked, bundle) and the
 //! preloaded-skills prompt (spec §12–§13).
 
-use super::discover;
 use super::frontmatter;
 use super::gates;
 use super::paths;
 use super::preprocess::{self, PreprocessConfig, SkillDirs};
-use super::skill::{self, slugify};
+
+use super::bundles::Bundle;
+use super::commands::{is_core_command, SkillCommand, CORE_COMMANDS};
 use super::value::{Map, Value};
 use super::view::LookupIndex;
 use super::Engine;
 use crate::py::json_truthy;
-use crate::py::{py_strip, take_chars};
+use crate::py::py_strip;
 use crate::value::json_py_str;
 use indexmap::IndexMap;
-use serde_json::{json, Value as Json};
+use serde_json::Value as Json;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-
-/// Core command names and aliases of Hermes 0.19.0; a skill whose slug is
-/// one of these gets no slash command.
-pub const CORE_COMMANDS: &[&str] = &[
-    "agents",
-    "approve",
-    "background",
-    "bg",
-    "blueprint",
-    "bp",
-    "branch",
-    "browser",
-    "btw",
-    "bundles",
-    "busy",
-    "clear",
-    "codex-runtime",
-    "codex_runtime",
-    "commands",
-    "compact",
-    "compose",
-    "compress",
-    "config",
-    "copy",
-    "cron",
-    "curator",
-    "debug",
-    "deny",
-    "exit",
-    "fast",
-    "footer",
-    "fork",
-    "gateway",
-    "generate-pet",
-    "goal",
-    "handoff",
-    "hatch",
-    "help",
-    "history",
-    "image",
-    "indicator",
-    "insights",
-    "journey",
-    "kanban",
-    "learn",
-    "learning",
-    "memory",
-    "memory-graph",
-    "moa",
-    "model",
-    "new",
-    "paste",
-    "personality",
-    "pet",
-    "platform",
-    "platforms",
-    "plugins",
-    "profile",
-    "prompt",
-    "q",
-    "queue",
-    "quit",
-    "reasoning",
-    "redraw",
-    "reload",
-    "reload-mcp",
-    "reload-skills",
-    "reload_mcp",
-    "reload_skills",
-    "reset",
-    "restart",
-    "resume",
-    "retry",
-    "rollback",
-    "save",
-    "sb",
-    "sessions",
-    "set-home",
-    "sethome",
-    "skills",
-    "skin",
-    "snap",
-    "snapshot",
-    "start",
-    "status",
-    "statusbar",
-    "steer",
-    "stop",
-    "subgoal",
-    "subscription",
-    "suggest",
-    "suggestions",
-    "tasks",
-    "timestamps",
-    "title",
-    "tools",
-    "toolsets",
-    "topic",
-    "topup",
-    "ts",
-    "undo",
-    "update",
-    "upgrade",
-    "usage",
-    "v",
-    "verbose",
-    "version",
-    "voice",
-    "whoami",
-    "yolo",
-];
 
 /// Core commands that exist only on messaging gateways: the CLI's prefix
 /// matching does not offer them.
 const GATEWAY_ONLY_COMMANDS: [&str; 9] =
     ["start", "topic", "approve", "deny", "sethome", "set-home", "commands", "restart", "platform"];
-
-pub fn is_core_command(name: &str) -> bool {
-    CORE_COMMANDS.contains(&name.to_lowercase().as_str())
-}
-
-/// Folder names whose presence anywhere in the path hides a skill from the
-/// slash-command scan (a narrower list than the walk's).
-const COMMAND_SCAN_EXCLUDED: [&str; 4] = [".git", ".github", ".hub", ".archive"];
 const MAX_STACKED_SKILLS: usize = 5;
-
-/// One registered slash command.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SkillCommand {
-    pub name: String,
-    pub description: Value,
-    pub skill_md_path: PathBuf,
-    pub skill_dir: PathBuf,
-}
-
-impl SkillCommand {
-    /// The command of a skill whose candidate is `name` and `description`.
-    pub fn new(name: String, description: Value, skill_md_path: &Path) -> SkillCommand {
-        let description = command_description(&name, description);
-        let skill_dir = skill_md_path.parent().map(Path::to_path_buf).unwrap_or_default();
-        SkillCommand { name, description, skill_md_path: skill_md_path.to_path_buf(), skill_dir }
-    }
-
-    pub fn to_json(&self) -> Json {
-        json!({
-            "name": self.name,
-            "description": self.description.to_json(),
-            "skill_md_path": paths::path_string(&self.skill_md_path),
-            "skill_dir": paths::path_string(&self.skill_dir),
-        })
-    }
-}
 
 /// A skill loaded for a message: the `skill_view(preprocess=False)` payload,
 /// the folder it resolves to, and the name to show.
@@ -182,109 +37,6 @@ pub struct LoadedSkill {
 pub type Composed = (String, Vec<String>, Vec<String>);
 
 impl Engine {
-    /// `scan_skill_commands()` in scan order.
-    pub fn skill_commands(&self) -> IndexMap<String, SkillCommand> {
-        let Ok(disabled) = gates::disabled_names(&self.home, &self.env, None) else {
-            return IndexMap::new();
-        };
-        let mut files = Vec::new();
-        for dir in self.home.scan_dirs() {
-            files.extend(discover::index_and_read(&dir, "SKILL.md").0.into_iter().filter(|f| {
-                !f.path.components().any(|c| COMMAND_SCAN_EXCLUDED.contains(&c.as_os_str().to_string_lossy().as_ref()))
-            }));
-        }
-        let parsed =
-            super::parallel_map(&files, |f| f.with_text(|text| self.command_candidate(&f.path, text)).flatten());
-        register_commands(files.iter().map(|f| f.path.as_path()).zip(parsed), &disabled)
-    }
-
-    /// What the command scan makes of one SKILL.md: (name, description), or
-    /// `None` when it is gated or its name is not a string.
-    pub fn command_candidate(&self, path: &Path, text: &str) -> Option<(String, Value)> {
-        let (fm, body) = frontmatter::parse(text);
-        self.command_candidate_parsed(path, &fm.fields, body)
-    }
-}
-
-/// The slash-command map from scan candidates in scan order: first name
-/// wins, disabled names and core or empty slugs skipped, first slug wins.
-pub fn register_commands<'a>(
-    candidates: impl Iterator<Item = (&'a Path, Option<(String, Value)>)>,
-    disabled: &HashSet<String>,
-) -> IndexMap<String, SkillCommand> {
-    let mut candidates: Vec<(&Path, Option<(String, Value)>)> = candidates.collect();
-    let names = candidates.iter().map(|(_, c)| c.as_ref().map(|(name, _)| name.as_str()));
-    let slots = command_slots(names, disabled);
-    // Each candidate has one slot at most: its name and description move.
-    slots
-        .into_iter()
-        .filter_map(|(key, i)| {
-            let (path, candidate) = &mut candidates[i];
-            let (name, description) = candidate.take()?;
-            Some((key, SkillCommand::new(name, description, path)))
-        })
-        .collect()
-}
-
-/// Which candidate (by position) each slash command goes to, for
-/// candidates' names in scan order (`None`: the skill asks for none). The
-/// rules of [`register_commands`], without copying what it keeps.
-pub fn command_slots<'a>(
-    names: impl Iterator<Item = Option<&'a str>>,
-    disabled: &HashSet<String>,
-) -> IndexMap<String, usize> {
-    let mut slots = IndexMap::new();
-    let mut seen: HashSet<&str> = HashSet::new();
-    for (i, name) in names.enumerate() {
-        let Some(name) = name else { continue };
-        if seen.contains(name) || disabled.contains(name) {
-            continue;
-        }
-        seen.insert(name);
-        let slug = slugify(name);
-        if slug.is_empty() || is_core_command(&slug) {
-            continue;
-        }
-        let key = format!("/{slug}");
-        if !slots.contains_key(&key) {
-            slots.insert(key, i);
-        }
-    }
-    slots
-}
-
-/// A command's description: the skill's, else one made from its name.
-pub fn command_description(name: &str, description: Value) -> Value {
-    if description.truthy() {
-        description
-    } else {
-        Value::Str(format!("Invoke the {name} skill"))
-    }
-}
-
-impl Engine {
-    /// [`Engine::command_candidate`] on an already parsed file.
-    pub fn command_candidate_parsed(&self, path: &Path, fm: &Map, body: &str) -> Option<(String, Value)> {
-        if !gates::frontmatter_platform_matches(fm, &self.env) || !gates::environment_matches(fm, &self.home, &self.env)
-        {
-            return None;
-        }
-        let dir_name =
-            path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        let name = match fm.get("name") {
-            None => dir_name,
-            Some(Value::Str(s)) => s.clone(),
-            Some(_) => return None, // `.lower()` on a non-string raises
-        };
-        let mut description = fm.get("description").cloned().unwrap_or(Value::Str(String::new()));
-        if !description.truthy() {
-            if let Some(line) = skill::first_body_line(body) {
-                description = Value::Str(take_chars(line, 80).to_owned());
-            }
-        }
-        Some((name, description))
-    }
-
     /// `normalize_skill_lookup_name(identifier)`.
     pub fn normalize_lookup_name(&self, identifier: &str) -> String {
         let raw = py_strip(identifier);
@@ -606,7 +358,7 @@ impl Engine {
     pub fn bundle_message_of(
         &self,
         index: Option<&LookupIndex>,
-        info: &super::bundles::Bundle,
+        info: &Bundle,
         instruction: &str,
         task_id: Option<&str>,
     ) -> Option<Composed> {
@@ -829,6 +581,102 @@ pub fn config_vars(fm: &Map) -> Vec<ConfigVar> {
         out.push(ConfigVar { key, description, default, prompt });
     }
     out
+}
+
+/// What happens to one bundle member when the bundle is invoked.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MemberStatus {
+    /// Loaded under this name.
+    Loaded(String),
+    /// skill_view does not load it, for this reason: the bundle skips it
+    /// (and its message lists it as missing).
+    Missing(MissingMember),
+    /// Loaded but disabled: skipped.
+    Disabled(String),
+}
+
+/// Why skill_view does not load a bundle member.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MissingMember {
+    /// No skill has this name or folder name.
+    NoSuchSkill,
+    /// Several skills do: skill_view refuses the name as ambiguous.
+    Ambiguous(usize),
+    /// Its skill is disabled in config.yaml: skill_view refuses it.
+    Disabled,
+    /// Its skill is for another platform.
+    OtherPlatform,
+    /// Found, but skill_view fails on it (unreadable, a value it cannot return).
+    Unloadable,
+}
+
+impl MissingMember {
+    /// Why, as the Bundles view and `check` say it.
+    pub fn reason(self) -> String {
+        match self {
+            MissingMember::NoSuchSkill => "no skill has this name".into(),
+            MissingMember::Ambiguous(n) => format!("{n} skills have this name: skill_view refuses it"),
+            MissingMember::Disabled => "disabled: skill_view refuses it".into(),
+            MissingMember::OtherPlatform => "for another platform".into(),
+            MissingMember::Unloadable => "skill_view cannot load it".into(),
+        }
+    }
+}
+
+impl Engine {
+    /// Each distinct member of a bundle and what invoking it does with it.
+    pub fn bundle_members(&self, bundle: &Bundle) -> Vec<(String, MemberStatus)> {
+        self.bundle_members_with(None, bundle)
+    }
+
+    /// [`Engine::bundle_members`] answering lookups from `index` when given.
+    pub fn bundle_members_with(&self, index: Option<&LookupIndex>, bundle: &Bundle) -> Vec<(String, MemberStatus)> {
+        let disabled = super::gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for id in &bundle.skills {
+            let id = py_strip(id).to_owned();
+            if id.is_empty() || !seen.insert(id.clone()) {
+                continue;
+            }
+            let status = match self.load_skill_with(index, &id, None) {
+                None => MemberStatus::Missing(self.why_not_loaded(index, &id)),
+                Some(l) if disabled.contains(&l.name) || disabled.contains(&id) => MemberStatus::Disabled(l.name),
+                Some(l) => MemberStatus::Loaded(l.name),
+            };
+            out.push((id, status));
+        }
+        out
+    }
+
+    /// Why skill_view does not load `id`: the skills its lookup finds, and
+    /// the gate the one it found fails.
+    fn why_not_loaded(&self, index: Option<&LookupIndex>, id: &str) -> MissingMember {
+        let name = self.normalize_lookup_name(id);
+        let built;
+        let index = match index {
+            Some(index) => index,
+            None => {
+                built = self.lookup_index();
+                &built
+            }
+        };
+        let found = self.lookup_candidates_in(index, &name, None);
+        let [one] = found.as_slice() else {
+            return if found.is_empty() { MissingMember::NoSuchSkill } else { MissingMember::Ambiguous(found.len()) };
+        };
+        let Ok(text) = super::source::read_text(&one.skill_md) else { return MissingMember::Unloadable };
+        let fm = super::frontmatter::parse(&text).0.fields;
+        if !super::gates::frontmatter_platform_matches(&fm, &self.env) {
+            return MissingMember::OtherPlatform;
+        }
+        let folder = one.skill_md.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+        let resolved = fm.get("name").cloned().unwrap_or(super::value::Value::Str(folder.unwrap_or_default()));
+        if super::gates::view_disabled(&self.home, &self.env, &resolved) {
+            return MissingMember::Disabled;
+        }
+        MissingMember::Unloadable
+    }
 }
 
 #[cfg(test)]

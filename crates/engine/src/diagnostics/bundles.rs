@@ -1,8 +1,8 @@
 //! Rules on skill bundles.
 
 use super::{relative, Finding, Sink};
-use crate::bundles::{MemberStatus, MissingMember};
 use crate::catalog::Catalog;
+use crate::messages::{MemberStatus, MissingMember};
 use crate::view::LookupIndex;
 use crate::Engine;
 use std::path::PathBuf;

@@ -3,8 +3,8 @@
 
 use super::Sink;
 use crate::catalog::{Catalog, CatalogSkill};
+use crate::commands::is_core_command;
 use crate::frontmatter::{self, FrontmatterKind};
-use crate::messages::is_core_command;
 use crate::py::take_chars;
 use crate::readiness;
 use crate::skill::{self, slugify, LISTING_READ_CHARS, MAX_DESCRIPTION_LENGTH, MAX_NAME_LENGTH};
