@@ -122,6 +122,45 @@ pub fn slugify(name: &str) -> String {
     out.trim_matches('-').to_owned()
 }
 
+/// What the listing makes of one SKILL.md before the first-name-wins pass.
+pub enum Listing {
+    /// Dropped: unreadable, gated, or a value Hermes cannot handle.
+    Skip,
+    Keep {
+        name: ListingName,
+        description: Value,
+    },
+}
+
+/// The frontmatter keys the listing reads.
+const LISTING_KEYS: [&str; 4] = ["name", "description", "platforms", "environments"];
+
+impl Engine {
+    /// The listing's view of one SKILL.md's text (its first 4000 characters).
+    pub fn listing_candidate_text(&self, path: &std::path::Path, text: &str) -> Listing {
+        let head = take_chars(text, LISTING_READ_CHARS);
+        let (fm, body) = frontmatter::parse_selected(head, &LISTING_KEYS);
+        self.listing_candidate_parsed(path, &fm.fields, body)
+    }
+
+    /// The listing's view of a parsed SKILL.md (parsed from at most its
+    /// first 4000 characters).
+    pub fn listing_candidate_parsed(&self, path: &std::path::Path, fm: &Map, body: &str) -> Listing {
+        if !gates::frontmatter_platform_matches(fm, &self.env) || !gates::environment_matches(fm, &self.home, &self.env)
+        {
+            return Listing::Skip;
+        }
+        let dir_name = path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy()).unwrap_or_default();
+        let Some(name) = listing_name(fm, &dir_name) else {
+            return Listing::Skip;
+        };
+        let Some(description) = listing_description(fm, body) else {
+            return Listing::Skip;
+        };
+        Listing::Keep { name, description }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -164,44 +203,5 @@ mod tests {
         assert_eq!(listing_description(&fm, "\n# H\n\n  first line \n"), Some(Value::Str("first line".into())));
         let fm = map("description: null\n");
         assert_eq!(listing_description(&fm, "# only heading"), None);
-    }
-}
-
-/// What the listing makes of one SKILL.md before the first-name-wins pass.
-pub enum Listing {
-    /// Dropped: unreadable, gated, or a value Hermes cannot handle.
-    Skip,
-    Keep {
-        name: ListingName,
-        description: Value,
-    },
-}
-
-/// The frontmatter keys the listing reads.
-const LISTING_KEYS: [&str; 4] = ["name", "description", "platforms", "environments"];
-
-impl Engine {
-    /// The listing's view of one SKILL.md's text (its first 4000 characters).
-    pub fn listing_candidate_text(&self, path: &std::path::Path, text: &str) -> Listing {
-        let head = take_chars(text, LISTING_READ_CHARS);
-        let (fm, body) = frontmatter::parse_selected(head, &LISTING_KEYS);
-        self.listing_candidate_parsed(path, &fm.fields, body)
-    }
-
-    /// The listing's view of a parsed SKILL.md (parsed from at most its
-    /// first 4000 characters).
-    pub fn listing_candidate_parsed(&self, path: &std::path::Path, fm: &Map, body: &str) -> Listing {
-        if !gates::frontmatter_platform_matches(fm, &self.env) || !gates::environment_matches(fm, &self.home, &self.env)
-        {
-            return Listing::Skip;
-        }
-        let dir_name = path.parent().and_then(|p| p.file_name()).map(|n| n.to_string_lossy()).unwrap_or_default();
-        let Some(name) = listing_name(fm, &dir_name) else {
-            return Listing::Skip;
-        };
-        let Some(description) = listing_description(fm, body) else {
-            return Listing::Skip;
-        };
-        Listing::Keep { name, description }
     }
 }
