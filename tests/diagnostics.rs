@@ -5,7 +5,8 @@
 mod common;
 
 use skillscope::engine::check::Policy;
-use skillscope::engine::diagnostics::{Finding, Progress, Severity, RULES};
+use skillscope::engine::check::Progress;
+use skillscope::engine::diagnostics::{Finding, Severity, RULES};
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;

@@ -4,7 +4,7 @@ use super::output::Out;
 use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::engine::check::format::{self, Format};
 use crate::engine::check::run::{report, resolve, Overrides};
-use crate::engine::diagnostics::Progress;
+use crate::engine::check::Progress;
 use crate::engine::Engine;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal};

@@ -207,7 +207,7 @@ pub struct JobState {
     /// Findings by skill (catalog index), and those about no skill.
     pub diagnostics: Option<Diagnostics>,
     /// How far the running check has got.
-    pub diagnostics_progress: Option<Arc<crate::engine::diagnostics::Progress>>,
+    pub diagnostics_progress: Option<Arc<crate::engine::check::Progress>>,
 }
 
 /// The home's findings, mapped onto the current catalog.
@@ -1059,7 +1059,7 @@ impl App {
             // The check walks and checks at once: its gauge runs towards
             // the number of skills shown now.
             let shown = self.catalog.skills.iter().filter(|s| s.db_row.is_none()).count();
-            progress = super::jobs::SharedProgress(Arc::new(crate::engine::diagnostics::Progress::expecting(shown)));
+            progress = super::jobs::SharedProgress(Arc::new(crate::engine::check::Progress::expecting(shown)));
             self.jobs.diagnostics_progress = Some(progress.0.clone());
         }
         Some(Effect::Job(JobRequest { id, kind, progress }))

@@ -3,7 +3,8 @@
 //! and guard scan) are computed off the UI thread. Each
 //! request carries an id; the app keeps only the answer to its latest one.
 
-use crate::engine::diagnostics::{Finding, Progress};
+use crate::engine::check::Progress;
+use crate::engine::diagnostics::Finding;
 use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::lifecycle::{Curator, SkillLife};

@@ -8,6 +8,7 @@ pub mod run;
 pub mod select;
 pub mod settings;
 pub mod suppress;
+pub mod walk;
 
 use super::diagnostics::rules::{self, RuleRef};
 use super::diagnostics::{Finding, Severity};
@@ -18,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use suppress::{Suppressions, Syntax};
+pub use walk::Progress;
 
 /// Which findings a check keeps, and at what severity.
 #[derive(Debug, Clone, Default)]

@@ -4,10 +4,11 @@
 
 use super::select::{self, Selector};
 use super::settings::{self, Settings};
+use super::Progress;
 use super::{dedup, fold_noisy, Dropped, Policy, Report};
 use crate::catalog::Catalog;
 use crate::diagnostics::rules::GUARD_FAMILY;
-use crate::diagnostics::{Finding, Progress, Severity};
+use crate::diagnostics::{Finding, Severity};
 use crate::layers::{DbRead, Layers};
 use crate::Engine;
 use std::path::{Path, PathBuf};

@@ -9,7 +9,7 @@ use std::path::PathBuf;
 
 /// `index` answers the members' name lookups (see [`Engine::lookup_index_for`];
 /// needed when there are bundles).
-pub(super) fn check(
+pub(crate) fn check(
     engine: &Engine,
     catalog: &Catalog,
     index: Option<&LookupIndex>,

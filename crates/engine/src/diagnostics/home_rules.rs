@@ -12,7 +12,7 @@ fn config_line(text: &str, needle: &str) -> Option<usize> {
     text.lines().position(|l| l.contains(needle)).map(|i| i + 1)
 }
 
-pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
+pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findings: &mut Vec<Finding>) {
     let root = crate::paths::resolve(&engine.home.skills_dir);
     if discover::has_excluded_component(&root) && !catalog.skills.is_empty() {
         let mut home = Sink {
@@ -103,7 +103,7 @@ pub(super) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
 
 /// Category descriptions (`DESCRIPTION.md`) whose text holds a control or
 /// escape character: it reaches the prompt index as is.
-pub(super) fn check_category_descriptions(files: &[PathBuf], roots: &[PathBuf], findings: &mut Vec<Finding>) {
+pub(crate) fn check_category_descriptions(files: &[PathBuf], roots: &[PathBuf], findings: &mut Vec<Finding>) {
     for file in files {
         let Ok(text) = crate::source::read_text(file) else { continue };
         let fields = crate::frontmatter::parse(&text).0.fields;

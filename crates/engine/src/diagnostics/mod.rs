@@ -2,26 +2,24 @@
 //! 0.19.0 silently does with a skill (truncates, hides, skips, refuses,
 //! ignores). Each finding names its rule, file and line, and says what to do.
 
-mod bundles;
+pub(crate) mod bundles;
 mod content;
 mod frontmatter_rules;
 pub mod guard;
-mod home_rules;
+pub(crate) mod home_rules;
 pub mod rules;
 
 pub use rules::{rule, RuleInfo, RULES};
 
 use super::catalog::{Catalog, CatalogSkill};
-use super::check::{self, Dropped, Policy, Tally};
-use super::discover::{is_noted_md, WalkReport};
+pub(crate) use super::discover::is_noted_md;
 use super::paths::TreeFile;
 use super::Engine;
 use serde_json::{json, Value as Json};
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -163,18 +161,6 @@ impl Sink<'_> {
     }
 }
 
-/// Whether a skill's findings must wait for its suppression comments: its
-/// SKILL.md holds one, or a finding points into another file that can.
-fn holds_suppressions(skill_md_text: Option<&str>, found: &[Finding]) -> bool {
-    let marked = |t: &str| memchr::memmem::find(t.as_bytes(), b"skillscope-").is_some();
-    skill_md_text.is_some_and(marked)
-        || found.iter().any(|f| {
-            f.skill_md.as_deref() != Some(&*f.path)
-                && check::suppress::Syntax::of(&f.path).is_some()
-                && super::source::read_text(&f.path).is_ok_and(|t| marked(&t))
-        })
-}
-
 /// A path relative to the first root containing it, else the home, else as is.
 pub(crate) fn relative(path: &Path, roots: &[PathBuf]) -> Arc<str> {
     for root in roots {
@@ -192,26 +178,10 @@ impl Engine {
         roots
     }
 
-    /// Every finding of one skill.
-    pub fn check_skill(&self, catalog: &Catalog, index: usize) -> Vec<Finding> {
-        let skill = &catalog.skills[index];
-        let text = super::source::read_text(&skill.skill_md);
-        let roots = self.diagnostic_roots(catalog);
-        let files = skill_files(skill);
-        let mut findings = self.own_findings(skill, text.as_deref().map_err(|e| e.to_string()), &files, &roots);
-        linked_findings(catalog, index, text.as_deref().ok(), &roots, &mut findings);
-        let always: Vec<(&Path, &str)> = text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
-        check::apply_suppressions(&mut findings, &always, &roots);
-        for f in &mut findings {
-            f.skill = Some(index);
-        }
-        findings
-    }
-
     /// The findings of one skill that depend on nothing but the skill: its
     /// SKILL.md (`text`, or why it cannot be read) and its folder's files
     /// ([`skill_files`]). Their catalog index is left for the caller to set.
-    fn own_findings(
+    pub(crate) fn own_findings(
         &self,
         skill: &CatalogSkill,
         text: Result<&str, String>,
@@ -239,154 +209,6 @@ impl Engine {
         guard::check_skill_dir(skill, scanned, files, roots, &mut findings);
         findings
     }
-
-    /// Scans the home and checks every skill in one walk (each SKILL.md is
-    /// read once, its rules run while the text is at hand), then the
-    /// rules that need the whole catalog, the config and the bundles. The
-    /// catalog returned holds no skill's frontmatter but its string `name`:
-    /// the rest has been checked already and is dropped so that a big
-    /// home's check stays small. Findings `policy` does not report are
-    /// dropped as they are made (and counted in `progress`), suppressions
-    /// in the files applied.
-    pub fn checked_catalog_with(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
-        let mut md_names = HashSet::new();
-        let (mut catalog, mut findings) = self.checked_skills_noting(progress, policy, Some(&mut md_names));
-        self.refresh_bundles(&mut catalog);
-        let roots = self.diagnostic_roots(&catalog);
-        let mut home = Vec::new();
-        home_rules::check(self, &catalog, &roots, &mut home);
-        // Bundle members are looked up as Hermes does, with the names the
-        // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
-        let has_bundles = !catalog.bundles.bundles.is_empty();
-        let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
-        bundles::check(self, &catalog, index.as_ref(), &roots, &mut home);
-        let suppressed = check::apply_suppressions(&mut home, &[], &roots);
-        policy.count_suppressed(suppressed, &progress.tally);
-        policy.keep(&mut home, &progress.tally);
-        findings.append(&mut home);
-        // The browser keeps them: no room for a doubling's slack.
-        findings.shrink_to_fit();
-        (catalog, findings)
-    }
-
-    /// [`Engine::checked_catalog_with`] for the skills alone (no bundles,
-    /// no home-level rules): a user's layer.
-    pub fn checked_skills_catalog(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
-        self.checked_skills_noting(progress, policy, None)
-    }
-
-    /// [`Engine::checked_skills_catalog`], adding to `md_names` the name of
-    /// every `*.md` file under the roots (and maybe more).
-    fn checked_skills_noting(
-        &self,
-        progress: &Progress,
-        policy: &Policy,
-        mut md_names: Option<&mut HashSet<OsString>>,
-    ) -> (Catalog, Vec<Finding>) {
-        // The roots are known before the walk; findings name files by them.
-        let roots = self.diagnostic_roots(&Catalog { roots: self.skill_roots(), ..Catalog::default() });
-        let noting = md_names.is_some();
-        let mut walked = WalkReport::default();
-        let (catalog, per_skill) = self.skills_catalog_with(
-            &|skill, text, tree| {
-                let files = tree.unwrap_or_else(|| skill_files(skill));
-                let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
-                // A skill whose files hold suppression comments keeps all
-                // its findings until its name collisions are known; the
-                // others are judged now: a big home's findings below `min`
-                // (mostly infos) would outweigh its catalog.
-                let suppressing = holds_suppressions(text, &found);
-                if !suppressing {
-                    policy.keep(&mut found, &progress.tally);
-                }
-                found.shrink_to_fit();
-                progress.checked_one_more();
-                // Checked: of the frontmatter, linking and name lookups
-                // read only `name`, which the skill keeps apart. On a big
-                // home the rest is most of the catalog's memory.
-                super::catalog::drop_frontmatter(skill);
-                // The skill walk does not enter support folders: their
-                // names come from the skill's own listing.
-                let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
-                (found, names, suppressing)
-            },
-            true,
-            noting.then_some(&mut walked),
-        );
-        let mut findings = Vec::new();
-        home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
-        let suppressed = check::apply_suppressions(&mut findings, &[], &roots);
-        policy.count_suppressed(suppressed, &progress.tally);
-        policy.keep(&mut findings, &progress.tally);
-        if let Some(md_names) = md_names.as_deref_mut() {
-            md_names.extend(walked.md_names);
-            // Nor excluded folders (`.git`, `node_modules`): listed here.
-            for dir in &walked.excluded {
-                md_names.extend(super::paths::entries_by_name(dir, is_noted_md).into_keys());
-            }
-        }
-        for (index, (mut found, names, suppressing)) in per_skill.into_iter().enumerate() {
-            if let Some(md_names) = md_names.as_deref_mut() {
-                md_names.extend(names);
-            }
-            // Collisions are rare: only their SKILL.md is read again, for
-            // the line of the name (and a skill with suppressions, for them).
-            let skill = &catalog.skills[index];
-            let colliding = !skill.status.ambiguous_with.is_empty() || skill.status.shadowed_by.is_some();
-            let text = (colliding || suppressing).then(|| super::source::read_text(&skill.skill_md).ok()).flatten();
-            linked_findings(&catalog, index, text.as_deref().filter(|_| colliding), &roots, &mut found);
-            if suppressing {
-                let always: Vec<(&Path, &str)> =
-                    text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
-                let suppressed = check::apply_suppressions(&mut found, &always, &roots);
-                policy.count_suppressed(suppressed, &progress.tally);
-                for f in &mut found {
-                    f.skill = Some(index);
-                }
-            }
-            policy.keep(&mut found, &progress.tally);
-            findings.append(&mut found);
-        }
-        (catalog, findings)
-    }
-
-    /// The findings of every skill of a catalog (no home-level rules).
-    pub fn check_skills(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
-        let indices: Vec<usize> = (0..catalog.skills.len()).collect();
-        progress.total.fetch_max(progress.done() + indices.len(), Ordering::Relaxed);
-        let per_skill = super::parallel_map(&indices, |&i| {
-            let found = self.check_skill(catalog, i);
-            progress.checked_one_more();
-            found
-        });
-        per_skill.into_iter().flatten().collect()
-    }
-
-    /// Every finding in the home of an existing catalog: each skill, the
-    /// config, the bundles.
-    pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
-        self.check_home_with(catalog, &Progress::default())
-    }
-
-    /// [`Engine::check_home`], counting checked skills in `progress`.
-    pub fn check_home_with(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
-        let mut findings = self.check_skills(catalog, progress);
-        let roots = self.diagnostic_roots(catalog);
-        let mut home = Vec::new();
-        let descriptions: Vec<PathBuf> = catalog
-            .roots
-            .iter()
-            .filter(|r| r.source.is_none())
-            .flat_map(|r| super::discover::index_files(&r.path, "DESCRIPTION.md"))
-            .collect();
-        home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
-        home_rules::check(self, catalog, &roots, &mut home);
-        let index = (!catalog.bundles.bundles.is_empty()).then(|| self.lookup_index_for(Some(catalog)));
-        bundles::check(self, catalog, index.as_ref(), &roots, &mut home);
-        check::apply_suppressions(&mut home, &[], &roots);
-        findings.append(&mut home);
-        findings
-    }
 }
 
 /// Points the findings on a line that do not say where in it at the
@@ -401,7 +223,13 @@ pub(crate) fn fill_columns(findings: &mut [Finding], text: &str) {
 
 /// Completes a skill's own findings once the catalog is linked: its name
 /// collisions (from its `text`, when there is one) and its catalog index.
-fn linked_findings(catalog: &Catalog, index: usize, text: Option<&str>, roots: &[PathBuf], found: &mut Vec<Finding>) {
+pub(crate) fn linked_findings(
+    catalog: &Catalog,
+    index: usize,
+    text: Option<&str>,
+    roots: &[PathBuf],
+    found: &mut Vec<Finding>,
+) {
     if let Some(text) = text {
         let mut sink = skill_sink(found, &catalog.skills[index], roots);
         frontmatter_rules::check_collisions(catalog, index, text, &mut sink);
@@ -413,7 +241,7 @@ fn linked_findings(catalog: &Catalog, index: usize, text: Option<&str>, roots: &
 }
 
 /// A skill folder's `rglob("*")`: one listing serves every rule on its files.
-fn skill_files(skill: &CatalogSkill) -> Vec<TreeFile> {
+pub(crate) fn skill_files(skill: &CatalogSkill) -> Vec<TreeFile> {
     if skill.db_row.is_some() {
         Vec::new()
     } else {
@@ -421,7 +249,7 @@ fn skill_files(skill: &CatalogSkill) -> Vec<TreeFile> {
     }
 }
 
-fn md_file_names(files: &[TreeFile]) -> Vec<OsString> {
+pub(crate) fn md_file_names(files: &[TreeFile]) -> Vec<OsString> {
     files.iter().filter_map(|f| f.path.file_name()).filter(|n| is_noted_md(n)).map(OsStr::to_os_string).collect()
 }
 
@@ -438,48 +266,8 @@ fn skill_sink<'a>(findings: &'a mut Vec<Finding>, skill: &CatalogSkill, roots: &
 }
 
 /// Why a SKILL.md the walk found has no text.
-fn read_error(skill: &CatalogSkill) -> String {
+pub(crate) fn read_error(skill: &CatalogSkill) -> String {
     skill.read_error.clone().unwrap_or_else(|| "unreadable".to_owned())
-}
-
-/// How far a check has got, readable from another thread while it runs.
-#[derive(Debug, Default)]
-pub struct Progress {
-    done: AtomicUsize,
-    total: AtomicUsize,
-    /// The findings the check's policy dropped as they were made, and why.
-    pub tally: Tally,
-}
-
-impl Progress {
-    /// Progress towards `skills` skills, a guess (the last scan's count):
-    /// a check that walks and checks at once learns the count only at the end.
-    pub fn expecting(skills: usize) -> Progress {
-        Progress { total: AtomicUsize::new(skills), ..Progress::default() }
-    }
-
-    /// Skills checked so far.
-    pub fn done(&self) -> usize {
-        self.done.load(Ordering::Relaxed)
-    }
-
-    /// Skills to check: as counted, or as expected; never fewer than
-    /// [`Progress::done`]. Equal to it when nothing was expected.
-    pub fn total(&self) -> usize {
-        self.total.load(Ordering::Relaxed)
-    }
-
-    /// How many findings of `severity` the check dropped for being below
-    /// its `min`: kept ones and these are all it found.
-    pub fn dropped(&self, severity: Severity) -> usize {
-        self.tally.get(Dropped::BelowMin(severity))
-    }
-
-    /// One more skill checked.
-    fn checked_one_more(&self) {
-        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
-        self.total.fetch_max(done, Ordering::Relaxed);
-    }
 }
 
 /// Findings for a skill stored as text only (a database row): the rules

@@ -3,8 +3,6 @@
 
 use super::{DbRead, DbSkill, Layers, Source, TABLE};
 use crate::catalog::{Catalog, CatalogSkill, NameField, Root, SkillStatus, UnreadableFolder};
-use crate::check::Policy;
-use crate::diagnostics::{self, Finding};
 use crate::frontmatter;
 use crate::gates;
 use crate::list::{sort_listing, ListedSkill, LIST_HINT};
@@ -14,7 +12,7 @@ use crate::value::Value;
 use crate::Engine;
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 impl Engine {
     /// The same engine over a user's own skill folder (no external dirs).
@@ -184,7 +182,7 @@ impl Engine {
         catalog
     }
 
-    fn merge_layers(&self, layers: &Layers, db: &DbRead, mut user: Catalog, mut shared: Catalog) -> Catalog {
+    pub(crate) fn merge_layers(&self, layers: &Layers, db: &DbRead, mut user: Catalog, mut shared: Catalog) -> Catalog {
         let mut roots: Vec<Root> = Vec::new();
         // The user's root is shown even when the folder does not exist yet.
         roots.push(Root {
@@ -254,54 +252,7 @@ impl Engine {
         Catalog { roots, skills, bundles: shared.bundles, commands, problems, unreadable, lean: false }
     }
 
-    /// Every finding with layers on, and the layered catalog they point
-    /// into: the shared home's, the user's folder's (paths under
-    /// `users/<id>/skills/`), the database rows', and which layer hides which.
-    pub fn check_layered(&self, layers: &Layers, db: &DbRead) -> (Catalog, Vec<Finding>) {
-        self.check_layered_with(layers, db, &diagnostics::Progress::default(), &Policy::everything())
-    }
-
-    /// [`Engine::check_layered`], counting checked skills in `progress`.
-    pub fn check_layered_with(
-        &self,
-        layers: &Layers,
-        db: &DbRead,
-        progress: &diagnostics::Progress,
-        policy: &Policy,
-    ) -> (Catalog, Vec<Finding>) {
-        let user = self.user_engine(&layers.user);
-        let (user_catalog, user_findings) = user.checked_skills_catalog(progress, policy);
-        let (shared_catalog, mut findings) = self.checked_catalog_with(progress, policy);
-        for mut f in user_findings {
-            f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path).into();
-            findings.push(f);
-        }
-        let mut in_rows = Vec::new();
-        for row in &db.skills {
-            diagnostics::check_text_skill(&row.name, &row.content, &format!("db:{TABLE}/{}", row.id), &mut in_rows);
-        }
-        let mut in_rows_findings: Vec<Finding> = in_rows
-            .into_iter()
-            .map(|mut f| {
-                f.skill_md = Some(f.path.clone());
-                f
-            })
-            .collect();
-        let catalog = self.merge_layers(layers, db, user_catalog, shared_catalog);
-        let mut more = shadowing_findings(&catalog, layers);
-        more.append(&mut in_rows_findings);
-        policy.keep(&mut more, &progress.tally);
-        findings.append(&mut more);
-        // Indices pointed into the catalogs merged above.
-        let by_path: HashMap<&Path, usize> =
-            catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
-        for f in &mut findings {
-            f.skill = f.skill_md.as_deref().and_then(|p| by_path.get(p).copied());
-        }
-        (catalog, findings)
-    }
-
-    fn db_catalog_skill(&self, row: &DbSkill, root: usize) -> CatalogSkill {
+    pub(crate) fn db_catalog_skill(&self, row: &DbSkill, root: usize) -> CatalogSkill {
         let (fm, body) = frontmatter::parse(&row.content);
         let body_line = crate::source::line_at(&row.content, row.content.len() - body.len());
         let status = SkillStatus {
@@ -330,58 +281,6 @@ impl Engine {
             db_row: Some(Box::new(row.clone())),
         }
     }
-}
-
-/// `layer-shadows-shared` on a user skill hiding a shared one, and
-/// `layer-row-unused` on a database row that an earlier skill hides.
-fn shadowing_findings(catalog: &Catalog, layers: &Layers) -> Vec<Finding> {
-    let source = |s: &CatalogSkill| catalog.roots.get(s.root).and_then(|r| r.source);
-    let user_root = &catalog.roots[0].path;
-    let shown = |s: &CatalogSkill| match (&s.db_row, source(s)) {
-        (Some(r), _) => format!("db:{TABLE}/{}", r.id),
-        (None, Some(Source::User)) => {
-            let rel = diagnostics::relative(&s.skill_md, std::slice::from_ref(user_root));
-            format!("users/{}/skills/{rel}", layers.user)
-        }
-        (None, _) => s.skill_md.display().to_string(),
-    };
-    let mut out = Vec::new();
-    for hidden in &catalog.skills {
-        let Some(first) = hidden.status.shadowed_by.map(|i| &catalog.skills[i]) else { continue };
-        let (rule, on, message) = match (source(first), source(hidden)) {
-            (Some(Source::User), Some(Source::Shared)) => (
-                "layer-shadows-shared",
-                first,
-                format!("`{}` hides the shared skill {}", first.name, hidden.skill_md.display()),
-            ),
-            (_, Some(Source::Db)) => (
-                "layer-row-unused",
-                hidden,
-                format!(
-                    "row `{}` is never used: {} ({}) has its name",
-                    hidden.name,
-                    shown(first),
-                    source(first).map_or("", Source::name)
-                ),
-            ),
-            _ => continue,
-        };
-        let info = diagnostics::rule(rule);
-        out.push(Finding {
-            rule: rule.into(),
-            severity: info.map_or(diagnostics::Severity::Warning, |r| r.severity),
-            skill: None,
-            skill_name: Some(on.name.as_str().into()),
-            skill_md: Some(on.skill_md.as_path().into()),
-            path: on.skill_md.as_path().into(),
-            rel_path: shown(on).into(),
-            line: None,
-            column: None,
-            message,
-            hint: info.map_or("", |r| r.hint).into(),
-        });
-    }
-    out
 }
 
 fn with_source(mut answer: Json, source: Source) -> Json {

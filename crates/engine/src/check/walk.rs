@@ -1,0 +1,336 @@
+//! The one walk of a check: every skill's own rules run on the walking
+//! threads while its SKILL.md text is at hand, with the policy applied and
+//! suppressions honoured as findings are made; then the rules that need
+//! the whole catalog, the config and the bundles. A check of a finished
+//! catalog (the same findings, for tests and tools) and the layered check
+//! of multi-user deployments live here too.
+
+use super::{apply_suppressions, Dropped, Policy, Tally};
+use crate::catalog::{Catalog, CatalogSkill, Source};
+use crate::diagnostics::{
+    self, bundles, home_rules, is_noted_md, linked_findings, md_file_names, read_error, skill_files, Finding, Severity,
+};
+use crate::discover::WalkReport;
+use crate::layers::{DbRead, Layers, TABLE};
+use crate::Engine;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// How far a check has got, readable from another thread while it runs.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done: AtomicUsize,
+    total: AtomicUsize,
+    /// The findings the check's policy dropped as they were made, and why.
+    pub tally: Tally,
+}
+
+impl Progress {
+    /// Progress towards `skills` skills, a guess (the last scan's count):
+    /// a check that walks and checks at once learns the count only at the end.
+    pub fn expecting(skills: usize) -> Progress {
+        Progress { total: AtomicUsize::new(skills), ..Progress::default() }
+    }
+
+    /// Skills checked so far.
+    pub fn done(&self) -> usize {
+        self.done.load(Ordering::Relaxed)
+    }
+
+    /// Skills to check: as counted, or as expected; never fewer than
+    /// [`Progress::done`]. Equal to it when nothing was expected.
+    pub fn total(&self) -> usize {
+        self.total.load(Ordering::Relaxed)
+    }
+
+    /// How many findings of `severity` the check dropped for being below
+    /// its `min`: kept ones and these are all it found.
+    pub fn dropped(&self, severity: Severity) -> usize {
+        self.tally.get(Dropped::BelowMin(severity))
+    }
+
+    /// One more skill checked.
+    fn checked_one_more(&self) {
+        let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
+        self.total.fetch_max(done, Ordering::Relaxed);
+    }
+}
+
+/// Whether a skill's findings must wait for its suppression comments: its
+/// SKILL.md holds one, or a finding points into another file that can.
+fn holds_suppressions(skill_md_text: Option<&str>, found: &[Finding]) -> bool {
+    let marked = |t: &str| memchr::memmem::find(t.as_bytes(), b"skillscope-").is_some();
+    skill_md_text.is_some_and(marked)
+        || found.iter().any(|f| {
+            f.skill_md.as_deref() != Some(&*f.path)
+                && super::suppress::Syntax::of(&f.path).is_some()
+                && crate::source::read_text(&f.path).is_ok_and(|t| marked(&t))
+        })
+}
+
+impl Engine {
+    /// Every finding of one skill.
+    pub fn check_skill(&self, catalog: &Catalog, index: usize) -> Vec<Finding> {
+        let skill = &catalog.skills[index];
+        let text = crate::source::read_text(&skill.skill_md);
+        let roots = self.diagnostic_roots(catalog);
+        let files = skill_files(skill);
+        let mut findings = self.own_findings(skill, text.as_deref().map_err(|e| e.to_string()), &files, &roots);
+        linked_findings(catalog, index, text.as_deref().ok(), &roots, &mut findings);
+        let always: Vec<(&Path, &str)> = text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
+        apply_suppressions(&mut findings, &always, &roots);
+        for f in &mut findings {
+            f.skill = Some(index);
+        }
+        findings
+    }
+
+    /// Scans the home and checks every skill in one walk (each SKILL.md is
+    /// read once, its rules run while the text is at hand), then the
+    /// rules that need the whole catalog, the config and the bundles. The
+    /// catalog returned holds no skill's frontmatter but its string `name`:
+    /// the rest has been checked already and is dropped so that a big
+    /// home's check stays small. Findings `policy` does not report are
+    /// dropped as they are made (and counted in `progress`), suppressions
+    /// in the files applied.
+    pub fn checked_catalog_with(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
+        let mut md_names = HashSet::new();
+        let (mut catalog, mut findings) = self.checked_skills_noting(progress, policy, Some(&mut md_names));
+        self.refresh_bundles(&mut catalog);
+        let roots = self.diagnostic_roots(&catalog);
+        let mut home = Vec::new();
+        home_rules::check(self, &catalog, &roots, &mut home);
+        // Bundle members are looked up as Hermes does, with the names the
+        // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
+        let has_bundles = !catalog.bundles.bundles.is_empty();
+        let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
+        bundles::check(self, &catalog, index.as_ref(), &roots, &mut home);
+        let suppressed = apply_suppressions(&mut home, &[], &roots);
+        policy.count_suppressed(suppressed, &progress.tally);
+        policy.keep(&mut home, &progress.tally);
+        findings.append(&mut home);
+        // The browser keeps them: no room for a doubling's slack.
+        findings.shrink_to_fit();
+        (catalog, findings)
+    }
+
+    /// [`Engine::checked_catalog_with`] for the skills alone (no bundles,
+    /// no home-level rules): a user's layer.
+    pub fn checked_skills_catalog(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
+        self.checked_skills_noting(progress, policy, None)
+    }
+
+    /// [`Engine::checked_skills_catalog`], adding to `md_names` the name of
+    /// every `*.md` file under the roots (and maybe more).
+    fn checked_skills_noting(
+        &self,
+        progress: &Progress,
+        policy: &Policy,
+        mut md_names: Option<&mut HashSet<OsString>>,
+    ) -> (Catalog, Vec<Finding>) {
+        // The roots are known before the walk; findings name files by them.
+        let roots = self.diagnostic_roots(&Catalog { roots: self.skill_roots(), ..Catalog::default() });
+        let noting = md_names.is_some();
+        let mut walked = WalkReport::default();
+        let (catalog, per_skill) = self.skills_catalog_with(
+            &|skill, text, tree| {
+                let files = tree.unwrap_or_else(|| skill_files(skill));
+                let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
+                // A skill whose files hold suppression comments keeps all
+                // its findings until its name collisions are known; the
+                // others are judged now: a big home's findings below `min`
+                // (mostly infos) would outweigh its catalog.
+                let suppressing = holds_suppressions(text, &found);
+                if !suppressing {
+                    policy.keep(&mut found, &progress.tally);
+                }
+                found.shrink_to_fit();
+                progress.checked_one_more();
+                // Checked: of the frontmatter, linking and name lookups
+                // read only `name`, which the skill keeps apart. On a big
+                // home the rest is most of the catalog's memory.
+                crate::catalog::drop_frontmatter(skill);
+                // The skill walk does not enter support folders: their
+                // names come from the skill's own listing.
+                let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
+                (found, names, suppressing)
+            },
+            true,
+            noting.then_some(&mut walked),
+        );
+        let mut findings = Vec::new();
+        home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
+        let suppressed = apply_suppressions(&mut findings, &[], &roots);
+        policy.count_suppressed(suppressed, &progress.tally);
+        policy.keep(&mut findings, &progress.tally);
+        if let Some(md_names) = md_names.as_deref_mut() {
+            md_names.extend(walked.md_names);
+            // Nor excluded folders (`.git`, `node_modules`): listed here.
+            for dir in &walked.excluded {
+                md_names.extend(crate::paths::entries_by_name(dir, is_noted_md).into_keys());
+            }
+        }
+        for (index, (mut found, names, suppressing)) in per_skill.into_iter().enumerate() {
+            if let Some(md_names) = md_names.as_deref_mut() {
+                md_names.extend(names);
+            }
+            // Collisions are rare: only their SKILL.md is read again, for
+            // the line of the name (and a skill with suppressions, for them).
+            let skill = &catalog.skills[index];
+            let colliding = !skill.status.ambiguous_with.is_empty() || skill.status.shadowed_by.is_some();
+            let text = (colliding || suppressing).then(|| crate::source::read_text(&skill.skill_md).ok()).flatten();
+            linked_findings(&catalog, index, text.as_deref().filter(|_| colliding), &roots, &mut found);
+            if suppressing {
+                let always: Vec<(&Path, &str)> =
+                    text.as_deref().map(|t| (skill.skill_md.as_path(), t)).into_iter().collect();
+                let suppressed = apply_suppressions(&mut found, &always, &roots);
+                policy.count_suppressed(suppressed, &progress.tally);
+                for f in &mut found {
+                    f.skill = Some(index);
+                }
+            }
+            policy.keep(&mut found, &progress.tally);
+            findings.append(&mut found);
+        }
+        (catalog, findings)
+    }
+
+    /// The findings of every skill of a catalog (no home-level rules).
+    pub fn check_skills(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
+        let indices: Vec<usize> = (0..catalog.skills.len()).collect();
+        progress.total.fetch_max(progress.done() + indices.len(), Ordering::Relaxed);
+        let per_skill = crate::parallel_map(&indices, |&i| {
+            let found = self.check_skill(catalog, i);
+            progress.checked_one_more();
+            found
+        });
+        per_skill.into_iter().flatten().collect()
+    }
+
+    /// Every finding in the home of an existing catalog: each skill, the
+    /// config, the bundles.
+    pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
+        self.check_home_with(catalog, &Progress::default())
+    }
+
+    /// [`Engine::check_home`], counting checked skills in `progress`.
+    pub fn check_home_with(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
+        let mut findings = self.check_skills(catalog, progress);
+        let roots = self.diagnostic_roots(catalog);
+        let mut home = Vec::new();
+        let descriptions: Vec<PathBuf> = catalog
+            .roots
+            .iter()
+            .filter(|r| r.source.is_none())
+            .flat_map(|r| crate::discover::index_files(&r.path, "DESCRIPTION.md"))
+            .collect();
+        home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
+        home_rules::check(self, catalog, &roots, &mut home);
+        let index = (!catalog.bundles.bundles.is_empty()).then(|| self.lookup_index_for(Some(catalog)));
+        bundles::check(self, catalog, index.as_ref(), &roots, &mut home);
+        apply_suppressions(&mut home, &[], &roots);
+        findings.append(&mut home);
+        findings
+    }
+
+    /// Every finding with layers on, and the layered catalog they point
+    /// into: the shared home's, the user's folder's (paths under
+    /// `users/<id>/skills/`), the database rows', and which layer hides which.
+    pub fn check_layered(&self, layers: &Layers, db: &DbRead) -> (Catalog, Vec<Finding>) {
+        self.check_layered_with(layers, db, &Progress::default(), &Policy::everything())
+    }
+
+    /// [`Engine::check_layered`], counting checked skills in `progress`.
+    pub fn check_layered_with(
+        &self,
+        layers: &Layers,
+        db: &DbRead,
+        progress: &Progress,
+        policy: &Policy,
+    ) -> (Catalog, Vec<Finding>) {
+        let user = self.user_engine(&layers.user);
+        let (user_catalog, user_findings) = user.checked_skills_catalog(progress, policy);
+        let (shared_catalog, mut findings) = self.checked_catalog_with(progress, policy);
+        for mut f in user_findings {
+            f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path).into();
+            findings.push(f);
+        }
+        let mut in_rows = Vec::new();
+        for row in &db.skills {
+            diagnostics::check_text_skill(&row.name, &row.content, &format!("db:{TABLE}/{}", row.id), &mut in_rows);
+        }
+        let mut in_rows_findings: Vec<Finding> = in_rows
+            .into_iter()
+            .map(|mut f| {
+                f.skill_md = Some(f.path.clone());
+                f
+            })
+            .collect();
+        let catalog = self.merge_layers(layers, db, user_catalog, shared_catalog);
+        let mut more = shadowing_findings(&catalog, layers);
+        more.append(&mut in_rows_findings);
+        policy.keep(&mut more, &progress.tally);
+        findings.append(&mut more);
+        // Indices pointed into the catalogs merged above.
+        let by_path: HashMap<&Path, usize> =
+            catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
+        for f in &mut findings {
+            f.skill = f.skill_md.as_deref().and_then(|p| by_path.get(p).copied());
+        }
+        (catalog, findings)
+    }
+}
+
+/// `layer-shadows-shared` on a user skill hiding a shared one, and
+/// `layer-row-unused` on a database row that an earlier skill hides.
+fn shadowing_findings(catalog: &Catalog, layers: &Layers) -> Vec<Finding> {
+    let source = |s: &CatalogSkill| catalog.roots.get(s.root).and_then(|r| r.source);
+    let user_root = &catalog.roots[0].path;
+    let shown = |s: &CatalogSkill| match (&s.db_row, source(s)) {
+        (Some(r), _) => format!("db:{TABLE}/{}", r.id),
+        (None, Some(Source::User)) => {
+            let rel = diagnostics::relative(&s.skill_md, std::slice::from_ref(user_root));
+            format!("users/{}/skills/{rel}", layers.user)
+        }
+        (None, _) => s.skill_md.display().to_string(),
+    };
+    let mut out = Vec::new();
+    for hidden in &catalog.skills {
+        let Some(first) = hidden.status.shadowed_by.map(|i| &catalog.skills[i]) else { continue };
+        let (rule, on, message) = match (source(first), source(hidden)) {
+            (Some(Source::User), Some(Source::Shared)) => (
+                "layer-shadows-shared",
+                first,
+                format!("`{}` hides the shared skill {}", first.name, hidden.skill_md.display()),
+            ),
+            (_, Some(Source::Db)) => (
+                "layer-row-unused",
+                hidden,
+                format!(
+                    "row `{}` is never used: {} ({}) has its name",
+                    hidden.name,
+                    shown(first),
+                    source(first).map_or("", Source::name)
+                ),
+            ),
+            _ => continue,
+        };
+        let info = diagnostics::rule(rule);
+        out.push(Finding {
+            rule: rule.into(),
+            severity: info.map_or(diagnostics::Severity::Warning, |r| r.severity),
+            skill: None,
+            skill_name: Some(on.name.as_str().into()),
+            skill_md: Some(on.skill_md.as_path().into()),
+            path: on.skill_md.as_path().into(),
+            rel_path: shown(on).into(),
+            line: None,
+            column: None,
+            message,
+            hint: info.map_or("", |r| r.hint).into(),
+        });
+    }
+    out
+}
