@@ -4,8 +4,10 @@
 mod common;
 
 use serde_json::Value as Json;
+use skillscope::engine::context::Context;
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::gates::ToolAvailability;
+use skillscope::engine::view::SkillRef;
 use skillscope::engine::{Engine, Options};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -40,11 +42,11 @@ fn listed(engine: &Engine) -> Vec<String> {
 fn exercise(engine: &Engine, names: &[&str]) {
     let _ = engine.skills_list(None);
     for n in names {
-        let _ = engine.skill_view(n, None, Some("s"), true);
+        let _ = Context::new(engine).skill_view(SkillRef::Name(n), None, Some("s"), true);
     }
     let _ = engine.system_prompt(&ToolAvailability::default());
     for key in engine.skill_commands().keys() {
-        let _ = engine.invocation_message(key, "x", Some("s"));
+        let _ = Context::new(engine).invocation_message(key, "x", Some("s"));
     }
     let _ = engine.bundles();
     let _ = engine.mounts();
@@ -88,7 +90,7 @@ fn huge_skill_md_is_listed_quickly() {
     let e = engine(&h);
     let start = Instant::now();
     assert_eq!(listed(&e), ["huge", "ok"]);
-    let view = e.skill_view("huge", None, None, true);
+    let view = Context::new(&e).skill_view(SkillRef::Name("huge"), None, None, true);
     assert_eq!(view["content"].as_str().map(str::len), Some(text.len()));
     assert!(start.elapsed() < Duration::from_secs(5));
 }
@@ -113,7 +115,7 @@ fn invalid_utf8_and_binary_are_skipped_and_reported() {
     skill(&h, "ok", "ok");
     let e = engine(&h);
     assert_eq!(listed(&e), ["ok"]);
-    let view = e.skill_view("bin", None, None, true);
+    let view = Context::new(&e).skill_view(SkillRef::Name("bin"), None, None, true);
     assert_eq!(view["success"], Json::Bool(false));
     assert!(view["error"].as_str().unwrap().starts_with("Failed to read skill 'bin': 'utf-8' codec can't decode"));
 }
@@ -140,7 +142,7 @@ fn fifo_never_blocks() {
     }
     let e = engine(&h);
     assert_eq!(listed(&e), ["ok"]);
-    let view = e.skill_view("pipe", None, None, true);
+    let view = Context::new(&e).skill_view(SkillRef::Name("pipe"), None, None, true);
     assert!(view["error"].as_str().unwrap().contains("Not a regular file"), "{view}");
 }
 

@@ -74,6 +74,9 @@ fn the_listing_from_a_catalog_is_the_scans() {
     let summary = |skills: Vec<skillscope::engine::list::ListedSkill>| -> Vec<String> {
         skills.into_iter().map(|s| format!("{} {:?} {}", s.name, s.category, s.skill_md.display())).collect()
     };
+    let summary_of = |skills: Vec<(String, Option<String>, std::path::PathBuf)>| -> Vec<String> {
+        skills.iter().map(|(name, category, md)| format!("{name} {category:?} {}", md.display())).collect()
+    };
     let t = tempfile::tempdir().unwrap();
     let home = t.path().join("home");
     for (rel, text) in [
@@ -110,12 +113,15 @@ fn the_listing_from_a_catalog_is_the_scans() {
     engines.push(twins);
     for engine in engines {
         let catalog = engine.catalog();
-        let from_catalog = engine.listed_in_catalog(&catalog).expect("every root scanned").expect("config readable");
+        let from_catalog = engine
+            .listed_in_catalog(&catalog, |s| (s.name.clone(), engine.listing_category(&s.skill_md), s.skill_md.clone()))
+            .expect("every root scanned")
+            .expect("config readable");
         let scanned = engine.find_all_skills(false).expect("config readable");
         let flagged: Vec<String> = catalog.skills.iter().filter(|s| s.status.listed).map(|s| s.name.clone()).collect();
         let listed: Vec<String> = scanned.iter().map(|s| s.name.clone()).collect();
         assert_eq!(flagged, listed, "the catalog's listed flags: {}", engine.home.root.display());
-        assert_eq!(summary(from_catalog), summary(scanned), "{}", engine.home.root.display());
+        assert_eq!(summary_of(from_catalog), summary(scanned), "{}", engine.home.root.display());
     }
 }
 

@@ -3,8 +3,10 @@
 
 mod common;
 
+use skillscope::engine::context::Context;
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::gates::ToolAvailability;
+use skillscope::engine::view::SkillRef;
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;
 use std::fs;
@@ -73,11 +75,11 @@ fn nothing_is_written_to_the_home() {
     let e = engine(&h);
     let list = e.skills_list(None);
     assert_eq!(list["message"], format!("No skills found. Skills directory created at {}/skills/", h.display()));
-    let _ = e.skill_view("e", None, None, true);
+    let _ = Context::new(&e).skill_view(SkillRef::Name("e"), None, None, true);
     let _ = e.system_prompt(&ToolAvailability::default());
-    let _ = e.invocation_message("/e", "", None);
-    let _ = e.bundle_message("/b", "", None);
-    let _ = e.preloaded_prompt(&["e".into()], None);
+    let _ = Context::new(&e).invocation_message("/e", "", None);
+    let _ = Context::new(&e).bundle_message("/b", "", None);
+    let _ = Context::new(&e).preloaded_prompt(&["e".into()], None);
     let _ = e.mounts();
     assert!(!h.join("skills").exists(), "the skills dir is reported, not created");
     assert_eq!(before, snapshot(&h));
@@ -107,7 +109,7 @@ fn non_regular_files_are_not_opened() {
     fs::create_dir_all(h.join("skills/p")).expect("mkdir");
     let ok = std::process::Command::new("mkfifo").arg(h.join("skills/p/SKILL.md")).status().expect("mkfifo").success();
     assert!(ok);
-    let view = engine(&h).skill_view("p", None, None, true);
+    let view = Context::new(&engine(&h)).skill_view(SkillRef::Name("p"), None, None, true);
     assert!(view["error"].as_str().expect("error").starts_with("Failed to read skill 'p': Not a regular file"));
 }
 
@@ -118,10 +120,14 @@ fn inline_shell_needs_consent() {
     let (_t, h) = home();
     write(&h.join("config.yaml"), "skills:\n  inline_shell: true\n");
     write(&h.join("skills/s/SKILL.md"), "---\nname: s\n---\nout: !`echo ran`\n");
-    let without = engine(&h).skill_view("s", None, None, true);
+    let without = Context::new(&engine(&h)).skill_view(SkillRef::Name("s"), None, None, true);
     assert!(without["content"].as_str().expect("content").contains("out: !`echo ran`"));
-    let with =
-        engine_with(&h, Options { allow_inline_shell: true, ..Options::default() }).skill_view("s", None, None, true);
+    let with = Context::new(&engine_with(&h, Options { allow_inline_shell: true, ..Options::default() })).skill_view(
+        SkillRef::Name("s"),
+        None,
+        None,
+        true,
+    );
     assert!(with["content"].as_str().expect("content").contains("out: ran"));
 }
 
@@ -133,8 +139,11 @@ fn qualified_names_fall_through_to_the_skills_dirs() {
     let (_t, h) = home();
     write(&h.join("skills/devops/deploy/SKILL.md"), "---\nname: deploy\n---\nbody\n");
     let e = engine(&h);
-    assert_eq!(e.skill_view("devops:deploy", None, None, true)["name"], "deploy");
-    assert_eq!(e.skill_view("myplugin:thing", None, None, true)["error"], "Skill 'myplugin:thing' not found.");
+    assert_eq!(Context::new(&e).skill_view(SkillRef::Name("devops:deploy"), None, None, true)["name"], "deploy");
+    assert_eq!(
+        Context::new(&e).skill_view(SkillRef::Name("myplugin:thing"), None, None, true)["error"],
+        "Skill 'myplugin:thing' not found."
+    );
 }
 
 /// No secret prompt: the Hermes CLI asks for missing variables while it loads
@@ -144,7 +153,7 @@ fn qualified_names_fall_through_to_the_skills_dirs() {
 fn missing_variables_are_reported_not_prompted() {
     let (_t, h) = home();
     write(&h.join("skills/s/SKILL.md"), "---\nname: s\nrequired_environment_variables: [SKILLSCOPE_TEST_UNSET]\n---\n");
-    let view = engine(&h).skill_view("s", None, None, true);
+    let view = Context::new(&engine(&h)).skill_view(SkillRef::Name("s"), None, None, true);
     assert_eq!(view["setup_skipped"], false);
     assert_eq!(view["missing_required_environment_variables"][0], "SKILLSCOPE_TEST_UNSET");
 }
@@ -193,7 +202,7 @@ fn yaml_caps_refuse_bombs_and_depth() {
             .unwrap_or_else(|| panic!("no fallback finding for {name}"));
         assert!(found.message.contains(cap), "{name}: {}", found.message);
         // The line-split fallback still gives the name and description.
-        let view = e.skill_view(name, None, None, true);
+        let view = Context::new(&e).skill_view(SkillRef::Name(name), None, None, true);
         assert_eq!(view["name"], name);
     }
 }
@@ -223,10 +232,11 @@ fn core_commands_come_before_a_bundle_of_the_same_name() {
     write(&h.join("skill-bundles/help.yaml"), "name: help\nskills: [e]\n");
     let e = engine(&h);
     assert!(e.bundles().bundles.contains_key("/help"));
-    let (message, loaded, missing) = e.bundle_message("/help", "go", None).expect("the bundle's own message");
+    let (message, loaded, missing) =
+        Context::new(&e).bundle_message("/help", "go", None).expect("the bundle's own message");
     assert!(message.starts_with("[IMPORTANT: The user has invoked the \"help\" skill bundle"), "{message}");
     assert_eq!((loaded, missing), (vec!["e".to_owned()], vec![]));
-    assert_eq!(e.dispatch("/help go", None), None);
+    assert_eq!(Context::new(&e).dispatch("/help go", None), None);
     assert_eq!(skillscope(&h, &["--json", "invoke", "/help", "go"]), (Some(1), "null\n".to_owned()));
 }
 

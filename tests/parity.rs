@@ -7,11 +7,13 @@ mod common;
 
 use common::{compare, RefConf, Scenario};
 use serde_json::{json, Map, Value as Json};
+use skillscope::engine::context::Context;
 use skillscope::engine::discover;
 use skillscope::engine::gates::{self, ToolAvailability};
 use skillscope::engine::paths::path_string;
 use skillscope::engine::prompt::PromptCache;
 use skillscope::engine::value::Value;
+use skillscope::engine::view::SkillRef;
 use skillscope::engine::Engine;
 use std::collections::HashSet;
 use std::path::Path;
@@ -62,7 +64,7 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     names.extend(extra_names.iter().cloned());
     let mut views = Map::new();
     for n in &names {
-        let view = engine.skill_view(n, None, Some("sess-1"), true);
+        let view = Context::new(engine).skill_view(SkillRef::Name(n), None, Some("sess-1"), true);
         views.insert(n.clone(), common::without_runtime(view, !engine.options.backend.is_remote()));
     }
     doc.insert("skill_view".into(), Json::Object(views));
@@ -94,12 +96,12 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     );
     let mut messages = Map::new();
     for key in commands.keys() {
-        messages.insert(key.clone(), json!(engine.invocation_message(key, "do it", Some("sess-1"))));
+        messages.insert(key.clone(), json!(Context::new(engine).invocation_message(key, "do it", Some("sess-1"))));
     }
     doc.insert("slash_messages".into(), Json::Object(messages));
     let mut preload: Vec<String> = names.iter().take(2).cloned().collect();
     preload.push("ghost-skill".into());
-    let (text, loaded, missing) = engine.preloaded_prompt(&preload, Some("sess-1"));
+    let (text, loaded, missing) = Context::new(engine).preloaded_prompt(&preload, Some("sess-1"));
     doc.insert("preloaded".into(), json!([text, loaded, missing]));
     let bundles = engine.bundles();
     if let Some(error) = &bundles.scan_error {
@@ -108,7 +110,7 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     doc.insert("bundles".into(), bundles.to_json());
     let mut bundle_messages = Map::new();
     for key in bundles.bundles.keys() {
-        let m = engine.bundle_message(key, "ship it", Some("sess-1"));
+        let m = Context::new(engine).bundle_message(key, "ship it", Some("sess-1"));
         bundle_messages.insert(key.clone(), m.map_or(Json::Null, |(t, l, mi)| json!([t, l, mi])));
     }
     doc.insert("bundle_messages".into(), Json::Object(bundle_messages));
@@ -152,18 +154,18 @@ fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
     for spec in conf.all("views") {
         let (name, file) = spec.split_once('|').unwrap_or((spec, ""));
         let file = (!file.is_empty()).then_some(file);
-        let view = engine.skill_view(name, file, Some("sess-1"), true);
+        let view = Context::new(engine).skill_view(SkillRef::Name(name), file, Some("sess-1"), true);
         views.insert(spec.clone(), common::without_runtime(view, !engine.options.backend.is_remote()));
     }
     let mut preload = Map::new();
     for spec in conf.all("preload") {
         let ids: Vec<String> = spec.split(',').map(String::from).collect();
-        let (t, l, m) = engine.preloaded_prompt(&ids, Some("sess-1"));
+        let (t, l, m) = Context::new(engine).preloaded_prompt(&ids, Some("sess-1"));
         preload.insert(spec.clone(), json!([t, l, m]));
     }
     let mut invoke = Map::new();
     for spec in conf.all("invoke") {
-        invoke.insert(spec.clone(), json!(engine.dispatch(spec, Some("sess-1"))));
+        invoke.insert(spec.clone(), json!(Context::new(engine).dispatch(spec, Some("sess-1"))));
     }
     let mut prompts = Map::new();
     for spec in conf.all("prompts") {

@@ -2,6 +2,7 @@
 
 use super::output::{print_json, status_of, text, Out};
 use super::{Layered, EXIT_ANSWER_ERROR, EXIT_OK};
+use crate::engine::context::Context;
 use crate::engine::layers::Source;
 use crate::engine::Engine;
 use crate::sanitize::clean;
@@ -20,7 +21,7 @@ pub fn view(
     let session = Some(engine.options.session_id.as_str());
     let answer = match layered {
         Some((layers, db)) => engine.layered_view(layers, db, only, name, file_path, session),
-        None => engine.skill_view(name, file_path, session, true),
+        None => Context::new(engine).skill_view(name.into(), file_path, session, true),
     };
     if json {
         print_json(out, &answer)?;
@@ -108,7 +109,7 @@ fn print_error(out: &mut Out, answer: &Json) -> io::Result<()> {
 pub fn invoke(engine: &Engine, key: &str, instruction: &[String], json: bool, out: &mut Out) -> io::Result<i32> {
     let key = if key.starts_with('/') { key.to_owned() } else { format!("/{key}") };
     let line = std::iter::once(key.clone()).chain(instruction.iter().cloned()).collect::<Vec<_>>().join(" ");
-    let message = engine.dispatch(&line, Some(&engine.options.session_id));
+    let message = Context::new(engine).dispatch(&line, Some(&engine.options.session_id));
     let code = if message.is_some() { EXIT_OK } else { EXIT_ANSWER_ERROR };
     if json {
         print_json(out, &json!(message))?;
@@ -135,7 +136,7 @@ pub fn split_names(names: &[String]) -> Vec<String> {
 
 pub fn preload(engine: &Engine, names: &[String], json: bool, out: &mut Out) -> io::Result<i32> {
     let ids = split_names(names);
-    let (text, loaded, missing) = engine.preloaded_prompt(&ids, Some(&engine.options.session_id));
+    let (text, loaded, missing) = Context::new(engine).preloaded_prompt(&ids, Some(&engine.options.session_id));
     // Hermes refuses to start only when nothing at all could be loaded.
     let code = if loaded.is_empty() { EXIT_ANSWER_ERROR } else { EXIT_OK };
     if json {

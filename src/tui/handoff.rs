@@ -3,6 +3,7 @@
 
 use super::app::{App, CopyItem, Focus, ViewTab};
 use super::jobs::JobOutput;
+use crate::engine::context::Context;
 use crate::engine::paths::path_string;
 
 impl App {
@@ -95,9 +96,9 @@ impl App {
         // A user's skill answers from that user's layer, as the Agent view does.
         match (self.source_of(skill), &self.layers) {
             (Some(crate::engine::layers::Source::User), Some(l)) => {
-                self.engine.user_engine(&l.user).dispatch(command, session)
+                Context::new(&self.engine.user_engine(&l.user)).dispatch(command, session)
             }
-            _ => self.engine.dispatch(command, session),
+            _ => Context::new(&self.engine).dispatch(command, session),
         }
     }
 

@@ -4,6 +4,7 @@
 //! request carries an id; the app keeps only the answer to its latest one.
 
 use crate::engine::check::Progress;
+use crate::engine::context::Context;
 use crate::engine::diagnostics::Finding;
 use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
@@ -138,13 +139,13 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
         JobKind::Agent { command, name, user, .. } => {
             let layer = user.as_ref().map(|u| engine.user_engine(u));
             let engine = layer.as_ref().unwrap_or(engine);
-            let message = command.as_ref().and_then(|key| engine.dispatch(key, session));
+            let message = command.as_ref().and_then(|key| Context::new(engine).dispatch(key, session));
             let prompt = engine.system_prompt(&ToolAvailability::default()).unwrap_or_default();
             JobOutput::Agent { message, prompt_lines: prompt_lines(&prompt, name) }
         }
         JobKind::Bundles => {
             let set = engine.bundles();
-            let index = engine.lookup_index();
+            let ctx = Context::new(engine);
             let reports = set
                 .bundles
                 .iter()
@@ -152,8 +153,8 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                     key: key.clone(),
                     name: b.name.clone(),
                     description: b.description.clone(),
-                    members: engine.bundle_members_with(Some(&index), b),
-                    message: engine.bundle_message_of(Some(&index), b, "", session).map(|c| c.0),
+                    members: ctx.bundle_members(b),
+                    message: ctx.bundle_message(key, "", session).map(|c| c.0),
                 })
                 .collect();
             JobOutput::Bundles(reports)

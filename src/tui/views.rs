@@ -6,6 +6,7 @@ use super::jobs::{JobKind, JobOutput, LifecycleAnswer};
 use super::theme::Theme;
 use super::tree::NodeKey;
 use crate::engine::catalog::CatalogSkill;
+use crate::engine::context::Context;
 use crate::engine::diagnostics::Severity;
 use crate::engine::frontmatter;
 use crate::engine::isotime;
@@ -19,6 +20,7 @@ use crate::engine::source;
 use crate::engine::symlink::{self, Link, LinkEnd};
 use crate::engine::value::Value;
 use crate::engine::view::linked_files_in;
+use crate::engine::view::SkillRef;
 use crate::engine::words::count_s;
 use crate::markdown::{self, fit, highlight::Highlighter};
 use crate::sanitize::clean_line;
@@ -357,7 +359,8 @@ fn preview(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
             Err(e) => vec![line(e.to_string(), theme.error)],
         };
     }
-    let view = app.engine.skill_view_at(&skill.skill_md, Some(&app.engine.options.session_id));
+    let session = Some(app.engine.options.session_id.as_str());
+    let view = Context::new(&app.engine).skill_view(SkillRef::File(&skill.skill_md), None, session, true);
     let mut out = card(app, skill, width);
     if view.get("success").and_then(serde_json::Value::as_bool) != Some(true) {
         let err = view.get("error").and_then(serde_json::Value::as_str).unwrap_or("skill_view failed");

@@ -10,6 +10,7 @@ pub mod bundles;
 pub mod catalog;
 pub mod check;
 pub mod commands;
+pub mod context;
 pub mod db;
 pub mod diagnostics;
 pub mod dirfd;

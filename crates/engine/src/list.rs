@@ -86,19 +86,9 @@ impl Engine {
     /// [`Engine::find_all_skills`] (the names, paths and categories) from a
     /// catalog of this home, without reading a file: its skills of the
     /// listing's roots in scan order, through the same first-name-wins and
-    /// disabled filters. `None` when the catalog lacks one of the roots.
-    pub fn listed_in_catalog(&self, catalog: &super::catalog::Catalog) -> Option<Result<Vec<ListedSkill>, PyError>> {
-        self.listed_in_catalog_as(catalog, |s| ListedSkill {
-            name: s.name.clone(),
-            bytes_name: false,
-            description: Value::Str(s.description.clone()),
-            category: self.listing_category(&s.skill_md),
-            skill_md: s.skill_md.clone(),
-        })
-    }
-
-    /// [`Engine::listed_in_catalog`], each listed skill made by `make`.
-    pub fn listed_in_catalog_as<'c, T>(
+    /// disabled filters, each listed skill made by `make`. `None` when the
+    /// catalog lacks one of the roots.
+    pub fn listed_in_catalog<'c, T>(
         &self,
         catalog: &'c super::catalog::Catalog,
         make: impl Fn(&'c super::catalog::CatalogSkill) -> T,

@@ -8,8 +8,9 @@ use super::preprocess::{self, PreprocessConfig, SkillDirs};
 
 use super::bundles::Bundle;
 use super::commands::{is_core_command, SkillCommand, CORE_COMMANDS};
+use super::context::Context;
 use super::value::{Map, Value};
-use super::view::LookupIndex;
+use super::view::SkillRef;
 use super::Engine;
 use crate::py::json_truthy;
 use crate::py::py_strip;
@@ -62,41 +63,6 @@ impl Engine {
             Ok(rel) => rel_or_dot(rel),
             Err(_) => raw.to_owned(),
         }
-    }
-
-    /// `_load_skill_payload(identifier)`.
-    pub fn load_skill(&self, identifier: &str, task_id: Option<&str>) -> Option<LoadedSkill> {
-        self.load_skill_with(None, identifier, task_id)
-    }
-
-    /// [`Engine::load_skill`] answering the lookup from `index` when given.
-    pub fn load_skill_with(
-        &self,
-        index: Option<&LookupIndex>,
-        identifier: &str,
-        task_id: Option<&str>,
-    ) -> Option<LoadedSkill> {
-        let raw = py_strip(identifier);
-        if raw.is_empty() {
-            return None;
-        }
-        let normalized = self.normalize_lookup_name(raw);
-        let payload = self.skill_view_with(index, &normalized, None, task_id, false);
-        if payload.get("success").and_then(Json::as_bool) != Some(true) {
-            return None;
-        }
-        let name = match payload.get("name") {
-            Some(v) if json_truthy(v) => json_py_str(v),
-            _ => normalized.clone(),
-        };
-        let skill_dir =
-            match payload.get("skill_dir").and_then(Json::as_str).filter(|s| !s.is_empty()) {
-                Some(dir) => Some(PathBuf::from(dir)),
-                None => payload.get("path").and_then(Json::as_str).filter(|p| !p.is_empty()).map(|p| {
-                    paths::normalize(&self.home.skills_dir.join(Path::new(p).parent().unwrap_or(Path::new(""))))
-                }),
-            };
-        Some(LoadedSkill { payload, skill_dir, name })
     }
 
     /// `_build_skill_message`: one skill's block of a message.
@@ -213,18 +179,6 @@ impl Engine {
         value
     }
 
-    /// `build_skill_invocation_message(key, instruction)`.
-    pub fn invocation_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<String> {
-        let commands = self.skill_commands();
-        let info = commands.get(key)?;
-        let loaded = self.load_skill(&paths::path_string(&info.skill_dir), task_id)?;
-        let note = format!(
-            "[IMPORTANT: The user has invoked the \"{}\" skill, indicating they want you to follow its instructions. The full skill content is loaded below.]",
-            loaded.name
-        );
-        Some(self.build_skill_message(&loaded, &note, instruction, task_id))
-    }
-
     /// `split_stacked_skill_commands(rest)`.
     pub fn split_stacked(&self, commands: &IndexMap<String, SkillCommand>, rest: &str) -> (Vec<String>, String) {
         let mut keys: Vec<String> = Vec::new();
@@ -247,9 +201,49 @@ impl Engine {
         (keys, py_strip(&remaining).to_owned())
     }
 
+    fn is_quick_command(&self, name: &str) -> bool {
+        self.home.merged_config.get("quick_commands").and_then(Value::as_map).is_some_and(|m| m.contains_key(name))
+    }
+}
+
+impl Context<'_> {
+    /// `_load_skill_payload(identifier)`.
+    pub fn load_skill(&self, identifier: &str, task_id: Option<&str>) -> Option<LoadedSkill> {
+        let raw = py_strip(identifier);
+        if raw.is_empty() {
+            return None;
+        }
+        let normalized = self.engine.normalize_lookup_name(raw);
+        let payload = self.skill_view(SkillRef::Name(&normalized), None, task_id, false);
+        if payload.get("success").and_then(Json::as_bool) != Some(true) {
+            return None;
+        }
+        let name = match payload.get("name") {
+            Some(v) if json_truthy(v) => json_py_str(v),
+            _ => normalized.clone(),
+        };
+        let skill_dir = match payload.get("skill_dir").and_then(Json::as_str).filter(|s| !s.is_empty()) {
+            Some(dir) => Some(PathBuf::from(dir)),
+            None => payload.get("path").and_then(Json::as_str).filter(|p| !p.is_empty()).map(|p| {
+                paths::normalize(&self.engine.home.skills_dir.join(Path::new(p).parent().unwrap_or(Path::new(""))))
+            }),
+        };
+        Some(LoadedSkill { payload, skill_dir, name })
+    }
+    /// `build_skill_invocation_message(key, instruction)`.
+    pub fn invocation_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<String> {
+        let commands = self.engine.skill_commands();
+        let info = commands.get(key)?;
+        let loaded = self.load_skill(&paths::path_string(&info.skill_dir), task_id)?;
+        let note = format!(
+            "[IMPORTANT: The user has invoked the \"{}\" skill, indicating they want you to follow its instructions. The full skill content is loaded below.]",
+            loaded.name
+        );
+        Some(self.engine.build_skill_message(&loaded, &note, instruction, task_id))
+    }
     /// `build_stacked_skill_invocation_message(keys, instruction)`.
     pub fn stacked_message(&self, keys: &[String], instruction: &str, task_id: Option<&str>) -> Option<Composed> {
-        let commands = self.skill_commands();
+        let commands = self.engine.skill_commands();
         let (mut loaded_names, mut missing, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
         let mut seen = HashSet::new();
         for key in keys {
@@ -263,7 +257,7 @@ impl Engine {
                 continue;
             };
             let note = format!("[Loaded as part of the stacked skill invocation \"{}\".]", loaded.name);
-            blocks.push(self.build_skill_message(&loaded, &note, "", task_id));
+            blocks.push(self.engine.build_skill_message(&loaded, &note, "", task_id));
             loaded_names.push(loaded.name);
         }
         if blocks.is_empty() {
@@ -288,29 +282,17 @@ impl Engine {
         }
         Some(compose(header, blocks, loaded_names, missing))
     }
-
     /// Loads each identifier once (trimmed, empties skipped) into a
     /// message block; what cannot load is missing, and a loaded skill whose
     /// name or identifier is disabled is set aside as `disabled_as` says.
     fn load_members(
         &self,
-        index: Option<&LookupIndex>,
         identifiers: &[String],
         task_id: Option<&str>,
         disabled_as: DisabledAs,
         note: impl Fn(&str) -> String,
     ) -> Members {
-        let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
-        // Each lookup without an index walks every root: for several names,
-        // one index of the home is the cheaper walk.
-        let built;
-        let index = match index {
-            None if identifiers.len() > 1 => {
-                built = self.lookup_index();
-                Some(&built)
-            }
-            given => given,
-        };
+        let disabled = gates::disabled_names(&self.engine.home, &self.engine.env, None).unwrap_or_default();
         let mut members = Members::default();
         let mut seen = HashSet::new();
         for raw in identifiers {
@@ -318,7 +300,7 @@ impl Engine {
             if id.is_empty() || !seen.insert(id.clone()) {
                 continue;
             }
-            let Some(loaded) = self.load_skill_with(index, &id, task_id) else {
+            let Some(loaded) = self.load_skill(&id, task_id) else {
                 members.missing.push(id);
                 continue;
             };
@@ -331,38 +313,15 @@ impl Engine {
                 }
                 continue;
             }
-            members.blocks.push(self.build_skill_message(&loaded, &note(&loaded.name), "", task_id));
+            members.blocks.push(self.engine.build_skill_message(&loaded, &note(&loaded.name), "", task_id));
             members.loaded.push(loaded.name);
         }
         members
     }
-
     /// `build_bundle_invocation_message(key, instruction)`.
     pub fn bundle_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<Composed> {
-        self.bundle_message_with(None, key, instruction, task_id)
-    }
-
-    /// [`Engine::bundle_message`] answering lookups from `index` when given.
-    pub fn bundle_message_with(
-        &self,
-        index: Option<&LookupIndex>,
-        key: &str,
-        instruction: &str,
-        task_id: Option<&str>,
-    ) -> Option<Composed> {
-        let set = self.bundles();
-        self.bundle_message_of(index, set.bundles.get(key)?, instruction, task_id)
-    }
-
-    /// [`Engine::bundle_message_with`] for a bundle already read.
-    pub fn bundle_message_of(
-        &self,
-        index: Option<&LookupIndex>,
-        info: &Bundle,
-        instruction: &str,
-        task_id: Option<&str>,
-    ) -> Option<Composed> {
-        let m = self.load_members(index, &info.skills, task_id, DisabledAs::Disabled, |_| {
+        let info = self.bundles().bundles.get(key)?;
+        let m = self.load_members(&info.skills, task_id, DisabledAs::Disabled, |_| {
             format!("[Loaded as part of the \"{}\" skill bundle.]", info.name)
         });
         if m.blocks.is_empty() {
@@ -394,24 +353,21 @@ impl Engine {
         }
         Some(compose(header, m.blocks, m.loaded, m.missing))
     }
-
     /// `build_preloaded_skills_prompt(identifiers)`.
     pub fn preloaded_prompt(&self, identifiers: &[String], task_id: Option<&str>) -> Composed {
-        let m = self.load_members(None, identifiers, task_id, DisabledAs::Missing, |name| {
+        let m = self.load_members(identifiers, task_id, DisabledAs::Missing, |name| {
             format!(
                 "[IMPORTANT: The user launched this CLI session with the \"{name}\" skill preloaded. Treat its instructions as active guidance for the duration of this session unless the user overrides them.]"
             )
         });
         (m.blocks.join("\n\n"), m.loaded, m.missing)
     }
-
     /// The message the CLI sends for a typed `/command ...` line: bundles
     /// first, then skills (stacked or single), then a unique prefix match.
     /// `None` when Hermes builds no skill message (a core command, unknown, ...).
     pub fn dispatch(&self, line: &str, task_id: Option<&str>) -> Option<String> {
         self.dispatch_depth(line, task_id, 0)
     }
-
     fn dispatch_depth(&self, line: &str, task_id: Option<&str>, depth: u8) -> Option<String> {
         let original = py_strip(line);
         let lower = original.to_lowercase();
@@ -420,7 +376,7 @@ impl Engine {
             return None;
         }
         let bare = base.trim_start_matches('/');
-        if is_core_command(bare) || self.is_quick_command(bare) {
+        if is_core_command(bare) || self.engine.is_quick_command(bare) {
             return None;
         }
         let rest_of = |base: &str| py_strip(original.get(base.len()..).unwrap_or("")).to_owned();
@@ -428,10 +384,10 @@ impl Engine {
         if bundles.bundles.contains_key(&base) {
             return self.bundle_message(&base, &rest_of(&base), task_id).map(|c| c.0);
         }
-        let commands = self.skill_commands();
+        let commands = self.engine.skill_commands();
         if commands.contains_key(&base) {
             let rest = rest_of(&base);
-            let (extra, instruction) = self.split_stacked(&commands, &rest);
+            let (extra, instruction) = self.engine.split_stacked(&commands, &rest);
             if !extra.is_empty() {
                 let mut keys = vec![base.clone()];
                 keys.extend(extra);
@@ -472,9 +428,44 @@ impl Engine {
             _ => None,
         }
     }
-
-    fn is_quick_command(&self, name: &str) -> bool {
-        self.home.merged_config.get("quick_commands").and_then(Value::as_map).is_some_and(|m| m.contains_key(name))
+    /// Each distinct member of a bundle and what invoking it does with it.
+    pub fn bundle_members(&self, bundle: &Bundle) -> Vec<(String, MemberStatus)> {
+        let disabled = super::gates::disabled_names(&self.engine.home, &self.engine.env, None).unwrap_or_default();
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        for id in &bundle.skills {
+            let id = py_strip(id).to_owned();
+            if id.is_empty() || !seen.insert(id.clone()) {
+                continue;
+            }
+            let status = match self.load_skill(&id, None) {
+                None => MemberStatus::Missing(self.why_not_loaded(&id)),
+                Some(l) if disabled.contains(&l.name) || disabled.contains(&id) => MemberStatus::Disabled(l.name),
+                Some(l) => MemberStatus::Loaded(l.name),
+            };
+            out.push((id, status));
+        }
+        out
+    }
+    /// Why skill_view does not load `id`: the skills its lookup finds, and
+    /// the gate the one it found fails.
+    fn why_not_loaded(&self, id: &str) -> MissingMember {
+        let name = self.engine.normalize_lookup_name(id);
+        let found = self.candidates(&name, None);
+        let [one] = found.as_slice() else {
+            return if found.is_empty() { MissingMember::NoSuchSkill } else { MissingMember::Ambiguous(found.len()) };
+        };
+        let Ok(text) = super::source::read_text(&one.skill_md) else { return MissingMember::Unloadable };
+        let fm = super::frontmatter::parse(&text).0.fields;
+        if !super::gates::frontmatter_platform_matches(&fm, &self.engine.env) {
+            return MissingMember::OtherPlatform;
+        }
+        let folder = one.skill_md.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+        let resolved = fm.get("name").cloned().unwrap_or(super::value::Value::Str(folder.unwrap_or_default()));
+        if super::gates::view_disabled(&self.engine.home, &self.engine.env, &resolved) {
+            return MissingMember::Disabled;
+        }
+        MissingMember::Unloadable
     }
 }
 
@@ -623,61 +614,7 @@ impl MissingMember {
     }
 }
 
-impl Engine {
-    /// Each distinct member of a bundle and what invoking it does with it.
-    pub fn bundle_members(&self, bundle: &Bundle) -> Vec<(String, MemberStatus)> {
-        self.bundle_members_with(None, bundle)
-    }
-
-    /// [`Engine::bundle_members`] answering lookups from `index` when given.
-    pub fn bundle_members_with(&self, index: Option<&LookupIndex>, bundle: &Bundle) -> Vec<(String, MemberStatus)> {
-        let disabled = super::gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
-        let mut seen = std::collections::HashSet::new();
-        let mut out = Vec::new();
-        for id in &bundle.skills {
-            let id = py_strip(id).to_owned();
-            if id.is_empty() || !seen.insert(id.clone()) {
-                continue;
-            }
-            let status = match self.load_skill_with(index, &id, None) {
-                None => MemberStatus::Missing(self.why_not_loaded(index, &id)),
-                Some(l) if disabled.contains(&l.name) || disabled.contains(&id) => MemberStatus::Disabled(l.name),
-                Some(l) => MemberStatus::Loaded(l.name),
-            };
-            out.push((id, status));
-        }
-        out
-    }
-
-    /// Why skill_view does not load `id`: the skills its lookup finds, and
-    /// the gate the one it found fails.
-    fn why_not_loaded(&self, index: Option<&LookupIndex>, id: &str) -> MissingMember {
-        let name = self.normalize_lookup_name(id);
-        let built;
-        let index = match index {
-            Some(index) => index,
-            None => {
-                built = self.lookup_index();
-                &built
-            }
-        };
-        let found = self.lookup_candidates_in(index, &name, None);
-        let [one] = found.as_slice() else {
-            return if found.is_empty() { MissingMember::NoSuchSkill } else { MissingMember::Ambiguous(found.len()) };
-        };
-        let Ok(text) = super::source::read_text(&one.skill_md) else { return MissingMember::Unloadable };
-        let fm = super::frontmatter::parse(&text).0.fields;
-        if !super::gates::frontmatter_platform_matches(&fm, &self.env) {
-            return MissingMember::OtherPlatform;
-        }
-        let folder = one.skill_md.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-        let resolved = fm.get("name").cloned().unwrap_or(super::value::Value::Str(folder.unwrap_or_default()));
-        if super::gates::view_disabled(&self.home, &self.env, &resolved) {
-            return MissingMember::Disabled;
-        }
-        MissingMember::Unloadable
-    }
-}
+impl Engine {}
 
 #[cfg(test)]
 mod tests {

@@ -1,7 +1,6 @@
 //! `skill_view` (spec §9): name validation, the all-candidates lookup, gates,
 //! `file_path`, linked files and readiness.
 
-use super::discover;
 use super::frontmatter;
 use super::gates;
 use super::paths;
@@ -11,10 +10,12 @@ use super::skill;
 use super::source::{self, ReadError};
 use super::value::Value;
 use super::Engine;
+use crate::context::{Context, Found};
+use crate::gates::PyError;
 use crate::py::py_str_repr;
 use serde_json::{json, Map as JsonMap, Value as Json};
-use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+
+use std::path::Path;
 
 pub const LOOKUP_HINT: &str = "Use a skill name or relative path within the skills directory.";
 pub const USAGE_HINT: &str = "To view linked files, call skill_view(name, file_path) where file_path is e.g. 'references/api.md' or 'assets/config.yaml'";
@@ -70,196 +71,44 @@ fn py_exception(msg: impl Into<String>) -> Json {
 /// How many names the not-found answer's `available_skills` shows.
 const AVAILABLE_SHOWN: usize = 20;
 
-/// The files name lookups consult, read once for many lookups.
-pub struct LookupIndex {
-    dirs: Vec<DirLookup>,
-    /// The not-found answer's `available_skills`, computed on first need.
-    available: std::sync::OnceLock<Result<Vec<String>, gates::PyError>>,
+/// The skill a `skill_view` is asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SkillRef<'a> {
+    /// By name (or categorized path), as the agent asks: the lookup runs.
+    Name(&'a str),
+    /// A SKILL.md found already: what the agent gets once the lookup found it.
+    File(&'a Path),
 }
 
-struct DirLookup {
-    root: PathBuf,
-    /// Each indexed SKILL.md and its frontmatter `name` when a string.
-    skills: Vec<(PathBuf, Option<String>)>,
-    /// The skills a name finds (folder name or frontmatter name), in
-    /// index order: a lookup is one map access, not a pass over them all.
-    by_name: HashMap<String, Vec<usize>>,
-    /// Every `*.md` below the root by file name, in `rglob` order: the
-    /// legacy `{name}.md` lookups. Walked on the first lookup that needs it.
-    md_files: std::sync::OnceLock<HashMap<std::ffi::OsString, Vec<PathBuf>>>,
-    /// Names that include every `*.md` name below the root, when a walk
-    /// already saw them: a name not among them needs no walk.
-    md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
-}
-
-impl DirLookup {
-    fn new(
-        root: PathBuf,
-        skills: Vec<(PathBuf, Option<String>)>,
-        md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
-    ) -> DirLookup {
-        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, (path, fm_name)) in skills.iter().enumerate() {
-            let dir_name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
-            if let Some(d) = &dir_name {
-                by_name.entry(d.clone()).or_default().push(i);
-            }
-            if let Some(n) = fm_name.as_ref().filter(|n| Some(*n) != dir_name.as_ref()) {
-                by_name.entry(n.clone()).or_default().push(i);
-            }
-        }
-        DirLookup { root, skills, by_name, md_files: std::sync::OnceLock::new(), md_names }
-    }
-
-    /// `root.rglob(file_name)`.
-    fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
-        if paths::has_magic(file_name) || file_name.contains('/') || !file_name.ends_with(".md") {
-            return paths::rglob(&self.root, file_name);
-        }
-        let name = std::ffi::OsStr::new(file_name);
-        if self.md_names.as_ref().is_some_and(|names| !names.contains(name)) {
-            return Vec::new();
-        }
-        let md_files = self
-            .md_files
-            .get_or_init(|| paths::entries_by_name(&self.root, |n| n.as_encoded_bytes().ends_with(b".md")));
-        md_files.get(name).into_iter().flatten().filter(|p| paths::exists(p)).cloned().collect()
+impl<'a> From<&'a str> for SkillRef<'a> {
+    fn from(name: &'a str) -> SkillRef<'a> {
+        SkillRef::Name(name)
     }
 }
 
-/// A skill a lookup found: its folder (`None` for a legacy flat file) and file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Candidate {
-    pub skill_dir: Option<PathBuf>,
-    pub skill_md: PathBuf,
-}
-
-impl Engine {
-    /// What name lookups read from disk, gathered once: every indexed
-    /// SKILL.md with its frontmatter name, and the tree `rglob` walks, per
-    /// search dir. Build one to answer many lookups (a bundle, a check).
-    pub fn lookup_index(&self) -> LookupIndex {
-        self.lookup_index_for(None)
-    }
-
-    /// [`Engine::lookup_index`] taking the skills and their names from a
-    /// catalog of this home already made, where it has the root: no file
-    /// is read again.
-    pub fn lookup_index_for(&self, catalog: Option<&super::catalog::Catalog>) -> LookupIndex {
-        self.lookup_index_knowing(catalog, None)
-    }
-
-    /// [`Engine::lookup_index_for`] where `md_names` includes the name of
-    /// every `*.md` file under the roots (as a walk of them noted): a
-    /// `{name}.md` lookup whose name is not among them walks nothing.
-    pub fn lookup_index_knowing(
-        &self,
-        catalog: Option<&super::catalog::Catalog>,
-        md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
-    ) -> LookupIndex {
-        let dirs = self
-            .home
-            .scan_dirs()
-            .into_iter()
-            .map(|root| {
-                let scanned = catalog.and_then(|c| c.roots.iter().position(|r| r.path == root).map(|i| (c, i)));
-                let skills = match scanned {
-                    Some((catalog, ri)) => catalog
-                        .skills
-                        .iter()
-                        .filter(|s| s.root == ri && s.db_row.is_none())
-                        .map(|s| (s.skill_md.clone(), s.frontmatter_name().map(str::to_owned)))
-                        .collect(),
-                    None => {
-                        discover::index_read_map(&root, "SKILL.md", &|f| {
-                            let name = f
-                                .with_text(|t| frontmatter::parse_selected(t, &["name"]).0.fields.get("name").cloned())
-                                .flatten()
-                                .and_then(|v| v.as_str().map(str::to_owned));
-                            (f.path, name)
-                        })
-                        .0
-                    }
-                };
-                DirLookup::new(root, skills, md_names.clone())
-            })
-            .collect();
-        let available = std::sync::OnceLock::new();
-        // Only the first names in listing order are kept: (category, name)
-        // pairs are sorted, not whole listings (a big home has many).
-        let listed = catalog.and_then(|c| {
-            self.listed_in_catalog_as(c, |s| (self.listing_category(&s.skill_md).unwrap_or_default(), s.name.as_str()))
-        });
-        if let Some(listed) = listed {
-            let _ = available.set(listed.map(|mut skills| {
-                skills.sort();
-                skills.into_iter().take(AVAILABLE_SHOWN).map(|(_, name)| name.to_owned()).collect()
-            }));
-        }
-        LookupIndex { dirs, available }
-    }
-
-    /// The first `n` names in skills_list order (the not-found answer).
-    fn first_listed(&self, n: usize) -> Result<Vec<String>, gates::PyError> {
-        self.sorted_skills().map(|s| s.into_iter().take(n).map(|s| s.name).collect())
-    }
-
-    /// Every SKILL.md (or legacy `.md`) that `name` could mean, across all
-    /// roots, in Hermes' order.
-    pub fn lookup_candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Candidate> {
-        self.lookup_candidates_in(&self.lookup_index(), name, category_name)
-    }
-
-    pub fn lookup_candidates_in(&self, index: &LookupIndex, name: &str, category_name: Option<&str>) -> Vec<Candidate> {
-        let mut candidates = Vec::new();
-        let mut seen: HashSet<PathBuf> = HashSet::new();
-        let mut record = |skill_dir: Option<PathBuf>, skill_md: PathBuf| {
-            if seen.insert(paths::resolve(&skill_md)) {
-                candidates.push(Candidate { skill_dir, skill_md });
-            }
-        };
-        for dir in &index.dirs {
-            let search_dir = &dir.root;
-            for rel in std::iter::once(name).chain(category_name) {
-                let direct = paths::join(search_dir, rel);
-                let flat = paths::with_md_suffix(&direct);
-                if !discover::is_support_path(&direct)
-                    && paths::is_dir(&direct)
-                    && paths::exists(&direct.join("SKILL.md"))
-                {
-                    record(Some(direct.clone()), direct.join("SKILL.md"));
-                } else if paths::exists(&flat) && !discover::is_support_path(&flat) {
-                    record(None, flat);
-                }
-            }
-            for &i in dir.by_name.get(name).into_iter().flatten() {
-                let path = &dir.skills[i].0;
-                let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
-                record(Some(parent), path.clone());
-            }
-            for found in dir.rglob_name(&format!("{name}.md")) {
-                if found.file_name().is_some_and(|n| n != "SKILL.md") && !discover::is_support_path(&found) {
-                    record(None, found);
-                }
-            }
-        }
-        candidates
-    }
-
+impl Context<'_> {
     /// `skill_view(name, file_path, task_id, preprocess)` as Hermes' JSON.
-    pub fn skill_view(&self, name: &str, file_path: Option<&str>, task_id: Option<&str>, preprocess: bool) -> Json {
-        self.skill_view_with(None, name, file_path, task_id, preprocess)
-    }
-
-    /// [`Engine::skill_view`] answering the name lookup from `index` when given.
-    pub fn skill_view_with(
+    pub fn skill_view(
         &self,
-        index: Option<&LookupIndex>,
-        name: &str,
+        skill: SkillRef<'_>,
         file_path: Option<&str>,
         task_id: Option<&str>,
         preprocess: bool,
     ) -> Json {
+        let engine = self.engine;
+        let name = match skill {
+            SkillRef::Name(name) => name,
+            SkillRef::File(skill_md) => {
+                let skill_dir = skill_md.parent().map(Path::to_path_buf);
+                let name = skill_dir
+                    .as_deref()
+                    .and_then(Path::file_name)
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let found = Found { skill_dir, skill_md: skill_md.to_path_buf() };
+                return engine.view_found(&name, &found, file_path, task_id, preprocess);
+            }
+        };
         if let Some(err) = lookup_path_error(name) {
             return json!({"success": false, "error": err, "hint": LOOKUP_HINT});
         }
@@ -278,13 +127,10 @@ impl Engine {
                 category_name = Some(qualified);
             }
         }
-        if self.home.scan_dirs().is_empty() {
+        if engine.home.scan_dirs().is_empty() {
             return error("Skills directory does not exist yet. It will be created on first install.");
         }
-        let candidates = match index {
-            Some(index) => self.lookup_candidates_in(index, name, category_name.as_deref()),
-            None => self.lookup_candidates(name, category_name.as_deref()),
-        };
+        let candidates = self.candidates(name, category_name.as_deref());
         if candidates.len() > 1 {
             let matches: Vec<String> = candidates.iter().map(|c| paths::path_string(&c.skill_md)).collect();
             return json!({
@@ -298,11 +144,7 @@ impl Engine {
             });
         }
         let Some(found) = candidates.into_iter().next().filter(|c| paths::exists(&c.skill_md)) else {
-            let available = match index {
-                Some(index) => index.available.get_or_init(|| self.first_listed(AVAILABLE_SHOWN)).clone(),
-                None => self.first_listed(AVAILABLE_SHOWN),
-            };
-            return match available {
+            return match self.available.get_or_init(|| self.first_listed(AVAILABLE_SHOWN)).clone() {
                 Ok(names) => json!({
                     "success": false,
                     "error": format!("Skill '{name}' not found."),
@@ -312,25 +154,32 @@ impl Engine {
                 Err(e) => py_exception(e),
             };
         };
-        self.view_found(name, &found, file_path, task_id, preprocess)
+        engine.view_found(name, &found, file_path, task_id, preprocess)
     }
 
-    /// `skill_view` of a known SKILL.md, without the name lookup (which
-    /// walks every root): what the agent gets once the lookup found it.
-    pub fn skill_view_at(&self, skill_md: &Path, task_id: Option<&str>) -> Json {
-        let skill_dir = skill_md.parent().map(Path::to_path_buf);
-        let name = skill_dir
-            .as_deref()
-            .and_then(Path::file_name)
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        self.view_found(&name, &Candidate { skill_dir, skill_md: skill_md.to_path_buf() }, None, task_id, true)
+    /// The first `n` names in skills_list order (the not-found answer):
+    /// from the catalog when there is one (only (category, name) pairs are
+    /// sorted, not whole listings: a big home has many), else the disk's.
+    fn first_listed(&self, n: usize) -> Result<Vec<String>, PyError> {
+        let engine = self.engine;
+        let from_catalog = self.catalog.and_then(|c| {
+            engine.listed_in_catalog(c, |s| (engine.listing_category(&s.skill_md).unwrap_or_default(), s.name.as_str()))
+        });
+        match from_catalog {
+            Some(listed) => listed.map(|mut skills| {
+                skills.sort();
+                skills.into_iter().take(n).map(|(_, name)| name.to_owned()).collect()
+            }),
+            None => engine.sorted_skills().map(|s| s.into_iter().take(n).map(|s| s.name).collect()),
+        }
     }
+}
 
+impl Engine {
     fn view_found(
         &self,
         name: &str,
-        found: &Candidate,
+        found: &Found,
         file_path: Option<&str>,
         task_id: Option<&str>,
         preprocess: bool,
@@ -665,6 +514,7 @@ pub fn available_files(skill_dir: &Path) -> Json {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::path::PathBuf;
 
     /// Every folder holding a SKILL.md below `dir`.
     fn skill_dirs(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -7,6 +7,7 @@
 
 use super::{apply_suppressions, Dropped, Policy, Tally};
 use crate::catalog::{Catalog, CatalogSkill, Source};
+use crate::context::Context;
 use crate::diagnostics::{
     self, bundles, home_rules, is_noted_md, linked_findings, md_file_names, read_error, skill_files, Finding, Severity,
 };
@@ -104,9 +105,8 @@ impl Engine {
         home_rules::check(self, &catalog, &roots, &mut home);
         // Bundle members are looked up as Hermes does, with the names the
         // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
-        let has_bundles = !catalog.bundles.bundles.is_empty();
-        let index = has_bundles.then(|| self.lookup_index_knowing(Some(&catalog), Some(std::sync::Arc::new(md_names))));
-        bundles::check(self, &catalog, index.as_ref(), &roots, &mut home);
+        let ctx = Context::prepared(self, &catalog).knowing_md_names(std::sync::Arc::new(md_names));
+        bundles::check(&ctx, &roots, &mut home);
         let suppressed = apply_suppressions(&mut home, &[], &roots);
         policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut home, &progress.tally);
@@ -228,8 +228,7 @@ impl Engine {
             .collect();
         home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
         home_rules::check(self, catalog, &roots, &mut home);
-        let index = (!catalog.bundles.bundles.is_empty()).then(|| self.lookup_index_for(Some(catalog)));
-        bundles::check(self, catalog, index.as_ref(), &roots, &mut home);
+        bundles::check(&Context::prepared(self, catalog), &roots, &mut home);
         apply_suppressions(&mut home, &[], &roots);
         findings.append(&mut home);
         findings

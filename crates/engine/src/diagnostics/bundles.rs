@@ -1,21 +1,14 @@
 //! Rules on skill bundles.
 
 use super::{relative, Finding, Sink};
-use crate::catalog::Catalog;
+use crate::context::Context;
 use crate::messages::{MemberStatus, MissingMember};
-use crate::view::LookupIndex;
-use crate::Engine;
 use std::path::PathBuf;
 
 /// `index` answers the members' name lookups (see [`Engine::lookup_index_for`];
 /// needed when there are bundles).
-pub(crate) fn check(
-    engine: &Engine,
-    catalog: &Catalog,
-    index: Option<&LookupIndex>,
-    roots: &[PathBuf],
-    findings: &mut Vec<Finding>,
-) {
+pub(crate) fn check(ctx: &Context, roots: &[PathBuf], findings: &mut Vec<Finding>) {
+    let Some(catalog) = ctx.catalog else { return };
     let set = &catalog.bundles;
     for problem in &set.problems {
         let mut sink = Sink {
@@ -49,7 +42,7 @@ pub(crate) fn check(
                 format!("{key} runs this bundle, never the skill `{}`", cmd.name),
             );
         }
-        for (id, status) in engine.bundle_members_with(index, bundle) {
+        for (id, status) in ctx.bundle_members(bundle) {
             match status {
                 MemberStatus::Loaded(_) => {}
                 MemberStatus::Disabled(name) => sink.add_pointing(

@@ -3,12 +3,14 @@
 
 use super::{DbRead, DbSkill, Layers, Source, TABLE};
 use crate::catalog::{Catalog, CatalogSkill, NameField, Root, SkillStatus, UnreadableFolder};
+use crate::context::Context;
 use crate::frontmatter;
 use crate::gates;
 use crate::list::{sort_listing, ListedSkill, LIST_HINT};
 use crate::readiness;
 use crate::skill;
 use crate::value::Value;
+use crate::view::SkillRef;
 use crate::Engine;
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::collections::HashMap;
@@ -96,12 +98,12 @@ impl Engine {
             }
             // A plain name missing from a layer needs no full answer (whose
             // not-found listing walks the layer again).
-            let index = engine.lookup_index();
+            let ctx = Context::new(engine);
             let plain = !name.contains(':') && crate::view::lookup_path_error(name).is_none();
-            if plain && engine.lookup_candidates_in(&index, name, None).is_empty() {
+            if plain && ctx.candidates(name, None).is_empty() {
                 continue;
             }
-            let answer = engine.skill_view_with(Some(&index), name, file_path, task_id, true);
+            let answer = ctx.skill_view(SkillRef::Name(name), file_path, task_id, true);
             let not_found = answer.get("error").and_then(Json::as_str).is_some_and(|e| e.ends_with("not found."));
             if !not_found {
                 return with_source(answer, source);

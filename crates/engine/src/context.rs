@@ -1,0 +1,205 @@
+//! What every surface answers from: one home (an [`Engine`]) and, when one
+//! was made, its prepared index (a [`Catalog`] of the same home), with the
+//! name lookups Hermes' `skill_view` makes, built once on first need (from
+//! the catalog's skills when there is one, else from the disk). A surface
+//! is one function over a context; there are no variants "with an index".
+
+use crate::bundles::BundleSet;
+use crate::catalog::Catalog;
+use crate::discover;
+use crate::frontmatter;
+use crate::gates::PyError;
+use crate::paths;
+use crate::Engine;
+use std::collections::{HashMap, HashSet};
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+/// A home, its prepared index if any, and what lookups in it have learnt.
+pub struct Context<'a> {
+    pub engine: &'a Engine,
+    /// The prepared index: a catalog of this home.
+    pub catalog: Option<&'a Catalog>,
+    /// Names that include every `*.md` name below the roots, when a walk
+    /// saw them: a legacy `{name}.md` lookup of another name walks nothing.
+    md_names: Option<Arc<HashSet<OsString>>>,
+    lookup: OnceLock<LookupIndex>,
+    /// The bundles, when read here (a catalog has its own).
+    bundles: OnceLock<BundleSet>,
+    /// `skill_view`'s not-found answer's `available_skills`, once computed.
+    pub(crate) available: OnceLock<Result<Vec<String>, PyError>>,
+}
+
+impl<'a> Context<'a> {
+    /// The home alone: lookups read the disk.
+    pub fn new(engine: &'a Engine) -> Context<'a> {
+        Context {
+            engine,
+            catalog: None,
+            md_names: None,
+            lookup: OnceLock::new(),
+            bundles: OnceLock::new(),
+            available: OnceLock::new(),
+        }
+    }
+
+    /// The home with a catalog of it made already: lookups take its skills
+    /// and names, and read no file again.
+    pub fn prepared(engine: &'a Engine, catalog: &'a Catalog) -> Context<'a> {
+        Context { catalog: Some(catalog), ..Context::new(engine) }
+    }
+
+    /// The context, knowing every `*.md` name below the roots.
+    pub fn knowing_md_names(mut self, names: Arc<HashSet<OsString>>) -> Context<'a> {
+        self.md_names = Some(names);
+        self
+    }
+
+    /// The home's bundles (`get_skill_bundles()`): the catalog's, else read
+    /// once.
+    pub fn bundles(&self) -> &BundleSet {
+        match self.catalog {
+            Some(catalog) => &catalog.bundles,
+            None => self.bundles.get_or_init(|| self.engine.bundles()),
+        }
+    }
+
+    /// The name lookups' index, built on first need.
+    pub fn lookup(&self) -> &LookupIndex {
+        self.lookup.get_or_init(|| self.build_lookup())
+    }
+
+    fn build_lookup(&self) -> LookupIndex {
+        let (engine, catalog, md_names) = (self.engine, self.catalog, &self.md_names);
+        let dirs = engine
+            .home
+            .scan_dirs()
+            .into_iter()
+            .map(|root| {
+                let scanned = catalog.and_then(|c| c.roots.iter().position(|r| r.path == root).map(|i| (c, i)));
+                let skills = match scanned {
+                    Some((catalog, ri)) => catalog
+                        .skills
+                        .iter()
+                        .filter(|s| s.root == ri && s.db_row.is_none())
+                        .map(|s| (s.skill_md.clone(), s.frontmatter_name().map(str::to_owned)))
+                        .collect(),
+                    None => {
+                        discover::index_read_map(&root, "SKILL.md", &|f| {
+                            let name = f
+                                .with_text(|t| frontmatter::parse_selected(t, &["name"]).0.fields.get("name").cloned())
+                                .flatten()
+                                .and_then(|v| v.as_str().map(str::to_owned));
+                            (f.path, name)
+                        })
+                        .0
+                    }
+                };
+                DirLookup::new(root, skills, md_names.clone())
+            })
+            .collect();
+        LookupIndex { dirs }
+    }
+
+    /// Every SKILL.md (or legacy `.md`) that `name` could mean, across all
+    /// roots, in Hermes' order.
+    pub fn candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Found> {
+        let index = self.lookup();
+        let mut candidates = Vec::new();
+        let mut seen: HashSet<PathBuf> = HashSet::new();
+        let mut record = |skill_dir: Option<PathBuf>, skill_md: PathBuf| {
+            if seen.insert(paths::resolve(&skill_md)) {
+                candidates.push(Found { skill_dir, skill_md });
+            }
+        };
+        for dir in &index.dirs {
+            let search_dir = &dir.root;
+            for rel in std::iter::once(name).chain(category_name) {
+                let direct = paths::join(search_dir, rel);
+                let flat = paths::with_md_suffix(&direct);
+                if !discover::is_support_path(&direct)
+                    && paths::is_dir(&direct)
+                    && paths::exists(&direct.join("SKILL.md"))
+                {
+                    record(Some(direct.clone()), direct.join("SKILL.md"));
+                } else if paths::exists(&flat) && !discover::is_support_path(&flat) {
+                    record(None, flat);
+                }
+            }
+            for &i in dir.by_name.get(name).into_iter().flatten() {
+                let path = &dir.skills[i].0;
+                let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
+                record(Some(parent), path.clone());
+            }
+            for found in dir.rglob_name(&format!("{name}.md")) {
+                if found.file_name().is_some_and(|n| n != "SKILL.md") && !discover::is_support_path(&found) {
+                    record(None, found);
+                }
+            }
+        }
+        candidates
+    }
+}
+
+/// The files name lookups consult, read once for many lookups.
+pub struct LookupIndex {
+    dirs: Vec<DirLookup>,
+}
+
+struct DirLookup {
+    root: PathBuf,
+    /// Each indexed SKILL.md and its frontmatter `name` when a string.
+    skills: Vec<(PathBuf, Option<String>)>,
+    /// The skills a name finds (folder name or frontmatter name), in
+    /// index order: a lookup is one map access, not a pass over them all.
+    by_name: HashMap<String, Vec<usize>>,
+    /// Every `*.md` below the root by file name, in `rglob` order: the
+    /// legacy `{name}.md` lookups. Walked on the first lookup that needs it.
+    md_files: std::sync::OnceLock<HashMap<std::ffi::OsString, Vec<PathBuf>>>,
+    /// Names that include every `*.md` name below the root, when a walk
+    /// already saw them: a name not among them needs no walk.
+    md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
+}
+
+impl DirLookup {
+    fn new(
+        root: PathBuf,
+        skills: Vec<(PathBuf, Option<String>)>,
+        md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
+    ) -> DirLookup {
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        for (i, (path, fm_name)) in skills.iter().enumerate() {
+            let dir_name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            if let Some(d) = &dir_name {
+                by_name.entry(d.clone()).or_default().push(i);
+            }
+            if let Some(n) = fm_name.as_ref().filter(|n| Some(*n) != dir_name.as_ref()) {
+                by_name.entry(n.clone()).or_default().push(i);
+            }
+        }
+        DirLookup { root, skills, by_name, md_files: std::sync::OnceLock::new(), md_names }
+    }
+
+    /// `root.rglob(file_name)`.
+    fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
+        if paths::has_magic(file_name) || file_name.contains('/') || !file_name.ends_with(".md") {
+            return paths::rglob(&self.root, file_name);
+        }
+        let name = std::ffi::OsStr::new(file_name);
+        if self.md_names.as_ref().is_some_and(|names| !names.contains(name)) {
+            return Vec::new();
+        }
+        let md_files = self
+            .md_files
+            .get_or_init(|| paths::entries_by_name(&self.root, |n| n.as_encoded_bytes().ends_with(b".md")));
+        md_files.get(name).into_iter().flatten().filter(|p| paths::exists(p)).cloned().collect()
+    }
+}
+
+/// A skill a lookup found: its folder (`None` for a legacy flat file) and file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Found {
+    pub skill_dir: Option<PathBuf>,
+    pub skill_md: PathBuf,
+}
