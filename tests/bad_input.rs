@@ -7,6 +7,7 @@ use serde_json::Value as Json;
 use skillscope::engine::context::Context;
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::gates::ToolAvailability;
+use skillscope::engine::prompt::PromptCache;
 use skillscope::engine::view::SkillRef;
 use skillscope::engine::{Engine, Options};
 use std::fs;
@@ -44,7 +45,7 @@ fn exercise(engine: &Engine, names: &[&str]) {
     for n in names {
         let _ = Context::new(engine).skill_view(SkillRef::Name(n), None, Some("s"), true);
     }
-    let _ = engine.system_prompt(&ToolAvailability::default());
+    let _ = engine.system_prompt(&ToolAvailability::default(), PromptCache::Auto);
     for key in engine.skill_commands().keys() {
         let _ = Context::new(engine).invocation_message(key, "x", Some("s"));
     }

@@ -3,9 +3,11 @@
 
 mod common;
 
+use skillscope::engine::check::Progress;
 use skillscope::engine::context::Context;
 use skillscope::engine::env::{Env, Os};
 use skillscope::engine::gates::ToolAvailability;
+use skillscope::engine::prompt::PromptCache;
 use skillscope::engine::view::SkillRef;
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;
@@ -76,7 +78,7 @@ fn nothing_is_written_to_the_home() {
     let list = e.skills_list(None);
     assert_eq!(list["message"], format!("No skills found. Skills directory created at {}/skills/", h.display()));
     let _ = Context::new(&e).skill_view(SkillRef::Name("e"), None, None, true);
-    let _ = e.system_prompt(&ToolAvailability::default());
+    let _ = e.system_prompt(&ToolAvailability::default(), PromptCache::Auto);
     let _ = Context::new(&e).invocation_message("/e", "", None);
     let _ = Context::new(&e).bundle_message("/b", "", None);
     let _ = Context::new(&e).preloaded_prompt(&["e".into()], None);
@@ -192,7 +194,7 @@ fn yaml_caps_refuse_bombs_and_depth() {
     write(&h.join("skills/deep/SKILL.md"), &deep);
     let e = engine(&h);
     let catalog = e.catalog();
-    let findings = e.check_home(&catalog);
+    let findings = e.check_catalog(&catalog, &Progress::default());
     for (name, cap) in
         [("bomb", "aliases expand to more than 200000 values"), ("deep", "nesting deeper than 1000 levels")]
     {

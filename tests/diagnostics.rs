@@ -39,8 +39,8 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
         f.sort_by(|a, b| (&a.rel_path, a.line, &a.rule, &a.message).cmp(&(&b.rel_path, b.line, &b.rule, &b.message)));
         f
     };
-    let (catalog, in_one_walk) = engine.checked_catalog_with(&Progress::default(), &Policy::everything());
-    let on_a_catalog = engine.check_home(&engine.catalog());
+    let (catalog, in_one_walk) = engine.check_home(&Progress::default(), &Policy::everything());
+    let on_a_catalog = engine.check_catalog(&engine.catalog(), &Progress::default());
     let on_a_catalog = sorted(on_a_catalog);
     assert_eq!(sorted(in_one_walk), on_a_catalog);
     assert_eq!(catalog.skills.len(), engine.catalog().skills.len());
@@ -48,7 +48,7 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
     // it goes rather than at the end.
     for min in [Severity::Warning, Severity::Error] {
         let progress = Progress::default();
-        let kept = sorted(engine.checked_catalog_with(&progress, &Policy { min, ..Policy::everything() }).1);
+        let kept = sorted(engine.check_home(&progress, &Policy { min, ..Policy::everything() }).1);
         let expected: Vec<Finding> = on_a_catalog.iter().filter(|f| f.severity >= min).cloned().collect();
         assert_eq!(kept, expected, "findings at or above {min:?}");
         for severity in [Severity::Info, Severity::Warning] {
@@ -363,7 +363,7 @@ fn unreadable_skill_files() {
     let (_t, engine) = home(&[("skills/good/SKILL.md", &ok_skill("good", "", ""))]);
     std::fs::create_dir_all(engine.home.skills_dir.join("bin")).expect("mkdir");
     std::fs::write(engine.home.skills_dir.join("bin/SKILL.md"), [0xff, 0xfe, 0x00]).expect("write");
-    let found = engine.check_home(&engine.catalog());
+    let found = engine.check_catalog(&engine.catalog(), &Progress::default());
     assert!(found.iter().any(|f| f.rule == "hermes-unreadable" && &*f.rel_path == "bin/SKILL.md"), "{found:?}");
     assert!(!found.iter().any(|f| f.rule == "hermes-unreadable" && &*f.rel_path == "good/SKILL.md"));
 }
@@ -385,7 +385,7 @@ fn disabled_members_are_warnings_not_missing() {
     }
     let env = Env::with_vars([("HOME", "/nonexistent"), ("HERMES_PLATFORM", "telegram")], Os::Linux);
     let engine = Engine::new(root, env, Options::default());
-    let found = engine.check_home(&engine.catalog());
+    let found = engine.check_catalog(&engine.catalog(), &Progress::default());
     assert!(has(&found, "bundle-member-disabled"), "{found:?}");
     assert!(!has(&found, "bundle-member-missing"), "{found:?}");
 }
@@ -398,7 +398,7 @@ fn symlink_rules() {
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::os::unix::fs::symlink(engine.home.root.join("shared.md"), dir.join("shared.md")).expect("symlink");
     std::os::unix::fs::symlink(engine.home.root.join("gone.md"), dir.join("gone.md")).expect("symlink");
-    let found = engine.check_home(&engine.catalog());
+    let found = engine.check_catalog(&engine.catalog(), &Progress::default());
     assert!(found.iter().any(|f| f.rule == "hermes-symlink-sandbox" && &*f.rel_path == "a/references/shared.md"));
     assert!(found.iter().any(|f| f.rule == "hermes-dangling-symlink" && &*f.rel_path == "a/references/gone.md"));
     let clean = findings(&[("skills/a/SKILL.md", &ok_skill("a", "", ""))]);
@@ -409,7 +409,7 @@ fn symlink_rules() {
 fn home_under_an_excluded_folder() {
     let s = common::Scenario::fixture("excluded_ancestor");
     let engine = s.engine();
-    assert!(has(&engine.check_home(&engine.catalog()), "hermes-home-excluded"));
+    assert!(has(&engine.check_catalog(&engine.catalog(), &Progress::default()), "hermes-home-excluded"));
     let clean = findings(&[("skills/a/SKILL.md", &ok_skill("a", "", ""))]);
     assert!(!has(&clean, "hermes-home-excluded"));
 }
@@ -508,10 +508,10 @@ fn one_walk_check_counts_its_progress() {
     let skill = |name: &str| ok_skill(name, "", "Body.\n");
     let (_t, engine) = home(&[("skills/a/SKILL.md", &skill("a")), ("skills/c/b/SKILL.md", &skill("b"))]);
     let expected = Progress::expecting(5);
-    engine.checked_catalog_with(&expected, &Policy::everything());
+    engine.check_home(&expected, &Policy::everything());
     assert_eq!((expected.done(), expected.total()), (2, 5));
     let unknown = Progress::default();
-    engine.checked_catalog_with(&unknown, &Policy::everything());
+    engine.check_home(&unknown, &Policy::everything());
     assert_eq!((unknown.done(), unknown.total()), (2, 2));
 }
 
@@ -522,7 +522,7 @@ fn a_symlink_loop_is_called_a_loop() {
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::os::unix::fs::symlink("b.md", dir.join("a.md")).expect("symlink");
     std::os::unix::fs::symlink("a.md", dir.join("b.md")).expect("symlink");
-    let found = engine.check_home(&engine.catalog());
+    let found = engine.check_catalog(&engine.catalog(), &Progress::default());
     let message = |rel: &str| {
         found.iter().find(|f| f.rule == "hermes-dangling-symlink" && &*f.rel_path == rel).map(|f| f.message.clone())
     };

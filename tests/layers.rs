@@ -5,6 +5,7 @@ mod common;
 use common::{RefConf, Scenario};
 use rusqlite::Connection;
 use serde_json::Value as Json;
+use skillscope::engine::check::{Policy, Progress};
 use skillscope::engine::diagnostics::Finding;
 use skillscope::engine::layers::{can_edit, read_db, write_back, DbRead, Layers, Source, WriteBack};
 use skillscope::engine::Engine;
@@ -450,7 +451,7 @@ fn numeric_ids_in_an_untyped_table_work() {
 
 /// The findings in the user's folder and in the database rows.
 fn layer_findings(h: &LayeredHome, layers: &Layers, db: &DbRead) -> (Vec<Finding>, Vec<Finding>) {
-    let (catalog, findings) = h.engine().check_layered(layers, db);
+    let (catalog, findings) = h.engine().check_layered(layers, db, &Progress::default(), &Policy::everything());
     for f in &findings {
         if let Some(i) = f.skill {
             assert_eq!(

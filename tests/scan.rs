@@ -3,7 +3,7 @@
 //! (`tests/golden/scan.json`, from `tests/golden/regen_scan.py`).
 
 use serde_json::{json, Value};
-use skillscope::engine::scan::{scan_skill, ScanFinding};
+use skillscope::engine::scan::{scan_skill, Origin, ScanFinding};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -78,7 +78,7 @@ fn compare_scan(
 ) -> usize {
     if let Some(error) = entry["error"].as_str() {
         // Hermes raises instead of answering: the install fails.
-        let scan = scan_skill(path, "community");
+        let scan = scan_skill(path, &Origin::Source("community".into()));
         let ours = scan.error.as_deref().map(masked).unwrap_or_default();
         // Which of several looping links raises first depends on the
         // folder's listing order; with one, the message is exact.
@@ -90,7 +90,7 @@ fn compare_scan(
         return 0;
     }
     for (source, expected) in entry["by_source"].as_object().expect("sources") {
-        let scan = scan_skill(path, source);
+        let scan = scan_skill(path, &Origin::Source(source.to_string()));
         let decision = scan.decision(false);
         let forced = scan.decision(true);
         let got = serde_json::json!({
@@ -106,7 +106,7 @@ fn compare_scan(
             mismatches.push(format!("{rel} ({source}):\n  ours   {got}\n  hermes {expected}"));
         }
     }
-    let scan = scan_skill(path, "community");
+    let scan = scan_skill(path, &Origin::Source("community".into()));
     let ours = ours_by_file(&scan.findings);
     let theirs = entry["findings_by_file"].as_object().expect("by file");
     let files: Vec<&String> = ours.keys().collect();

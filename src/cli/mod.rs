@@ -404,10 +404,10 @@ fn browse(global: &GlobalArgs) -> i32 {
     }
 }
 
-fn scan_origin(source: Option<String>, trust: Option<&'static str>) -> scan::Origin {
+fn scan_origin(source: Option<String>, trust: Option<&'static str>) -> crate::engine::scan::Origin {
     match (trust, source) {
-        (Some(level), _) => scan::Origin::Trust(level),
-        (None, source) => scan::Origin::Source(source.unwrap_or_else(|| "community".into())),
+        (Some(level), _) => crate::engine::scan::Origin::Trust(level),
+        (None, source) => crate::engine::scan::Origin::Source(source.unwrap_or_else(|| "community".into())),
     }
 }
 

@@ -28,7 +28,7 @@ pub fn run(
         CacheArg::Cold => PromptCache::Cold,
         CacheArg::Warm => PromptCache::Warm,
     };
-    match engine.system_prompt_with(&avail, cache) {
+    match engine.system_prompt(&avail, cache) {
         Ok(text) if json => print_json(out, &json!(text)).map(|_| EXIT_OK),
         Ok(text) => writeln!(out, "{}", clean(&text)).map(|_| EXIT_OK),
         Err(e) => {

@@ -3,17 +3,11 @@
 
 use super::output::Out;
 use super::{EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
-use crate::engine::scan::{self, Scan};
+use crate::engine::scan::{self, Origin};
 use crate::engine::Engine;
 use serde_json::json;
 use std::io;
 use std::path::{Path, PathBuf};
-
-/// Where the scanned skill comes from: a source string, or a trust level.
-pub enum Origin {
-    Source(String),
-    Trust(&'static str),
-}
 
 /// The folder a `scan NAME` means in `engine`'s home: a skill's name, its
 /// folder's name, or `category/folder`.
@@ -28,25 +22,18 @@ pub fn skill_folder(engine: &Engine, name: &str) -> Result<PathBuf, String> {
     found.map(|s| s.skill_dir.clone()).ok_or_else(|| format!("no skill named {name} (give a path to scan a folder)"))
 }
 
-pub fn scan(path: &Path, origin: &Origin) -> Scan {
-    match origin {
-        Origin::Source(source) => scan::scan_skill(path, source),
-        Origin::Trust(level) => scan::scan_at(path, level),
-    }
-}
+/// Findings a scan prints without `--all`.
+pub const SHOWN_FINDINGS: usize = 50;
 
 /// Prints the scan (Hermes' report, or `--json`); exit status 1 when the
 /// install would not go ahead (blocked, or waiting for a confirmation that
 /// a script cannot give).
-/// Findings a scan prints without `--all`.
-pub const SHOWN_FINDINGS: usize = 50;
-
 pub fn run(path: &Path, origin: &Origin, force: bool, all: bool, json: bool, out: &mut Out) -> io::Result<i32> {
     if !path.exists() {
         eprintln!("skillscope: {}: no such skill folder or file", path.display());
         return Ok(EXIT_USAGE);
     }
-    let result = scan(path, origin);
+    let result = scan::scan_skill(path, origin);
     let decision = result.decision(force);
     if json {
         let doc = json!({

@@ -10,6 +10,7 @@ use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::lifecycle::{Curator, SkillLife};
 use crate::engine::messages::MemberStatus;
+use crate::engine::prompt::PromptCache;
 use crate::engine::scan::Scan;
 use crate::engine::Engine;
 use std::path::PathBuf;
@@ -140,7 +141,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             let layer = user.as_ref().map(|u| engine.user_engine(u));
             let engine = layer.as_ref().unwrap_or(engine);
             let message = command.as_ref().and_then(|key| Context::new(engine).dispatch(key, session));
-            let prompt = engine.system_prompt(&ToolAvailability::default()).unwrap_or_default();
+            let prompt = engine.system_prompt(&ToolAvailability::default(), PromptCache::Auto).unwrap_or_default();
             JobOutput::Agent { message, prompt_lines: prompt_lines(&prompt, name) }
         }
         JobKind::Bundles => {
@@ -159,10 +160,10 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                 .collect();
             JobOutput::Bundles(reports)
         }
-        JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default())),
+        JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default(), PromptCache::Auto)),
         JobKind::Lifecycle { name, skill_md, skill_dir, now } => {
             let (life, curator, problems) = engine.skill_lifecycle(name, skill_md, *now);
-            let scan = crate::engine::scan::scan_at(skill_dir, "community");
+            let scan = crate::engine::scan::scan_skill(skill_dir, &crate::engine::scan::Origin::Trust("community"));
             let guard_agent_created = engine.guard_agent_created();
             JobOutput::Lifecycle(Box::new(LifecycleAnswer { life, curator, problems, scan, guard_agent_created }))
         }
@@ -171,9 +172,9 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             let findings = match layers {
                 Some(l) => {
                     let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-                    engine.check_layered_with(l, &db, progress, policy).1
+                    engine.check_layered(l, &db, progress, policy).1
                 }
-                None => engine.checked_catalog_with(progress, policy).1,
+                None => engine.check_home(progress, policy).1,
             };
             // Made on the walk's threads among the catalog's strings, the
             // findings would keep the pages of that catalog, long dropped, in

@@ -329,7 +329,7 @@ impl Engine {
     /// on a big home the frontmatter is most of a catalog's memory, and a
     /// browser shows one skill's at a time ([`Engine::frontmatter_of`]).
     pub fn lean_catalog(&self) -> Catalog {
-        let (mut catalog, _) = self.skills_catalog_with(&|skill, _, _| drop_frontmatter(skill), false, None);
+        let (mut catalog, _) = self.walk_catalog(&|skill, _, _| drop_frontmatter(skill), false, None);
         catalog.lean = true;
         self.refresh_bundles(&mut catalog);
         catalog
@@ -363,7 +363,7 @@ impl Engine {
     /// [`Engine::catalog`] without the bundles, for a skill folder that
     /// shares its home's bundles (a user's layer).
     pub(crate) fn skills_catalog(&self) -> Catalog {
-        self.skills_catalog_with(&|_, _, _| (), false, None).0
+        self.walk_catalog(&|_, _, _| (), false, None).0
     }
 
     /// The folders a scan walks: the skills dir, then the external dirs.
@@ -386,7 +386,7 @@ impl Engine {
     /// will not need (linking reads the name and the frontmatter `name`).
     /// With `notes`, the walks' excluded folders and `*.md` names are added
     /// to it.
-    pub(crate) fn skills_catalog_with<T: Send>(
+    pub(crate) fn walk_catalog<T: Send>(
         &self,
         each: &EachSkill<'_, T>,
         with_trees: bool,

@@ -73,15 +73,29 @@ pub fn parse_trust_level(level: &str) -> Option<&'static str> {
     TRUST_LEVELS.iter().copied().find(|l| *l == level)
 }
 
-/// `scan_skill(path, source)`: a skill folder, or a single file.
-pub fn scan_skill(path: &Path, source: &str) -> Scan {
-    let mut scan = scan_at(path, trust_level(source));
-    scan.source = source.to_owned();
-    scan
+/// Where a scanned skill comes from: a source as the hub names it (its
+/// trust level follows), or a trust level given directly (then shown as
+/// the source).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Origin {
+    Source(String),
+    Trust(&'static str),
 }
 
-/// [`scan_skill`] for a trust level given directly (the source is shown as it).
-pub fn scan_at(path: &Path, trust_level: &'static str) -> Scan {
+/// `scan_skill(path, source)`: a skill folder, or a single file.
+pub fn scan_skill(path: &Path, origin: &Origin) -> Scan {
+    match origin {
+        Origin::Trust(level) => scan_for(path, level),
+        Origin::Source(source) => {
+            let mut scan = scan_for(path, trust_level(source));
+            scan.source = source.clone();
+            scan
+        }
+    }
+}
+
+/// The scan at a trust level, its source shown as that level.
+fn scan_for(path: &Path, trust_level: &'static str) -> Scan {
     let skill = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let mut findings = Vec::new();
     let mut notes = Vec::new();

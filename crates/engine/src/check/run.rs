@@ -78,7 +78,7 @@ fn apply_install_decision(engine: &Engine, catalog: &Catalog, trust: &'static st
     let skills: Vec<usize> = (0..catalog.skills.len()).filter(|&i| catalog.skills[i].db_row.is_none()).collect();
     let refused = crate::parallel_map(&skills, |&i| {
         let skill = &catalog.skills[i];
-        let decision = crate::scan::scan_at(&skill.skill_dir, trust).decision(false);
+        let decision = crate::scan::scan_skill(&skill.skill_dir, &crate::scan::Origin::Trust(trust)).decision(false);
         (decision.allowed != Some(true)).then_some((i, decision.reason))
     });
     let refused: std::collections::HashMap<usize, String> = refused.into_iter().flatten().collect();
@@ -130,8 +130,8 @@ pub fn report(
         false => Policy { min: Severity::Info, ..policy.clone() },
     };
     let (catalog, mut all) = match layered {
-        Some((layers, db)) => engine.check_layered_with(layers, db, progress, &walk_policy),
-        None => engine.checked_catalog_with(progress, &walk_policy),
+        Some((layers, db)) => engine.check_layered(layers, db, progress, &walk_policy),
+        None => engine.check_home(progress, &walk_policy),
     };
     if let Some(trust) = resolved.trust {
         apply_install_decision(engine, &catalog, trust, &mut all);

@@ -96,7 +96,7 @@ impl Engine {
     /// home's check stays small. Findings `policy` does not report are
     /// dropped as they are made (and counted in `progress`), suppressions
     /// in the files applied.
-    pub fn checked_catalog_with(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
+    pub fn check_home(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
         let mut md_names = HashSet::new();
         let (mut catalog, mut findings) = self.checked_skills_noting(progress, policy, Some(&mut md_names));
         self.refresh_bundles(&mut catalog);
@@ -134,7 +134,7 @@ impl Engine {
         let roots = self.diagnostic_roots(&Catalog { roots: self.skill_roots(), ..Catalog::default() });
         let noting = md_names.is_some();
         let mut walked = WalkReport::default();
-        let (catalog, per_skill) = self.skills_catalog_with(
+        let (catalog, per_skill) = self.walk_catalog(
             &|skill, text, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
                 let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
@@ -209,14 +209,10 @@ impl Engine {
         per_skill.into_iter().flatten().collect()
     }
 
-    /// Every finding in the home of an existing catalog: each skill, the
-    /// config, the bundles.
-    pub fn check_home(&self, catalog: &Catalog) -> Vec<Finding> {
-        self.check_home_with(catalog, &Progress::default())
-    }
-
-    /// [`Engine::check_home`], counting checked skills in `progress`.
-    pub fn check_home_with(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
+    /// Every finding in the home of a catalog made already (each skill, the
+    /// config, the bundles; checked skills counted in `progress`): what the
+    /// one walk of [`Engine::check_home`] finds, without a policy.
+    pub fn check_catalog(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
         let mut findings = self.check_skills(catalog, progress);
         let roots = self.diagnostic_roots(catalog);
         let mut home = Vec::new();
@@ -236,13 +232,9 @@ impl Engine {
 
     /// Every finding with layers on, and the layered catalog they point
     /// into: the shared home's, the user's folder's (paths under
-    /// `users/<id>/skills/`), the database rows', and which layer hides which.
-    pub fn check_layered(&self, layers: &Layers, db: &DbRead) -> (Catalog, Vec<Finding>) {
-        self.check_layered_with(layers, db, &Progress::default(), &Policy::everything())
-    }
-
-    /// [`Engine::check_layered`], counting checked skills in `progress`.
-    pub fn check_layered_with(
+    /// `users/<id>/skills/`), the database rows', and which layer hides
+    /// which; checked skills counted in `progress`, `policy` applied.
+    pub fn check_layered(
         &self,
         layers: &Layers,
         db: &DbRead,
@@ -251,7 +243,7 @@ impl Engine {
     ) -> (Catalog, Vec<Finding>) {
         let user = self.user_engine(&layers.user);
         let (user_catalog, user_findings) = user.checked_skills_catalog(progress, policy);
-        let (shared_catalog, mut findings) = self.checked_catalog_with(progress, policy);
+        let (shared_catalog, mut findings) = self.check_home(progress, policy);
         for mut f in user_findings {
             f.rel_path = format!("users/{}/skills/{}", layers.user, f.rel_path).into();
             findings.push(f);

@@ -122,11 +122,6 @@ fn category_descriptions(root: &Path) -> Vec<(String, String)> {
 }
 
 impl Engine {
-    /// `build_skills_system_prompt(tools, toolsets)`.
-    pub fn system_prompt(&self, avail: &ToolAvailability) -> Result<String, PyError> {
-        self.system_prompt_with(avail, PromptCache::Auto)
-    }
-
     /// The local skills as the cold scan records them, in its order: each
     /// entry (or the error building it raises), whether it is compatible
     /// now, and its frontmatter.
@@ -141,8 +136,9 @@ impl Engine {
             .collect()
     }
 
-    /// The index under an explicit cache path.
-    pub fn system_prompt_with(&self, avail: &ToolAvailability, cache: PromptCache) -> Result<String, PyError> {
+    /// `build_skills_system_prompt(tools, toolsets)`, by the cache path
+    /// `cache` says (`Auto`: as the next Hermes run would).
+    pub fn system_prompt(&self, avail: &ToolAvailability, cache: PromptCache) -> Result<String, PyError> {
         let skills_dir = &self.home.skills_dir;
         if !paths::exists(skills_dir) && self.home.external_dirs.is_empty() {
             return Ok(String::new());
