@@ -767,3 +767,64 @@ fn the_diagnostics_view_reads_the_repositorys_settings() {
     assert!(s.contains("settings not used, defaults instead:") && s.contains("skillscope.toml:2"), "{s}");
     assert!(s.contains("hermes-missing-file"), "{s}");
 }
+
+/// A rescan is read off the UI thread: meanwhile the old tree stays on
+/// screen with a note and keys work; its answer takes its place with the
+/// selection kept. Asked again meanwhile, it runs again rather than show
+/// what may be out of date.
+#[test]
+fn a_rescan_keeps_the_old_tree_on_screen_until_the_new_one_is_read() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    for name in ["alpha", "beta"] {
+        let dir = home.join("skills").join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {name} v1\n---\nbody\n"))
+            .expect("write");
+    }
+    let mut app = app_for(&home);
+    select_skill(&mut app, "beta");
+    std::fs::create_dir_all(home.join("skills/aaa")).expect("mkdir");
+    std::fs::write(home.join("skills/aaa/SKILL.md"), "---\nname: aaa\ndescription: new\n---\n").expect("write");
+    let job = app.start_rescan().expect("a rescan");
+    assert!(app.start_rescan().is_none(), "one at a time");
+    let during = screen(&mut app, 100, 20);
+    assert!(during.contains("rescanning…") && !during.contains("aaa"), "{during}");
+    key(&mut app, KeyCode::Char('3'));
+    assert!(screen(&mut app, 100, 20).contains("readiness     available"), "keys work meanwhile");
+    let changes = skillscope::engine::reload::Pending { paths: Default::default(), overflow: true };
+    assert_eq!(app.apply_changes(&changes), skillscope::tui::rescan::Changes::Rescan);
+    let again = app.rescanned(job.run()).expect("asked again meanwhile: read again");
+    assert!(app.rescanning());
+    assert!(app.rescanned(again.run()).is_none());
+    let after = screen(&mut app, 100, 20);
+    assert!(!after.contains("rescanning…") && after.contains("aaa"), "{after}");
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("beta"));
+}
+
+/// Files lists the folder once per selection: moving its cursor reads
+/// only the file it lands on.
+#[test]
+fn the_files_view_lists_the_folder_once_per_selection() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    screen(&mut app, 120, 40);
+    let listed = app.file_entries().map(<[_]>::to_vec).expect("listed");
+    assert!(listed.len() > 2);
+    for _ in 0..listed.len() {
+        let effects = key(&mut app, KeyCode::Char('j'));
+        let asked = app.prepare(ratatui::layout::Rect::new(0, 0, 120, 40));
+        let walks = effects.iter().chain(&asked).filter(|e| {
+            matches!(e, Effect::Job(r) if matches!(&r.kind, skillscope::tui::jobs::JobKind::View(v)
+                if matches!(v.request, skillscope::tui::views::ViewRequest::Files { .. })))
+        });
+        assert_eq!(walks.count(), 0, "j walks no folder");
+        app.run_jobs_inline(&asked);
+    }
+    assert_eq!(app.file_entries().map(<[_]>::to_vec), Some(listed));
+    let shown = screen(&mut app, 120, 40);
+    assert!(!shown.contains("rendering…"), "{shown}");
+}
