@@ -216,6 +216,8 @@ impl RenderState {
 
     /// After a rescan: the jobs under way answer for an older generation.
     pub(super) fn reset(&mut self) {
+        // Thousands of lines: freed off the UI thread.
+        super::rescan::drop_elsewhere(std::mem::replace(&mut self.cache, RenderCache::new(CACHE_BYTES)));
         self.clear();
         self.in_flight.clear();
         self.files = None;

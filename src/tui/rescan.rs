@@ -316,12 +316,13 @@ impl App {
         self.render.reset();
         let mut jobs = JobState::default();
         jobs.next_id_from(&self.jobs);
-        self.jobs = jobs;
+        // The findings of a big home take a while to free.
+        drop_elsewhere(std::mem::replace(&mut self.jobs, jobs));
     }
 }
 
 /// Frees a big value on another thread: dropping a catalog of 100,000
-/// skills takes longer than a frame.
-fn drop_elsewhere<T: Send + 'static>(value: T) {
+/// skills, or their findings, takes longer than a frame.
+pub(super) fn drop_elsewhere<T: Send + 'static>(value: T) {
     std::thread::spawn(move || drop(value));
 }
