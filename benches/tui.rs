@@ -20,8 +20,16 @@
 //! - each view's job, answered while a whole-home check runs, within 2× the
 //!   time of the CLI commands that answer the same (`-- jobs`).
 //!
+//! - key to screen under 50 ms (p99) in the browser's own event loop while
+//!   it rescans the home, while the whole-home check runs, and while a
+//!   preview's inline-shell snippet sleeps 30 s (`-- busy`; `-- shell` for
+//!   the snippet alone);
+//! - resident memory within 64 MiB of where it started after showing the
+//!   Preview and the Files view of every skill, up to 10,000 (`-- memory`).
+//!
 //! Run with `cargo bench --bench tui` (`-- reload`, `-- terminal`,
-//! `-- filtering` or `-- jobs` for one part).
+//! `-- filtering`, `-- jobs`, `-- busy`, `-- shell` or `-- memory` for one
+//! part).
 
 mod common;
 
@@ -283,18 +291,23 @@ fn largest_skill() {
     for _ in 0..5 {
         let mut a = app(&tmp.path().join("home"));
         let mut terminal = Terminal::new(TestBackend::new(120, 40)).expect("terminal");
+        // The preview's job, run here: the work the browser's worker does
+        // before the preview reaches the screen.
         let start = Instant::now();
-        terminal.draw(|f| ui::draw(f, &mut a)).expect("draw");
+        let effects = ui::render(&mut terminal, &mut a).expect("draw");
+        a.run_jobs_inline(&effects);
+        ui::render(&mut terminal, &mut a).expect("draw");
         renders.push(start.elapsed());
         a.focus = skillscope::tui::app::Focus::View;
-        let cached = a.cache.len();
+        let serial = a.shown().map(|r| r.serial);
         let start = Instant::now();
         for _ in 0..100 {
             a.update(skillscope::tui::keymap::Action::PageDown);
-            terminal.draw(|f| ui::draw(f, &mut a)).expect("draw");
+            let effects = ui::render(&mut terminal, &mut a).expect("draw");
+            assert!(effects.is_empty(), "scrolling asked for a job");
         }
         scrolls.push(start.elapsed() / 100);
-        assert_eq!(a.cache.len(), cached, "scrolling re-rendered the preview");
+        assert_eq!(a.shown().map(|r| r.serial), serial, "scrolling re-rendered the preview");
     }
     let r = median(renders);
     println!(
@@ -474,10 +487,217 @@ fn in_a_terminal(home: &Path, skills: usize) {
     );
 }
 
+/// What a load run's typist and probe share.
+#[derive(Default)]
+struct Busy {
+    /// Keys sent, not yet applied: when each was sent and under which load.
+    sent: std::collections::VecDeque<(Instant, &'static str)>,
+    /// Keys applied, not yet on screen.
+    applied: Vec<(Instant, &'static str)>,
+    /// Key-to-screen times by load.
+    times: std::collections::BTreeMap<&'static str, Vec<Duration>>,
+    rescanning: bool,
+    checking: bool,
+    /// The view shows its lines, not a placeholder.
+    ready: bool,
+}
+
+type Shared = std::sync::Arc<std::sync::Mutex<Busy>>;
+
+/// The browser's own event loop ([`skillscope::tui::run_headless`], jobs on
+/// its worker's threads) with a probe that times each key from the moment
+/// it is sent to the end of the first frame drawn after it is applied.
+fn headless(a: App) -> (Shared, std::sync::mpsc::Sender<Event>, std::thread::JoinHandle<std::io::Result<App>>) {
+    use skillscope::tui::Probe;
+    // Loaded as the browser loads it when it starts.
+    skillscope::markdown::highlight::Highlighter::get();
+    let shared: Shared = Default::default();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let probe_state = shared.clone();
+    let handle = std::thread::spawn(move || {
+        skillscope::tui::run_headless(a, 120, 40, rx, move |probe, app| {
+            let Ok(mut b) = probe_state.lock() else { return };
+            match probe {
+                Probe::Applied => {
+                    if let Some(sent) = b.sent.pop_front() {
+                        b.applied.push(sent);
+                    }
+                }
+                Probe::Drawn => {
+                    let now = Instant::now();
+                    for (at, load) in std::mem::take(&mut b.applied) {
+                        b.times.entry(load).or_default().push(now - at);
+                    }
+                    b.rescanning = app.rescanning();
+                    b.checking = app.findings().is_none();
+                    // Ready: every key applied and drawn, and no part of the
+                    // view still being built.
+                    let placeholder =
+                        |l: &ratatui::text::Line| skillscope::tui::view_text::line_text(l) == "rendering…";
+                    b.ready = b.sent.is_empty() && app.shown().is_some_and(|r| !r.lines.iter().any(placeholder));
+                }
+            }
+        })
+    });
+    (shared, tx, handle)
+}
+
+fn send(shared: &Shared, tx: &std::sync::mpsc::Sender<Event>, c: char, load: &'static str) {
+    if let Ok(mut b) = shared.lock() {
+        b.sent.push_back((Instant::now(), load));
+    }
+    let _ = tx.send(Event::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE)));
+}
+
+/// Waits (up to `limit`) until `done` holds of the shared state.
+fn wait_until(shared: &Shared, limit: Duration, done: impl Fn(&Busy) -> bool) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        if shared.lock().is_ok_and(|b| done(&b)) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    false
+}
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    let at = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted.get(at).copied().unwrap_or_default()
+}
+
+fn report(skills: usize, shared: &Shared) {
+    let Ok(b) = shared.lock() else { return };
+    for (load, times) in &b.times {
+        let mut times = times.clone();
+        times.sort();
+        let (p50, p99) = (percentile(&times, 0.5), percentile(&times, 0.99));
+        println!(
+            "{skills} skills: key to screen {load}: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms over {} keys (budget p99 50 ms: {})",
+            ms(p50),
+            ms(p99),
+            ms(times.last().copied().unwrap_or_default()),
+            times.len(),
+            verdict(p99, 50.0)
+        );
+    }
+}
+
+/// Key-to-screen latency while the browser rescans the home (`r`) and
+/// while the whole-home check that follows runs: a key every 30 ms (a
+/// held key's repeat), moving through the tree.
+fn latency_rescan_and_check(home: &Path, skills: usize) {
+    let (shared, tx, handle) = headless(app(home));
+    let rounds = if skills >= 100_000 { 3 } else { 10 };
+    let limit = Duration::from_secs(if skills >= 100_000 { 300 } else { 60 });
+    assert!(wait_until(&shared, limit, |b| !b.checking), "the first check ends");
+    let mut step = 0;
+    let mut key = |load| {
+        send(&shared, &tx, if step % 20 < 10 { 'j' } else { 'k' }, load);
+        step += 1;
+        std::thread::sleep(Duration::from_millis(30));
+    };
+    for _ in 0..rounds {
+        send(&shared, &tx, 'r', "during a rescan");
+        assert!(wait_until(&shared, limit, |b| b.rescanning), "the rescan starts");
+        while shared.lock().is_ok_and(|b| b.rescanning) {
+            key("during a rescan");
+        }
+        while shared.lock().is_ok_and(|b| b.checking) {
+            key("during check");
+        }
+    }
+    send(&shared, &tx, 'q', "idle");
+    drop(tx);
+    let _ = handle.join();
+    report(skills, &shared);
+}
+
+/// Key-to-screen latency while a preview's `!`sleep 30`` snippet sleeps
+/// (`--inline-shell`, `skills.inline_shell: true`): the snippet's skill is
+/// shown first, then keys move through the tree for 10 s.
+fn latency_inline_shell() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let home = tmp.path().join("home");
+    let write = |rel: &str, text: &str| {
+        let path = home.join(rel);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    };
+    write("config.yaml", "skills:\n  inline_shell: true\n  inline_shell_timeout: 60\n");
+    write("skills/a/aaa-sleepy/SKILL.md", "---\nname: aaa-sleepy\ndescription: waits\n---\nNow: !`sleep 30`\n");
+    for i in 0..200 {
+        let text = format!("---\nname: skill-{i}\ndescription: number {i}\n---\n# Skill {i}\n\nBody.\n");
+        write(&format!("skills/b/skill-{i}/SKILL.md"), &text);
+    }
+    let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+    let options = Options { allow_inline_shell: true, ..Options::default() };
+    let a = App::new(Engine::new(home, env, options), Theme::new(ColorMode::TrueColor));
+    let (shared, tx, handle) = headless(a);
+    assert!(wait_until(&shared, Duration::from_secs(30), |b| !b.checking), "the check ends");
+    let start = Instant::now();
+    let mut step = 0;
+    while start.elapsed() < Duration::from_secs(10) {
+        send(&shared, &tx, if step % 20 < 10 { 'j' } else { 'k' }, "while a snippet sleeps 30 s");
+        step += 1;
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    send(&shared, &tx, 'q', "idle");
+    drop(tx);
+    let _ = handle.join();
+    report(201, &shared);
+}
+
+/// The browser's resident memory before and after showing every skill's
+/// Preview, then every skill's Files view (each view's lines on screen
+/// before the next key).
+fn memory_across_a_browse(home: &Path, skills: usize) {
+    let (shared, tx, handle) = headless(app(home));
+    assert!(wait_until(&shared, Duration::from_secs(120), |b| !b.checking && b.ready), "settled");
+    let rows = {
+        let a = app(home);
+        a.rows().len()
+    };
+    let before = resident_kib("self");
+    let started = Instant::now();
+    let mut shown = 0;
+    for view in ['1', '2'] {
+        send(&shared, &tx, view, "browsing");
+        send(&shared, &tx, 'g', "browsing");
+        for _ in 0..rows {
+            if let Ok(mut b) = shared.lock() {
+                b.ready = false;
+            }
+            send(&shared, &tx, 'j', "browsing");
+            if wait_until(&shared, Duration::from_secs(10), |b| b.ready) {
+                shown += 1;
+            }
+        }
+    }
+    let after = resident_kib("self");
+    send(&shared, &tx, 'q', "idle");
+    drop(tx);
+    let app = handle.join().ok().and_then(Result::ok);
+    let held = app.map_or(0, |a| a.rendered_bytes());
+    println!(
+        "{skills} skills: resident memory {} MiB before showing the Preview and Files views of {rows} rows, {} MiB after ({:+} MiB, budget 64 MiB: {}); {shown} views shown in {:.0} s, the render cache holding {:.1} MiB",
+        before / 1024,
+        after / 1024,
+        (after as i64 - before as i64) / 1024,
+        if after.saturating_sub(before) < 64 * 1024 { "within" } else { "OVER" },
+        started.elapsed().as_secs_f64(),
+        held as f64 / (1024.0 * 1024.0)
+    );
+}
+
 fn main() {
     skillscope::memory::tune();
     let only = |what: &str| std::env::args().any(|a| a == what);
     let (reload_only, terminal_only) = (only("reload"), only("terminal"));
+    if only("shell") {
+        latency_inline_shell();
+        return;
+    }
     for skills in tiers() {
         let home = bench_home(skills);
         if only("filtering") {
@@ -486,6 +706,14 @@ fn main() {
         }
         if only("jobs") {
             view_jobs(&home, skills);
+            continue;
+        }
+        if only("busy") {
+            latency_rescan_and_check(&home, skills);
+            continue;
+        }
+        if only("memory") {
+            memory_across_a_browse(&home, skills);
             continue;
         }
         if !terminal_only {
@@ -501,13 +729,21 @@ fn main() {
         first_frame(&home, &[], &format!("{skills} skills"), budget);
         filtering(&home, skills);
         view_jobs(&home, skills);
+        latency_rescan_and_check(&home, skills);
+        if skills <= 10_000 {
+            memory_across_a_browse(&home, skills);
+        }
         if skills == 10_000 {
             let db = layered_home(&home);
             let layers = ["--user".as_ref(), "bench".as_ref(), "--db".as_ref(), db.as_os_str()];
             first_frame(&home, &layers, "10000 shared + 1000 user skills + 1000 rows", 200.0);
         }
     }
-    if !(reload_only || terminal_only) {
+    if only("busy") {
+        latency_inline_shell();
+    }
+    if !(reload_only || terminal_only || only("busy") || only("memory")) {
+        latency_inline_shell();
         largest_skill();
     }
 }

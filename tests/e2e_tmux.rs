@@ -540,3 +540,65 @@ fn the_installed_hermes_version_is_in_the_status_line() {
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
+
+/// The screen answers a key while a preview's inline-shell snippet sleeps
+/// (`--inline-shell`, `skills.inline_shell: true`) and while a rescan runs:
+/// neither is done on the thread that draws.
+#[test]
+fn keys_are_answered_while_a_snippet_sleeps_and_while_a_rescan_runs() {
+    let tmux = Tmux::new("busy");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    let home = root.join("home");
+    write(&home.join("config.yaml"), "skills:\n  inline_shell: true\n");
+    write(
+        &home.join("skills/a/aaa-sleepy/SKILL.md"),
+        "---\nname: aaa-sleepy\ndescription: waits\n---\n# Sleepy\n\nNow: !`sleep 30`\n",
+    );
+    // Enough skills that a rescan takes a while.
+    for i in 0..6000 {
+        write(
+            &home.join(format!("skills/c{}/skill-{i}/SKILL.md", i % 60)),
+            &format!("---\nname: skill-{i}\ndescription: number {i}\n---\n# Skill {i}\n\nBody {i}.\n"),
+        );
+    }
+    let command = format!(
+        "env TERM=xterm-256color HOME={} {} --home {} --inline-shell; echo SKILLSCOPE-EXITED $?; sleep 60",
+        root.display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+        home.display()
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "30", &command]);
+    let answered = |what: &str, text: &dyn Fn(&str) -> bool| {
+        let start = Instant::now();
+        let s = tmux.wait_for(what, text);
+        assert!(start.elapsed() < Duration::from_secs(2), "{what} took {:?}:\n{s}", start.elapsed());
+        s
+    };
+    // The first skill's snippet sleeps: its preview says so meanwhile.
+    tmux.wait_for("the tree", |s| s.contains("aaa-sleepy") && s.contains("rendering…"));
+    tmux.keys(&["3"]);
+    answered("the Readiness view", &|s: &str| s.contains("readiness     available"));
+    tmux.keys(&["1"]);
+    answered("the Preview, still waiting", &|s: &str| s.contains("rendering…") && s.contains("1 Preview"));
+    // Past the folder's row, to the next skill.
+    tmux.keys(&["j", "j"]);
+    answered("the next skill's preview", &|s: &str| s.contains("Body 0."));
+
+    // A rescan: the old tree stays with a note, and keys are answered.
+    tmux.keys(&["r"]);
+    let start = Instant::now();
+    loop {
+        let s = tmux.screen();
+        if s.contains("rescanning…") {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(10), "no rescanning note; screen:\n{s}");
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    tmux.keys(&["3"]);
+    answered("the Readiness view during the rescan", &|s: &str| s.contains("readiness     available"));
+    tmux.wait_for("the rescan's end", |s| !s.contains("rescanning…") && s.contains("6001/6001 offered"));
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}

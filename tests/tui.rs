@@ -14,10 +14,12 @@ use skillscope::tui::tree::{NodeKey, TreeSort};
 use std::path::Path;
 
 fn select_skill(app: &mut App, name: &str) {
-    let i =
-        app.rows.iter().position(|r| app.tree.nodes[r.node].skill.is_some_and(|s| app.catalog.skills[s].name == name));
+    let i = app
+        .rows()
+        .iter()
+        .position(|r| app.tree().nodes[r.node].skill.is_some_and(|s| app.catalog.skills[s].name == name));
     let i = i.unwrap_or_else(|| panic!("{name} is visible"));
-    let delta = i as isize - app.cursor as isize;
+    let delta = i as isize - app.cursor() as isize;
     let code = if delta >= 0 { KeyCode::Down } else { KeyCode::Up };
     for _ in 0..delta.unsigned_abs() {
         key(app, code);
@@ -41,21 +43,21 @@ macro_rules! snapshot {
 fn navigation_and_folding() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
-    let first = app.cursor;
+    let first = app.cursor();
     key(&mut app, KeyCode::Char('j'));
-    assert_eq!(app.cursor, first + 1);
+    assert_eq!(app.cursor(), first + 1);
     key(&mut app, KeyCode::Up);
-    assert_eq!(app.cursor, first);
+    assert_eq!(app.cursor(), first);
     key(&mut app, KeyCode::Char('G'));
-    assert_eq!(app.cursor, app.rows.len() - 1);
+    assert_eq!(app.cursor(), app.rows().len() - 1);
     key(&mut app, KeyCode::Char('g'));
-    assert_eq!(app.cursor, 0);
+    assert_eq!(app.cursor(), 0);
     // The first row is the local root: collapse hides everything under it.
-    let rows = app.rows.len();
+    let rows = app.rows().len();
     key(&mut app, KeyCode::Char('h'));
-    assert!(app.rows.len() < rows);
+    assert!(app.rows().len() < rows);
     key(&mut app, KeyCode::Char('l'));
-    assert_eq!(app.rows.len(), rows);
+    assert_eq!(app.rows().len(), rows);
     key(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, Focus::View);
     key(&mut app, KeyCode::Esc);
@@ -94,11 +96,11 @@ fn backend_switch_changes_the_preview_and_agent_view() {
     assert!(tree_skill(&app, "deploy-service").is_some());
     // The local deploy-service is the first row of that name.
     let i = app
-        .rows
+        .rows()
         .iter()
-        .position(|r| app.tree.nodes[r.node].skill.is_some_and(|s| app.catalog.skills[s].name == "deploy-service"))
+        .position(|r| app.tree().nodes[r.node].skill.is_some_and(|s| app.catalog.skills[s].name == "deploy-service"))
         .expect("row");
-    while app.cursor < i {
+    while app.cursor() < i {
         key(&mut app, KeyCode::Down);
     }
     let local = screen(&mut app, 120, 40);
@@ -109,7 +111,7 @@ fn backend_switch_changes_the_preview_and_agent_view() {
     let docker = screen(&mut app, 120, 40);
     assert!(docker.contains("bash /root/.hermes/skills/devops/deploy-service/scripts/deploy.sh"), "{docker}");
     key(&mut app, KeyCode::Char('4'));
-    assert_eq!(app.view, ViewTab::Agent);
+    assert_eq!(app.view(), ViewTab::Agent);
     let agent = screen(&mut app, 120, 40);
     assert!(agent.contains("on docker"), "{agent}");
     key(&mut app, KeyCode::Char('B'));
@@ -181,7 +183,7 @@ fn mouse_selects_and_scrolls() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
     screen(&mut app, 120, 40);
-    let tree = app.layout.tree;
+    let tree = app.layout().tree;
     let click = MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: tree.x + 3,
@@ -189,8 +191,8 @@ fn mouse_selects_and_scrolls() {
         modifiers: KeyModifiers::NONE,
     };
     app.handle_event(&Event::Mouse(click));
-    assert_eq!(app.cursor, 2);
-    let view = app.layout.view;
+    assert_eq!(app.cursor(), 2);
+    let view = app.layout().view;
     let wheel = MouseEvent {
         kind: MouseEventKind::ScrollDown,
         column: view.x + 5,
@@ -200,7 +202,7 @@ fn mouse_selects_and_scrolls() {
     select_skill(&mut app, "deploy-service");
     screen(&mut app, 120, 20);
     app.handle_event(&Event::Mouse(wheel));
-    assert_eq!(app.view_scroll, 3);
+    assert_eq!(app.view_scroll(), 3);
 }
 
 #[test]
@@ -237,7 +239,7 @@ fn any_size_draws_without_panicking() {
 fn escape_sequences_never_reach_the_screen() {
     let s = common::Scenario::fixture("bad_files");
     let mut app = app_for(&s.home);
-    for _ in 0..app.rows.len() {
+    for _ in 0..app.rows().len() {
         for tab in ['1', '2', '3', '4', '7'] {
             key(&mut app, KeyCode::Char(tab));
             let text = screen(&mut app, 100, 30);
@@ -250,9 +252,13 @@ fn escape_sequences_never_reach_the_screen() {
 
 /// The skills in the order the tree shows them below a folder.
 fn skills_under(app: &App, folder: &str) -> Vec<String> {
-    let at = app.rows.iter().position(|r| app.tree.nodes[r.node].label == folder).expect("the folder has a row");
-    let node = &app.tree.nodes[app.rows[at].node];
-    node.children.iter().filter_map(|&c| app.tree.nodes[c].skill).map(|s| app.catalog.skills[s].name.clone()).collect()
+    let at = app.rows().iter().position(|r| app.tree().nodes[r.node].label == folder).expect("the folder has a row");
+    let node = &app.tree().nodes[app.rows()[at].node];
+    node.children
+        .iter()
+        .filter_map(|&c| app.tree().nodes[c].skill)
+        .map(|s| app.catalog.skills[s].name.clone())
+        .collect()
 }
 
 /// `s` orders each folder's skills by last activity, then by use count,
@@ -265,7 +271,7 @@ fn s_sorts_skills_by_last_activity_then_use_count() {
     select_skill(&mut app, "release-notes");
     assert_eq!(skills_under(&app, "writing"), ["legacy-notes", "release-notes"]);
     key(&mut app, KeyCode::Char('s'));
-    assert_eq!(app.tree_sort, TreeSort::LastActivity);
+    assert_eq!(app.tree_sort(), TreeSort::LastActivity);
     // release-notes was used on 20 November, legacy-notes in August.
     assert_eq!(skills_under(&app, "writing"), ["release-notes", "legacy-notes"]);
     assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
@@ -274,14 +280,14 @@ fn s_sorts_skills_by_last_activity_then_use_count() {
     assert!(text.contains("release-notes  20 days ago"), "{text}");
     assert!(text.contains("s3-sync  never"), "{text}");
     key(&mut app, KeyCode::Char('s'));
-    assert_eq!(app.tree_sort, TreeSort::UseCount);
+    assert_eq!(app.tree_sort(), TreeSort::UseCount);
     // legacy-notes has 9 uses, release-notes 6.
     assert_eq!(skills_under(&app, "writing"), ["legacy-notes", "release-notes"]);
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("legacy-notes  9 uses"), "{text}");
     assert!(text.contains("by use count"), "{text}");
     key(&mut app, KeyCode::Char('s'));
-    assert_eq!(app.tree_sort, TreeSort::Name);
+    assert_eq!(app.tree_sort(), TreeSort::Name);
     assert!(!screen(&mut app, 120, 40).contains(" uses"));
 }
 
@@ -292,17 +298,17 @@ fn s_sorts_skills_by_last_activity_then_use_count() {
 fn the_archive_is_its_own_root() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
-    let archive = app.rows.iter().position(|r| app.tree.nodes[r.node].key == NodeKey::Archive).expect("a root");
-    let top: Vec<usize> = app.tree.top.clone();
-    assert_eq!(top.last().copied(), Some(app.rows[archive].node), "the archive comes last");
+    let archive = app.rows().iter().position(|r| app.tree().nodes[r.node].key == NodeKey::Archive).expect("a root");
+    let top: Vec<usize> = app.tree().top.clone();
+    assert_eq!(top.last().copied(), Some(app.rows()[archive].node), "the archive comes last");
     key(&mut app, KeyCode::Char('G'));
     key(&mut app, KeyCode::Up);
-    assert_eq!(app.cursor, archive);
+    assert_eq!(app.cursor(), archive);
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("1 skill in the archive: the agent receives none."), "{text}");
     assert!(text.contains("⊟ old-draft — archived 2026-06-10 (183 days ago); hermes curator restore"), "{text}");
     key(&mut app, KeyCode::Char('G'));
-    let node = &app.tree.nodes[app.rows[app.cursor].node];
+    let node = &app.tree().nodes[app.rows()[app.cursor()].node];
     assert_eq!(node.label, "old-draft");
     assert!(app.selected_skill().is_none(), "an archived skill is not in the catalog");
     let text = screen(&mut app, 120, 40);
@@ -417,8 +423,8 @@ fn select_in_root(app: &mut App, root: &str, name: &str) {
         .enumerate()
         .position(|(_, s)| s.name == name && app.catalog.roots[s.root].label.starts_with(root));
     let target = target.unwrap_or_else(|| panic!("{name} under {root}"));
-    let row = app.rows.iter().position(|r| app.tree.nodes[r.node].skill == Some(target)).expect("visible");
-    let delta = row as isize - app.cursor as isize;
+    let row = app.rows().iter().position(|r| app.tree().nodes[r.node].skill == Some(target)).expect("visible");
+    let delta = row as isize - app.cursor() as isize;
     let code = if delta >= 0 { KeyCode::Down } else { KeyCode::Up };
     for _ in 0..delta.unsigned_abs() {
         key(app, code);
@@ -532,7 +538,7 @@ fn the_watch_limit_is_said_in_the_status_line() {
 /// Draws one frame without running the jobs it asks for.
 fn draw_only(app: &mut App, w: u16, h: u16) -> String {
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(w, h)).expect("terminal");
-    terminal.draw(|f| skillscope::tui::ui::draw(f, app)).expect("draw");
+    skillscope::tui::ui::render(&mut terminal, app).expect("draw");
     let buffer = terminal.backend().buffer();
     (0..h)
         .map(|y| (0..w).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>().trim_end().to_owned())
@@ -570,7 +576,7 @@ fn view_search_follows_the_text_when_it_is_rebuilt_or_arrives() {
     assert_ne!(app.view_search.current, before, "n moved to the next hit");
     // The same text again (a redraw after a new render of it) keeps the current hit.
     let current = app.view_search.current;
-    app.cache.clear();
+    app.forget_rendered();
     draw_only(&mut app, 120, 40);
     assert_eq!(app.view_search.current, current, "the current hit is kept where it still is");
 }
@@ -616,7 +622,7 @@ fn a_chain_of_single_folders_is_one_row() {
     skill("tools/fmt", "fmt");
     let mut app = app_for(home.path());
     let labels: Vec<String> =
-        app.rows.iter().map(|r| format!("{}{}", "  ".repeat(r.depth), app.tree.nodes[r.node].label)).collect();
+        app.rows().iter().map(|r| format!("{}{}", "  ".repeat(r.depth), app.tree().nodes[r.node].label)).collect();
     assert_eq!(
         labels,
         [
@@ -637,7 +643,7 @@ fn a_chain_of_single_folders_is_one_row() {
         key(&mut app, KeyCode::Down);
     }
     key(&mut app, KeyCode::Char('h'));
-    assert_eq!(app.rows.len(), labels.len() - 2);
+    assert_eq!(app.rows().len(), labels.len() - 2);
     let s = screen(&mut app, 80, 20);
     assert!(s.contains("▸ c-review/skills (2)"), "{s}");
 }
@@ -654,7 +660,7 @@ fn the_status_position_follows_the_view_when_its_text_arrives() {
     let before = status(&pending);
     app.run_jobs_inline(&effects);
     let arrived = draw_only(&mut app, 120, 40);
-    let lines = app.layout.view_lines;
+    let lines = app.layout().view_lines;
     assert!(status(&arrived).contains(&format!("line 1/{lines} ")), "{before} then {}", status(&arrived));
 }
 
@@ -760,4 +766,65 @@ fn the_diagnostics_view_reads_the_repositorys_settings() {
     let s = screen(&mut app, 120, 30);
     assert!(s.contains("settings not used, defaults instead:") && s.contains("skillscope.toml:2"), "{s}");
     assert!(s.contains("hermes-missing-file"), "{s}");
+}
+
+/// A rescan is read off the UI thread: meanwhile the old tree stays on
+/// screen with a note and keys work; its answer takes its place with the
+/// selection kept. Asked again meanwhile, it runs again rather than show
+/// what may be out of date.
+#[test]
+fn a_rescan_keeps_the_old_tree_on_screen_until_the_new_one_is_read() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    for name in ["alpha", "beta"] {
+        let dir = home.join("skills").join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: {name} v1\n---\nbody\n"))
+            .expect("write");
+    }
+    let mut app = app_for(&home);
+    select_skill(&mut app, "beta");
+    std::fs::create_dir_all(home.join("skills/aaa")).expect("mkdir");
+    std::fs::write(home.join("skills/aaa/SKILL.md"), "---\nname: aaa\ndescription: new\n---\n").expect("write");
+    let job = app.start_rescan().expect("a rescan");
+    assert!(app.start_rescan().is_none(), "one at a time");
+    let during = screen(&mut app, 100, 20);
+    assert!(during.contains("rescanning…") && !during.contains("aaa"), "{during}");
+    key(&mut app, KeyCode::Char('3'));
+    assert!(screen(&mut app, 100, 20).contains("readiness     available"), "keys work meanwhile");
+    let changes = skillscope::engine::reload::Pending { paths: Default::default(), overflow: true };
+    assert_eq!(app.apply_changes(&changes), skillscope::tui::rescan::Changes::Rescan);
+    let again = app.rescanned(job.run()).expect("asked again meanwhile: read again");
+    assert!(app.rescanning());
+    assert!(app.rescanned(again.run()).is_none());
+    let after = screen(&mut app, 100, 20);
+    assert!(!after.contains("rescanning…") && after.contains("aaa"), "{after}");
+    assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("beta"));
+}
+
+/// Files lists the folder once per selection: moving its cursor reads
+/// only the file it lands on.
+#[test]
+fn the_files_view_lists_the_folder_once_per_selection() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    screen(&mut app, 120, 40);
+    let listed = app.file_entries().map(<[_]>::to_vec).expect("listed");
+    assert!(listed.len() > 2);
+    for _ in 0..listed.len() {
+        let effects = key(&mut app, KeyCode::Char('j'));
+        let asked = app.prepare(ratatui::layout::Rect::new(0, 0, 120, 40));
+        let walks = effects.iter().chain(&asked).filter(|e| {
+            matches!(e, Effect::Job(r) if matches!(&r.kind, skillscope::tui::jobs::JobKind::View(v)
+                if matches!(v.request, skillscope::tui::views::ViewRequest::Files { .. })))
+        });
+        assert_eq!(walks.count(), 0, "j walks no folder");
+        app.run_jobs_inline(&asked);
+    }
+    assert_eq!(app.file_entries().map(<[_]>::to_vec), Some(listed));
+    let shown = screen(&mut app, 120, 40);
+    assert!(!shown.contains("rendering…"), "{shown}");
 }

@@ -56,13 +56,13 @@ fn search_ranks_names_first_and_selects_the_best() {
     ctrl(&mut app, 'u');
     keys(&mut app, "deploy");
     let order: Vec<String> = app
-        .rows
+        .rows()
         .iter()
-        .filter_map(|r| app.tree.nodes[r.node].skill)
+        .filter_map(|r| app.tree().nodes[r.node].skill)
         .map(|s| app.catalog.skills[s].name.clone())
         .collect();
     assert_eq!(order, ["deploy", "deploy-service", "redeploy", "notes"]);
-    assert!(app.rows.iter().all(|r| !r.has_children), "a flat list: no folder rows");
+    assert!(app.rows().iter().all(|r| !r.has_children), "a flat list: no folder rows");
     let shown = screen(&mut app, 100, 20);
     assert!(shown.contains("deploy-service  ops"), "the category beside the name:\n{shown}");
     assert!(shown.contains("Skills 4/6 by relevance"), "{shown}");
@@ -141,10 +141,10 @@ fn prompt_editing_keys_and_history() {
 fn pastes_are_text_never_keys() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
-    let before = app.cursor;
+    let before = app.cursor();
     let effects = handed(app.handle_event(&Event::Paste("qe/j".into())));
     assert!(effects.is_empty(), "no quit, no editor: {effects:?}");
-    assert_eq!(app.cursor, before);
+    assert_eq!(app.cursor(), before);
     assert!(!app.search.typing);
     key(&mut app, KeyCode::Char('/'));
     let effects = app.handle_event(&Event::Paste("release\n-notes\u{1b}[2J".into()));
@@ -317,15 +317,15 @@ fn help_is_filterable_and_scrollable() {
 fn folder_rows_show_their_own_summary() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
-    let folder = |app: &App, label: &str| app.rows.iter().position(|r| app.tree.nodes[r.node].label == label);
+    let folder = |app: &App, label: &str| app.rows().iter().position(|r| app.tree().nodes[r.node].label == label);
     let research = folder(&app, "research").expect("research");
-    while app.cursor != research {
-        let code = if app.cursor < research { KeyCode::Down } else { KeyCode::Up };
+    while app.cursor() != research {
+        let code = if app.cursor() < research { KeyCode::Down } else { KeyCode::Up };
         key(&mut app, code);
     }
     assert!(screen(&mut app, 120, 30).contains("paper-summary —"));
     let writing = folder(&app, "writing").expect("writing");
-    while app.cursor != writing {
+    while app.cursor() != writing {
         key(&mut app, KeyCode::Down);
     }
     let shown = screen(&mut app, 120, 30);
@@ -337,15 +337,15 @@ fn clicking_a_tab_switches_the_view() {
     let demo = DemoHome::create().expect("demo");
     let mut app = app_for(&demo.home());
     screen(&mut app, 120, 30);
-    let (x, _) = app.layout.tabs[2];
+    let (x, _) = app.layout().tabs[2];
     let click = MouseEvent {
         kind: MouseEventKind::Down(MouseButton::Left),
         column: x,
-        row: app.layout.view.y,
+        row: app.layout().view.y,
         modifiers: KeyModifiers::NONE,
     };
     app.handle_event(&Event::Mouse(click));
-    assert_eq!(app.view, ViewTab::Readiness);
+    assert_eq!(app.view(), ViewTab::Readiness);
 }
 
 #[test]
@@ -367,7 +367,7 @@ fn enter_on_a_finding_jumps_to_its_line() {
     }
     key(&mut app, KeyCode::Enter);
     assert_eq!(selected_name(&app).as_deref(), Some("Bad_Name"));
-    assert_eq!((app.view, app.raw), (ViewTab::Preview, true));
+    assert_eq!((app.view(), app.raw()), (ViewTab::Preview, true));
     let shown = screen(&mut app, 120, 30);
     assert!(shown.contains("2 │ name: Bad_Name"), "{shown}");
 }
@@ -394,7 +394,7 @@ fn a_running_check_shows_a_gauge_and_its_result_stays() {
         app.handle_event(&Event::Key(crossterm::event::KeyEvent::new(KeyCode::Char('7'), KeyModifiers::NONE)));
     assert!(app.checking(), "the check is requested, not answered yet");
     let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 20)).unwrap();
-    terminal.draw(|f| skillscope::tui::ui::draw(f, &mut app)).unwrap();
+    skillscope::tui::ui::render(&mut terminal, &mut app).unwrap();
     let shown: String = terminal.backend().buffer().content().iter().map(|c| c.symbol()).collect();
     assert!(shown.contains("Checking the home"), "{shown}");
     app.run_jobs_inline(&effects);
@@ -404,6 +404,6 @@ fn a_running_check_shows_a_gauge_and_its_result_stays() {
     // Moving around keeps the answer: no new check until something changes.
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Char('1'));
-    assert!(app.jobs.diagnostics.is_some());
+    assert!(app.findings().is_some());
     assert!(!key(&mut app, KeyCode::Char('7')).iter().any(|e| matches!(e, Effect::Job(_))));
 }

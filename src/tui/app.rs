@@ -15,13 +15,11 @@ use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
 use crate::engine::layers::{can_edit, read_db, DbSkill, Layers, Source};
 use crate::engine::lifecycle::UsageOverview;
-use crate::engine::reload::{self, Pending, ReloadPlan};
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
 use crate::search;
 use crossterm::event::{Event, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseEvent, MouseEventKind};
 use ratatui::layout::Rect;
-use ratatui::text::Line;
 use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -73,31 +71,6 @@ impl ViewTab {
 pub enum Focus {
     Tree,
     View,
-}
-
-/// Rendered view lines are cached by (generation, selected row, tab, width,
-/// raw, file cursor, diagnostics state): scrolling and redraws reuse them.
-pub type CacheKey = (u64, Option<NodeKey>, ViewTab, u16, bool, usize, (bool, Severity, usize));
-
-/// A view's lines as rendered for a width, and the widest of them (lines
-/// wider than the view, code, scroll sideways).
-#[derive(Debug, Default)]
-pub struct Rendered {
-    pub lines: Vec<Line<'static>>,
-    pub max_width: usize,
-    /// Unique to this rendering: a view search follows the text on screen,
-    /// whichever key it was cached under (a job's answer replaces the text
-    /// under the same key).
-    pub serial: u64,
-}
-
-impl Rendered {
-    pub fn new(lines: Vec<Line<'static>>) -> Rendered {
-        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let max_width = super::view_text::max_width(&lines);
-        let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        Rendered { lines, max_width, serial }
-    }
 }
 
 /// What the event loop must do after an update.
@@ -158,7 +131,7 @@ pub struct ViewSearch {
     pub hits: Vec<Hit>,
     /// The hit `n`/`N` are at.
     pub current: usize,
-    /// What the hits were computed for: ([`Rendered::serial`], query).
+    /// What the hits were computed for: ([`super::render::Rendered::serial`], query).
     pub computed_for: Option<(u64, String)>,
     /// Scroll to the current hit once hits are computed.
     pub reveal: bool,
@@ -178,7 +151,8 @@ pub struct CopyItem {
     pub text: String,
 }
 
-/// Where things were drawn last frame, for mouse hit-testing and paging.
+/// Where things are drawn this frame, for mouse hit-testing and paging
+/// (written before the frame by [`App::prepare`], from the terminal's size).
 #[derive(Debug, Clone, Default)]
 pub struct LayoutState {
     pub tree: Rect,
@@ -190,24 +164,38 @@ pub struct LayoutState {
     /// Where each tab's title was drawn: (first column, past the last), in
     /// [`ViewTab::ALL`] order.
     pub tabs: [(u16, u16); ViewTab::ALL.len()],
-    /// Lines of the view's content, and the widest, last frame.
+    /// Lines of the view's content, and the widest, this frame.
     pub view_lines: usize,
     pub view_max_width: usize,
 }
 
 /// Answers from background jobs, with the request they answer.
 #[derive(Debug, Default)]
-pub struct JobState {
+pub(super) struct JobState {
     next_id: u64,
-    pub requested: HashMap<std::mem::Discriminant<JobKind>, (u64, JobKind)>,
-    pub agent: Option<(JobKind, JobOutput)>,
-    pub bundles: Option<JobOutput>,
-    pub prompt: Option<JobOutput>,
-    pub lifecycle: Option<(JobKind, JobOutput)>,
+    pub(super) requested: HashMap<std::mem::Discriminant<JobKind>, (u64, JobKind)>,
+    pub(super) agent: Option<(JobKind, JobOutput)>,
+    pub(super) bundles: Option<JobOutput>,
+    pub(super) prompt: Option<JobOutput>,
+    pub(super) lifecycle: Option<(JobKind, JobOutput)>,
     /// Findings by skill (catalog index), and those about no skill.
-    pub diagnostics: Option<Diagnostics>,
+    pub(super) diagnostics: Option<Diagnostics>,
     /// How far the running check has got.
-    pub diagnostics_progress: Option<Arc<crate::engine::check::Progress>>,
+    pub(super) diagnostics_progress: Option<Arc<crate::engine::check::Progress>>,
+}
+
+impl JobState {
+    /// A fresh request id (ids count on across resets).
+    pub(super) fn next_id(&mut self) -> u64 {
+        self.next_id += 1;
+        self.next_id
+    }
+
+    /// Goes on counting where `older` left off (answers to its requests
+    /// are then never taken for this one's).
+    pub(super) fn next_id_from(&mut self, older: &JobState) {
+        self.next_id = older.next_id;
+    }
 }
 
 /// The home's findings, mapped onto the current catalog.
@@ -226,45 +214,86 @@ pub struct DiagnosticsView {
     pub cursor: usize,
 }
 
+/// The tree pane: the tree, its rows on screen, the cursor and the scroll.
+#[derive(Debug, Default)]
+pub(super) struct Nav {
+    pub(super) tree: Tree,
+    pub(super) rows: Vec<Row>,
+    pub(super) cursor: usize,
+    /// The first row on screen.
+    pub(super) offset: usize,
+    /// How the tree orders the skills in each folder.
+    pub(super) sort: TreeSort,
+}
+
+/// The view pane: which view, how far it is scrolled, and its cursors.
+#[derive(Debug)]
+pub(super) struct ViewState {
+    pub(super) tab: ViewTab,
+    pub(super) scroll: usize,
+    /// Columns scrolled away from lines wider than the view (code).
+    pub(super) h_scroll: usize,
+    pub(super) raw: bool,
+    pub(super) file_cursor: usize,
+    /// The file to put the cursor on when the folder's files arrive (a
+    /// finding's file).
+    pub(super) file_wanted: Option<String>,
+    pub(super) diag: DiagnosticsView,
+}
+
+/// What the user set: the config file's entries and the check's settings.
+#[derive(Debug)]
+pub(super) struct Prefs {
+    pub(super) keymap: Keymap,
+    /// The editor command from the config file, over $VISUAL/$EDITOR.
+    pub(super) editor: Option<String>,
+    /// The pager command from the config file, over $PAGER.
+    pub(super) pager: Option<String>,
+    /// Set when the config file could not be used: shown in the status line.
+    pub(super) config_note: Option<String>,
+    /// Every problem of the config file, listed in the help.
+    pub(super) config_problems: Vec<String>,
+    /// What the Diagnostics view and the tree's markers report: the
+    /// repository's `skillscope.toml`, as `check` reads it.
+    pub(super) check_policy: super::jobs::SharedPolicy,
+    /// The settings file read for it, or why it could not be used.
+    pub(super) check_settings: Result<Option<PathBuf>, String>,
+}
+
+impl Default for Prefs {
+    fn default() -> Prefs {
+        Prefs {
+            keymap: Keymap::default(),
+            editor: None,
+            pager: None,
+            config_note: None,
+            config_problems: Vec::new(),
+            check_policy: super::jobs::SharedPolicy::default(),
+            check_settings: Ok(None),
+        }
+    }
+}
+
+/// The browser's state. What the screen shows is grouped by pane and kept
+/// to this module tree; the rest reads it through methods.
 pub struct App {
     pub engine: Arc<Engine>,
     /// Per-user layers, when the browser was opened with `--user`.
     pub layers: Option<Layers>,
     pub catalog: Catalog,
-    /// Bumped on every rescan or setting change; caches are keyed by it.
-    pub generation: u64,
-    pub tree: Tree,
-    pub rows: Vec<Row>,
-    pub cursor: usize,
-    pub tree_offset: usize,
+    /// The usage records by name (tree markers and sort) and the archive.
+    pub usage: UsageOverview,
+    pub theme: Theme,
+    /// Bumped on every rescan or setting change; renderings are keyed by it.
+    pub(super) generation: u64,
+    pub(super) nav: Nav,
     pub focus: Focus,
-    pub view: ViewTab,
-    pub view_scroll: usize,
-    /// Columns scrolled away from lines wider than the view (code).
-    pub h_scroll: usize,
-    pub raw: bool,
+    pub(super) view: ViewState,
     pub help: HelpState,
     pub search: SearchState,
     pub view_search: ViewSearch,
     pub copy_menu: Option<CopyMenu>,
-    pub keymap: Keymap,
-    /// Set when the config file could not be used: shown in the status line.
-    pub config_note: Option<String>,
-    /// Every problem of the config file, listed in the help.
-    pub config_problems: Vec<String>,
-    /// What the Diagnostics view and the tree's markers report: the
-    /// repository's `skillscope.toml`, as `check` reads it.
-    pub check_policy: super::jobs::SharedPolicy,
-    /// The settings file read for it, or why it could not be used.
-    pub check_settings: Result<Option<PathBuf>, String>,
-    /// The editor command from the config file, over $VISUAL/$EDITOR.
-    pub editor: Option<String>,
-    /// The pager command from the config file, over $PAGER.
-    pub pager: Option<String>,
-    /// The usage records by name (tree markers and sort) and the archive.
-    pub usage: UsageOverview,
-    /// How the tree orders the skills in each folder.
-    pub tree_sort: TreeSort,
+    pub(super) prefs: Prefs,
     /// The time the Lifecycle view forecasts for: the clock, or a fixed
     /// time in tests.
     pub clock: fn() -> crate::engine::isotime::Micros,
@@ -272,8 +301,6 @@ pub struct App {
     /// [`App::index_search`]): the first frame does not wait for it, and the
     /// first typed character seldom does.
     pub(super) search_index: search::Index,
-    pub file_cursor: usize,
-    pub diag: DiagnosticsView,
     pub notice: Option<String>,
     pub banner: Option<String>,
     /// The folder of skills shown through a stand-in home, if that is what was opened.
@@ -282,11 +309,10 @@ pub struct App {
     /// The Hermes installed on this machine, once looked for (the status
     /// line shows its version).
     pub hermes: Option<crate::engine::hermes_install::HermesInstall>,
-    pub theme: Theme,
-    pub layout: LayoutState,
-    pub jobs: JobState,
-    /// Rendered views by [`CacheKey`].
-    pub cache: HashMap<CacheKey, Arc<Rendered>>,
+    pub(super) layout: LayoutState,
+    pub(super) jobs: JobState,
+    pub(super) render: super::render::RenderState,
+    pub(super) rescan: super::rescan::RescanState,
     /// Set while the first scan of a big home runs.
     pub scan: Option<ScanProgress>,
 }
@@ -328,14 +354,6 @@ impl App {
         app
     }
 
-    /// The first scan is done: its catalog replaces the empty one.
-    pub fn scanned(&mut self, catalog: Catalog) {
-        self.scan = None;
-        self.catalog = catalog;
-        self.usage = self.engine.usage_overview();
-        self.catalog_changed(None, 0, true);
-    }
-
     /// The browser on a catalog already read.
     pub fn with_catalog(engine: Engine, theme: Theme, layers: Option<Layers>, catalog: Catalog) -> App {
         let usage = engine.usage_overview();
@@ -344,44 +362,38 @@ impl App {
             engine: Arc::new(engine),
             layers,
             catalog,
+            usage,
+            theme,
             generation: 1,
-            tree,
-            rows: Vec::new(),
-            cursor: 0,
-            tree_offset: 0,
+            nav: Nav { tree, ..Nav::default() },
             focus: Focus::Tree,
-            view: ViewTab::Preview,
-            view_scroll: 0,
-            h_scroll: 0,
-            raw: false,
+            view: ViewState {
+                tab: ViewTab::Preview,
+                scroll: 0,
+                h_scroll: 0,
+                raw: false,
+                file_cursor: 0,
+                file_wanted: None,
+                // The tree's markers and the view show warnings and up
+                // until the user asks for info (`f`).
+                diag: DiagnosticsView { all: false, min: Severity::Warning, cursor: 0 },
+            },
             help: HelpState::default(),
             search: SearchState::default(),
             view_search: ViewSearch::default(),
             copy_menu: None,
-            keymap: Keymap::default(),
-            config_note: None,
-            config_problems: Vec::new(),
-            check_policy: super::jobs::SharedPolicy::default(),
-            check_settings: Ok(None),
-            editor: None,
-            pager: None,
-            search_index: search::Index::new(),
+            prefs: Prefs::default(),
             clock: crate::engine::isotime::now,
-            usage,
-            tree_sort: TreeSort::Name,
-            file_cursor: 0,
-            // The tree's markers and the view show warnings and up until
-            // the user asks for info (`f`).
-            diag: DiagnosticsView { all: false, min: Severity::Warning, cursor: 0 },
+            search_index: search::Index::new(),
             notice: None,
             banner: None,
             folder: None,
             watch_note: None,
             hermes: None,
-            theme,
             layout: LayoutState::default(),
             jobs: JobState::default(),
-            cache: HashMap::new(),
+            render: Default::default(),
+            rescan: Default::default(),
             scan: None,
         };
         app.refresh_rows();
@@ -401,6 +413,51 @@ impl App {
         }
     }
 
+    /// The tree of roots, folders and skills.
+    pub fn tree(&self) -> &Tree {
+        &self.nav.tree
+    }
+
+    /// The tree pane's rows: the tree's open part, or the ranked matches.
+    pub fn rows(&self) -> &[Row] {
+        &self.nav.rows
+    }
+
+    /// The selected row.
+    pub fn cursor(&self) -> usize {
+        self.nav.cursor
+    }
+
+    /// How the tree orders the skills in each folder.
+    pub fn tree_sort(&self) -> TreeSort {
+        self.nav.sort
+    }
+
+    /// The view shown on the right.
+    pub fn view(&self) -> ViewTab {
+        self.view.tab
+    }
+
+    /// The view's first line on screen.
+    pub fn view_scroll(&self) -> usize {
+        self.view.scroll
+    }
+
+    /// Whether the Preview shows the raw SKILL.md.
+    pub fn raw(&self) -> bool {
+        self.view.raw
+    }
+
+    /// Where things are drawn this frame.
+    pub fn layout(&self) -> &LayoutState {
+        &self.layout
+    }
+
+    /// The home's findings, once the check has answered.
+    pub fn findings(&self) -> Option<&Diagnostics> {
+        self.jobs.diagnostics.as_ref()
+    }
+
     /// The tree's rows, or while a query is active the ranked matches as a
     /// flat list (no folder rows).
     pub(super) fn refresh_rows(&mut self) {
@@ -408,9 +465,9 @@ impl App {
             // A search's rows are rewritten on each typed character: in the
             // same allocation (tens of thousands of rows, no fresh pages).
             Some(ranked) => {
-                self.rows.clear();
-                let node_rows = ranked.iter().filter_map(|&s| self.tree.skill_node(s));
-                self.rows.extend(node_rows.map(|node| Row {
+                self.nav.rows.clear();
+                let node_rows = ranked.iter().filter_map(|&s| self.nav.tree.skill_node(s));
+                self.nav.rows.extend(node_rows.map(|node| Row {
                     node,
                     depth: 0,
                     expanded: false,
@@ -418,33 +475,33 @@ impl App {
                     count: 1,
                 }));
             }
-            None => self.rows = self.tree.rows(),
+            None => self.nav.rows = self.nav.tree.rows(),
         }
-        self.cursor = self.cursor.min(self.rows.len().saturating_sub(1));
+        self.nav.cursor = self.nav.cursor.min(self.nav.rows.len().saturating_sub(1));
     }
 
     pub(super) fn select_first_skill(&mut self) {
-        if let Some(i) = self.rows.iter().position(|r| self.tree.nodes[r.node].skill.is_some()) {
-            self.cursor = i;
+        if let Some(i) = self.nav.rows.iter().position(|r| self.nav.tree.nodes[r.node].skill.is_some()) {
+            self.nav.cursor = i;
         }
     }
 
     pub fn selected_row(&self) -> Option<&Row> {
-        self.rows.get(self.cursor)
+        self.nav.rows.get(self.nav.cursor)
     }
 
     pub fn selected_key(&self) -> Option<NodeKey> {
-        self.selected_row().map(|r| self.tree.nodes[r.node].key.clone())
+        self.selected_row().map(|r| self.nav.tree.nodes[r.node].key.clone())
     }
 
     /// The catalog index of the selected skill.
     pub fn selected_skill(&self) -> Option<usize> {
-        self.selected_row().and_then(|r| self.tree.nodes[r.node].skill)
+        self.selected_row().and_then(|r| self.nav.tree.nodes[r.node].skill)
     }
 
     /// The selected archived skill, as an index in [`UsageOverview::archived`].
     pub fn selected_archived(&self) -> Option<usize> {
-        self.selected_row().and_then(|r| self.tree.nodes[r.node].archived)
+        self.selected_row().and_then(|r| self.nav.tree.nodes[r.node].archived)
     }
 
     pub fn skill(&self, i: usize) -> &CatalogSkill {
@@ -486,7 +543,7 @@ impl App {
         if mode == Mode::CopyMenu {
             return self.copy_menu_key(key);
         }
-        if let Some(action) = self.keymap.lookup(mode, key) {
+        if let Some(action) = self.prefs.keymap.lookup(mode, key) {
             return self.update(action);
         }
         if mode == Mode::Prompt {
@@ -510,8 +567,8 @@ impl App {
                 }
             }
             MouseEventKind::Down(_) if inside(self.layout.tree) => {
-                let row = usize::from(m.row.saturating_sub(self.layout.tree.y + 1)) + self.tree_offset;
-                if row < self.rows.len() {
+                let row = usize::from(m.row.saturating_sub(self.layout.tree.y + 1)) + self.nav.offset;
+                if row < self.nav.rows.len() {
                     self.focus = Focus::Tree;
                     self.select(row);
                 }
@@ -528,22 +585,23 @@ impl App {
 
     pub(super) fn select(&mut self, row: usize) {
         let before = self.selected_key();
-        self.cursor = row.min(self.rows.len().saturating_sub(1));
+        self.nav.cursor = row.min(self.nav.rows.len().saturating_sub(1));
         if self.selected_key() != before {
-            self.view_scroll = 0;
-            self.h_scroll = 0;
-            self.file_cursor = 0;
-            if !self.diag.all {
-                self.diag.cursor = 0;
+            self.view.scroll = 0;
+            self.view.h_scroll = 0;
+            self.view.file_cursor = 0;
+            self.view.file_wanted = None;
+            if !self.view.diag.all {
+                self.view.diag.cursor = 0;
             }
         }
     }
 
     pub(super) fn move_cursor(&mut self, delta: isize) {
-        if self.rows.is_empty() {
+        if self.nav.rows.is_empty() {
             return;
         }
-        let target = (self.cursor as isize + delta).clamp(0, self.rows.len() as isize - 1) as usize;
+        let target = (self.nav.cursor as isize + delta).clamp(0, self.nav.rows.len() as isize - 1) as usize;
         self.select(target);
     }
 
@@ -552,35 +610,21 @@ impl App {
     }
 
     pub(super) fn scroll_view(&mut self, delta: isize) {
-        self.view_scroll = (self.view_scroll as isize + delta).max(0) as usize;
+        self.view.scroll = (self.view.scroll as isize + delta).max(0) as usize;
         self.clamp_view_scroll();
     }
 
     pub(super) fn scroll_sideways(&mut self, delta: isize) {
         let room = self.layout.view_max_width.saturating_sub(usize::from(self.layout.view_width));
-        self.h_scroll = (self.h_scroll as isize + delta).clamp(0, room as isize) as usize;
+        self.view.h_scroll = (self.view.h_scroll as isize + delta).clamp(0, room as isize) as usize;
     }
 
-    /// Keeps the view's scroll inside its content (after a resize, a rescan).
+    /// Keeps the view's scroll inside the lines shown (after a resize, a rescan).
     pub fn clamp_view_scroll(&mut self) {
-        let width = self.layout.view.width.saturating_sub(2);
-        let key = self.cache_key(width);
-        if let Some(view) = self.cache.get(&key) {
+        if let Some(view) = self.shown() {
             let max = view.lines.len().saturating_sub(usize::from(self.layout.view_height.max(1)));
-            self.view_scroll = self.view_scroll.min(max);
+            self.view.scroll = self.view.scroll.min(max);
         }
-    }
-
-    pub fn cache_key(&self, width: u16) -> CacheKey {
-        (
-            self.generation,
-            self.selected_key(),
-            self.view,
-            width,
-            self.raw,
-            self.file_cursor,
-            (self.diag.all, self.diag.min, self.diag.cursor),
-        )
     }
 
     /// Applies one action.
@@ -619,20 +663,20 @@ impl App {
             Action::ScrollViewUp => self.scroll_view(-3),
             Action::ScrollLeft => self.scroll_sideways(-8),
             Action::ScrollRight => self.scroll_sideways(8),
-            Action::Top if view_focus => self.view_scroll = 0,
+            Action::Top if view_focus => self.view.scroll = 0,
             Action::Bottom if view_focus => self.scroll_view(isize::MAX / 2),
             Action::Top => self.select(0),
-            Action::Bottom => self.select(self.rows.len().saturating_sub(1)),
-            Action::Collapse if view_focus && self.h_scroll > 0 => self.scroll_sideways(-8),
+            Action::Bottom => self.select(self.nav.rows.len().saturating_sub(1)),
+            Action::Collapse if view_focus && self.view.h_scroll > 0 => self.scroll_sideways(-8),
             Action::Collapse if view_focus => self.focus = Focus::Tree,
             Action::Expand if view_focus => self.scroll_sideways(8),
             Action::Collapse => self.collapse(),
             Action::Expand => self.expand(),
-            Action::Activate if view_focus && self.view == ViewTab::Diagnostics => self.jump_to_finding(),
+            Action::Activate if view_focus && self.view.tab == ViewTab::Diagnostics => self.jump_to_finding(),
             Action::Activate => match self.selected_row().cloned() {
                 Some(r) if r.has_children => {
-                    let expanded = self.tree.is_expanded(r.node);
-                    self.tree.set_expanded(r.node, !expanded);
+                    let expanded = self.nav.tree.is_expanded(r.node);
+                    self.nav.tree.set_expanded(r.node, !expanded);
                     self.refresh_rows();
                 }
                 Some(_) => self.focus = Focus::View,
@@ -648,9 +692,9 @@ impl App {
                 let step = if action == Action::NextMatch { 1 } else { -1 };
                 if !self.view_search.input.is_empty() && (view_focus || self.search.matches.is_none()) {
                     self.step_hit(step);
-                } else if self.search.matches.is_some() && !self.rows.is_empty() {
-                    let n = self.rows.len() as isize;
-                    self.select(((self.cursor as isize + step) % n + n) as usize % n as usize);
+                } else if self.search.matches.is_some() && !self.nav.rows.is_empty() {
+                    let n = self.nav.rows.len() as isize;
+                    self.select(((self.nav.cursor as isize + step) % n + n) as usize % n as usize);
                 } else {
                     self.notice = Some("No search: press / to search (in the view: its text)".into());
                 }
@@ -673,16 +717,16 @@ impl App {
                 effects.push(Effect::Rescan);
             }
             Action::View(i) => self.show(ViewTab::ALL[i.min(ViewTab::ALL.len() - 1)]),
-            Action::NextView => self.show(ViewTab::ALL[(self.view.index() + 1) % ViewTab::ALL.len()]),
+            Action::NextView => self.show(ViewTab::ALL[(self.view.tab.index() + 1) % ViewTab::ALL.len()]),
             Action::PrevView => {
-                self.show(ViewTab::ALL[(self.view.index() + ViewTab::ALL.len() - 1) % ViewTab::ALL.len()])
+                self.show(ViewTab::ALL[(self.view.tab.index() + ViewTab::ALL.len() - 1) % ViewTab::ALL.len()])
             }
             Action::SystemPrompt => self.show(ViewTab::Prompt),
             Action::CycleSort => self.cycle_sort(),
             Action::ToggleRaw => {
-                self.raw = !self.raw;
-                self.view_scroll = 0;
-                self.h_scroll = 0;
+                self.view.raw = !self.view.raw;
+                self.view.scroll = 0;
+                self.view.h_scroll = 0;
             }
             Action::OpenEditor => match self.editor_target() {
                 Some(Ok(effect)) => effects.push(effect),
@@ -699,23 +743,25 @@ impl App {
                     self.notice = Some("Nothing to copy here".into());
                 } else {
                     self.copy_menu = Some(CopyMenu { items, cursor: 0 });
+                    // The agent's message is offered once its job answers.
+                    effects.extend(self.job_for(ViewTab::Agent));
                 }
             }
             Action::Pager => effects.push(Effect::Pager { text: self.view_text() }),
             Action::Rescan => effects.push(Effect::Rescan),
             Action::DiagnosticsScope => {
                 self.show(ViewTab::Diagnostics);
-                self.diag.all = !self.diag.all;
-                self.diag.cursor = 0;
+                self.view.diag.all = !self.view.diag.all;
+                self.view.diag.cursor = 0;
             }
             Action::DiagnosticsSeverity => {
                 self.show(ViewTab::Diagnostics);
-                self.diag.min = match self.diag.min {
+                self.view.diag.min = match self.view.diag.min {
                     Severity::Info => Severity::Warning,
                     Severity::Warning => Severity::Error,
                     Severity::Error => Severity::Info,
                 };
-                self.diag.cursor = 0;
+                self.view.diag.cursor = 0;
             }
         }
         effects.extend(self.wanted_jobs());
@@ -723,27 +769,27 @@ impl App {
     }
 
     pub(super) fn show(&mut self, tab: ViewTab) {
-        if self.view != tab {
-            self.view = tab;
-            self.view_scroll = 0;
-            self.h_scroll = 0;
+        if self.view.tab != tab {
+            self.view.tab = tab;
+            self.view.scroll = 0;
+            self.view.h_scroll = 0;
         }
     }
 
     /// j/k in the view: moves the file cursor in Files, else scrolls.
     fn view_down(&mut self, delta: isize) {
-        if self.view == ViewTab::Diagnostics {
+        if self.view.tab == ViewTab::Diagnostics {
             let count = self.visible_findings().len();
             if count > 0 {
-                self.diag.cursor = (self.diag.cursor as isize + delta).clamp(0, count as isize - 1) as usize;
+                self.view.diag.cursor = (self.view.diag.cursor as isize + delta).clamp(0, count as isize - 1) as usize;
             }
             return;
         }
-        if self.view == ViewTab::Files {
-            let count = self.selected_skill().map_or(0, |s| super::views::file_entries(self.skill(s)).len());
+        if self.view.tab == ViewTab::Files {
+            let count = self.file_entries().map_or(0, <[_]>::len);
             if count > 0 {
-                self.file_cursor = (self.file_cursor as isize + delta).clamp(0, count as isize - 1) as usize;
-                self.view_scroll = 0;
+                self.view.file_cursor = (self.view.file_cursor as isize + delta).clamp(0, count as isize - 1) as usize;
+                self.view.scroll = 0;
             }
         } else {
             self.scroll_view(delta);
@@ -753,10 +799,10 @@ impl App {
     fn collapse(&mut self) {
         let Some(row) = self.selected_row().cloned() else { return };
         if row.has_children && row.expanded {
-            self.tree.set_expanded(row.node, false);
+            self.nav.tree.set_expanded(row.node, false);
             self.refresh_rows();
-        } else if let Some(parent) = self.tree.parent(row.node) {
-            if let Some(i) = self.rows.iter().position(|r| r.node == parent) {
+        } else if let Some(parent) = self.nav.tree.parent(row.node) {
+            if let Some(i) = self.nav.rows.iter().position(|r| r.node == parent) {
                 self.select(i);
             }
         }
@@ -765,7 +811,7 @@ impl App {
     fn expand(&mut self) {
         let Some(row) = self.selected_row().cloned() else { return };
         if row.has_children && !row.expanded {
-            self.tree.set_expanded(row.node, true);
+            self.nav.tree.set_expanded(row.node, true);
             self.refresh_rows();
         } else if row.has_children {
             self.move_cursor(1);
@@ -777,9 +823,9 @@ impl App {
     /// Selects the row with this key, if it is visible; true when found.
     pub(super) fn restore_selection(&mut self, key: Option<&NodeKey>) -> bool {
         let Some(key) = key else { return false };
-        match self.rows.iter().position(|r| &self.tree.nodes[r.node].key == key) {
+        match self.nav.rows.iter().position(|r| &self.nav.tree.nodes[r.node].key == key) {
             Some(i) => {
-                self.cursor = i;
+                self.nav.cursor = i;
                 true
             }
             None => false,
@@ -791,7 +837,7 @@ impl App {
         engine.options.backend = backend;
         self.engine = Arc::new(engine);
         self.generation += 1;
-        self.cache.clear();
+        self.render.clear();
         self.jobs.agent = None;
         self.jobs.bundles = None;
         self.jobs.requested.clear();
@@ -805,8 +851,8 @@ impl App {
         let mut out: Vec<&Finding> = d
             .all
             .iter()
-            .filter(|f| f.severity >= self.diag.min)
-            .filter(|f| self.diag.all || (selected.is_some() && f.skill == selected))
+            .filter(|f| f.severity >= self.view.diag.min)
+            .filter(|f| self.view.diag.all || (selected.is_some() && f.skill == selected))
             .collect();
         out.sort_by(|a, b| (b.severity, &a.rel_path, a.line).cmp(&(a.severity, &b.rel_path, b.line)));
         out
@@ -814,8 +860,8 @@ impl App {
 
     /// What `e` opens, or why it may not be edited.
     fn editor_target(&self) -> Option<Result<Effect, String>> {
-        if self.view == ViewTab::Diagnostics {
-            let f = self.visible_findings().get(self.diag.cursor).copied()?;
+        if self.view.tab == ViewTab::Diagnostics {
+            let f = self.visible_findings().get(self.view.diag.cursor).copied()?;
             if let Some(denied) = f.skill.and_then(|i| self.edit_denied(self.skill(i))) {
                 return Some(Err(denied));
             }
@@ -831,9 +877,8 @@ impl App {
         if let (Some(row), Some(db)) = (&skill.db_row, self.layers.as_ref().and_then(|l| l.db.clone())) {
             return Some(Ok(Effect::EditDbSkill { row: row.clone(), db, line: skill.body_line }));
         }
-        if self.view == ViewTab::Files && self.focus == Focus::View {
-            let files = super::views::file_entries(skill);
-            if let Some(entry) = files.get(self.file_cursor) {
+        if self.view.tab == ViewTab::Files && self.focus == Focus::View {
+            if let Some(entry) = self.file_entries().and_then(|files| files.get(self.view.file_cursor)) {
                 return Some(Ok(Effect::OpenEditor { path: skill.skill_dir.join(&entry.rel), line: 1 }));
             }
         }
@@ -847,188 +892,17 @@ impl App {
         can_edit(source, layers.org_id.as_deref()).err()
     }
 
-    /// Replaces the catalog after a rescan, keeping selection and scroll.
-    pub fn rescan(&mut self, engine: Engine) {
-        if self.scan.is_some() {
-            // The first scan's answer is on its way.
-            return;
-        }
-        let key = self.selected_key();
-        let scroll = self.view_scroll;
-        let catalog = load_catalog(&engine, self.layers.as_ref());
-        self.engine = Arc::new(engine);
-        self.catalog = catalog;
-        self.usage = self.engine.usage_overview();
-        self.catalog_changed(key.as_ref(), scroll, true);
-    }
-
-    /// Reads the check's settings (`skillscope.toml`) for the folder shown,
-    /// as `check` finds them; a file that cannot be used is said in the
-    /// Diagnostics view, and the defaults apply.
-    pub fn load_check_settings(&mut self) {
-        let start = self.folder.clone().unwrap_or_else(|| self.engine.home.root.clone());
-        let found = crate::engine::check::settings::discover(&start);
-        let settings = match found.as_deref().map(crate::engine::check::settings::load) {
-            None => Ok(crate::engine::check::settings::Settings::default()),
-            Some(loaded) => loaded,
-        };
-        let before = self.check_settings.clone();
-        match settings {
-            Ok(settings) => {
-                let check = &settings.check;
-                let policy = crate::engine::check::Policy {
-                    select: check.select.clone().unwrap_or_default(),
-                    ignore: check.ignore.clone().unwrap_or_default(),
-                    severity: check.severity.clone(),
-                    per_path_ignores: check.per_path_ignores.clone(),
-                    base: settings.base().map(std::path::Path::to_path_buf),
-                    min: Severity::Info,
-                };
-                if let Some(min) = check.min_severity {
-                    self.diag.min = min;
-                }
-                self.check_policy = super::jobs::SharedPolicy(Arc::new(policy));
-                self.check_settings = Ok(settings.path);
-            }
-            Err(e) => {
-                self.check_policy = super::jobs::SharedPolicy::default();
-                self.check_settings = Err(e.to_string());
-            }
-        }
-        if before != self.check_settings {
-            self.jobs.diagnostics = None;
-            self.jobs.requested.retain(|_, (_, kind)| !matches!(kind, JobKind::Diagnostics(..)));
-            self.cache.clear();
-        }
-    }
-
-    /// Walks and reads the home again with the app's current settings.
-    pub fn rescan_home(&mut self) {
-        self.load_check_settings();
-        let e = &self.engine;
-        let fresh = Engine::new(e.home.root.clone(), e.env.clone(), e.options.clone());
-        self.rescan(fresh);
-    }
-
-    /// Applies the changes the watcher reported with the least work that
-    /// gives the answer of a full rescan ([`reload::plan`]). False when
-    /// nothing shown depends on them.
-    pub fn reload(&mut self, pending: &Pending) -> bool {
-        if self.scan.is_some() {
-            return false;
-        }
-        let plan = if self.layers.is_some() {
-            ReloadPlan::Full
-        } else {
-            reload::plan(pending, &self.catalog, &self.engine.home, &self.engine.env)
-        };
-        match plan {
-            ReloadPlan::Nothing => return false,
-            ReloadPlan::Full => self.rescan_home(),
-            ReloadPlan::Answers { usage } => {
-                self.answers_changed();
-                if usage {
-                    self.usage_changed();
-                }
-            }
-            ReloadPlan::Usage => self.usage_changed(),
-            ReloadPlan::Part { skills, bundles } => {
-                let key = self.selected_key();
-                let scroll = self.view_scroll;
-                let skills: Vec<usize> = skills.into_iter().collect();
-                let names = |c: &Catalog| -> Vec<String> { skills.iter().map(|&i| c.skills[i].name.clone()).collect() };
-                let before = names(&self.catalog);
-                self.engine.refresh_skills(&mut self.catalog, &skills);
-                if bundles {
-                    self.engine.refresh_bundles(&mut self.catalog);
-                }
-                // The tree shows names, sorted: it stays unless one changed.
-                let rebuild = names(&self.catalog) != before;
-                self.catalog_changed(key.as_ref(), scroll, rebuild);
-            }
-        }
-        true
-    }
-
-    /// Whether the search index still has work: the event loop then calls
-    /// [`App::index_search`] whenever no event is waiting.
-    pub fn search_index_pending(&self) -> bool {
-        !self.search_index.is_ready()
-    }
-
-    /// One step of the search index (a few milliseconds at most).
-    pub fn index_search(&mut self) {
-        self.search_index.advance(&self.catalog, search::INDEX_STEP);
-    }
-
-    /// After a new catalog: the tree, the search and the selection follow it.
-    /// The usage records are the caller's to read again: a save inside a
-    /// skill folder leaves them as they were.
-    fn catalog_changed(&mut self, key: Option<&NodeKey>, scroll: usize, rebuild_tree: bool) {
-        if rebuild_tree {
-            self.rebuild_tree();
-        }
-        self.search_index = search::Index::new();
-        self.answers_changed();
-        let query = self.search.query().trim().to_owned();
-        self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };
-        self.refresh_rows();
-        if !self.restore_selection(key) {
-            self.select_first_skill();
-        } else {
-            self.view_scroll = scroll;
-        }
-    }
-
-    /// The tree again from the catalog and usage records, folders kept open
-    /// or closed as they were.
-    fn rebuild_tree(&mut self) {
-        let mut tree = Tree::build(&self.catalog, &self.usage, self.tree_sort);
-        tree.keep_expansion_of(&self.tree);
-        self.tree = tree;
-    }
-
-    /// The usage records, hub lock, curator state or archive changed:
-    /// markers, sort and the Lifecycle view follow.
-    fn usage_changed(&mut self) {
-        let key = self.selected_key();
-        let usage = self.engine.usage_overview();
-        // Markers are drawn from the records; the rows change only with the
-        // order or the archive.
-        let rows_change = self.tree_sort != TreeSort::Name || usage.archived != self.usage.archived;
-        self.usage = usage;
-        if rows_change {
-            self.rebuild_tree();
-        }
-        // The Lifecycle view's answer is asked for again (one in flight is
-        // dropped when it comes).
-        self.jobs.lifecycle = None;
-        self.jobs.requested.retain(|_, (_, kind)| !matches!(kind, JobKind::Lifecycle { .. }));
-        self.cache.clear();
-        self.refresh_rows();
-        if !self.restore_selection(key.as_ref()) {
-            self.select_first_skill();
-        }
-    }
-
     /// `s`: the next order of skills in the tree, the selection kept.
     fn cycle_sort(&mut self) {
         let key = self.selected_key();
-        self.tree_sort = self.tree_sort.next();
+        self.nav.sort = self.nav.sort.next();
         self.rebuild_tree();
         self.refresh_rows();
         self.restore_selection(key.as_ref());
         self.notice = Some(match self.search.matches {
-            Some(_) => format!("skills sorted by {} once the search is cleared", self.tree_sort.label()),
-            None => format!("skills sorted by {}", self.tree_sort.label()),
+            Some(_) => format!("skills sorted by {} once the search is cleared", self.nav.sort.label()),
+            None => format!("skills sorted by {}", self.nav.sort.label()),
         });
-    }
-
-    /// Every rendered view and job answer is stale.
-    fn answers_changed(&mut self) {
-        self.generation += 1;
-        self.cache.clear();
-        self.jobs = JobState { next_id: self.jobs.next_id, ..JobState::default() };
     }
 
     /// The jobs the screen needs that were not requested yet: the findings
@@ -1040,7 +914,7 @@ impl App {
             return effects;
         }
         if self.jobs.diagnostics.is_none() {
-            effects.extend(self.request(JobKind::Diagnostics(self.layers.clone(), self.check_policy.clone())));
+            effects.extend(self.request(JobKind::Diagnostics(self.layers.clone(), self.prefs.check_policy.clone())));
         }
         effects.extend(self.view_job());
         effects
@@ -1051,8 +925,7 @@ impl App {
         if self.jobs.requested.get(&slot).is_some_and(|(_, k)| *k == kind) {
             return None;
         }
-        self.jobs.next_id += 1;
-        let id = self.jobs.next_id;
+        let id = self.jobs.next_id();
         self.jobs.requested.insert(slot, (id, kind.clone()));
         let mut progress = super::jobs::SharedProgress::default();
         if matches!(kind, JobKind::Diagnostics(..)) {
@@ -1065,21 +938,31 @@ impl App {
         Some(Effect::Job(JobRequest { id, kind, progress }))
     }
 
+    /// The Agent view's question for the selected skill.
+    fn agent_kind(&self) -> Option<JobKind> {
+        self.selected_skill().map(|i| {
+            let s = self.skill(i);
+            let user = match (self.source_of(s), &self.layers) {
+                (Some(Source::User), Some(l)) => Some(l.user.clone()),
+                _ => None,
+            };
+            JobKind::Agent {
+                skill_md: s.skill_md.clone(),
+                command: s.status.command.clone(),
+                name: s.name.clone(),
+                user,
+            }
+        })
+    }
+
     fn view_job(&mut self) -> Vec<Effect> {
-        let kind = match self.view {
-            ViewTab::Agent => self.selected_skill().map(|i| {
-                let s = self.skill(i);
-                let user = match (self.source_of(s), &self.layers) {
-                    (Some(Source::User), Some(l)) => Some(l.user.clone()),
-                    _ => None,
-                };
-                JobKind::Agent {
-                    skill_md: s.skill_md.clone(),
-                    command: s.status.command.clone(),
-                    name: s.name.clone(),
-                    user,
-                }
-            }),
+        self.job_for(self.view.tab)
+    }
+
+    /// The job a view's answer comes from, unless it is here or asked for.
+    fn job_for(&mut self, tab: ViewTab) -> Vec<Effect> {
+        let kind = match tab {
+            ViewTab::Agent => self.agent_kind(),
             ViewTab::Bundles => Some(JobKind::Bundles),
             ViewTab::Prompt => Some(JobKind::Prompt),
             ViewTab::Lifecycle => {
@@ -1094,7 +977,7 @@ impl App {
                     }
                 })
             }
-            ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layers.clone(), self.check_policy.clone())),
+            ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layers.clone(), self.prefs.check_policy.clone())),
             _ => None,
         };
         let Some(kind) = kind else { return Vec::new() };
@@ -1104,6 +987,7 @@ impl App {
             JobKind::Prompt => self.jobs.prompt.is_some(),
             JobKind::Lifecycle { .. } => self.jobs.lifecycle.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Diagnostics(..) => self.jobs.diagnostics.is_some(),
+            JobKind::View(_) => false,
         };
         if have {
             return Vec::new();
@@ -1111,8 +995,18 @@ impl App {
         self.request(kind).into_iter().collect()
     }
 
-    /// Stores a job's answer if it answers the latest request.
+    /// Stores a job's answer if it answers the latest request (a view's
+    /// lines, if they are for this catalog).
     pub fn apply_job(&mut self, result: JobResult) {
+        if let JobKind::View(job) = &result.kind {
+            let answer = match result.output {
+                JobOutput::View(answer) => Some(answer),
+                _ => None,
+            };
+            self.apply_view(result.id, job, answer);
+            return;
+        }
+        let agent = matches!(result.kind, JobKind::Agent { .. });
         let slot = std::mem::discriminant(&result.kind);
         if self.jobs.requested.get(&slot).map(|(id, _)| *id) != Some(result.id) {
             return;
@@ -1127,11 +1021,20 @@ impl App {
                 if let JobOutput::Diagnostics(findings) = result.output {
                     self.jobs.diagnostics = Some(self.map_findings(findings));
                 }
-                self.cache.clear();
+                self.render.clear();
                 return;
             }
+            JobKind::View(_) => return,
         }
-        self.cache.retain(|k, _| k.2 != self.view);
+        if agent && self.copy_menu.is_some() {
+            // The menu offers the message now that it is known.
+            let items = self.copy_items();
+            if let Some(menu) = &mut self.copy_menu {
+                menu.cursor = menu.cursor.min(items.len().saturating_sub(1));
+                menu.items = items;
+            }
+        }
+        self.render.forget_tab(self.view.tab);
     }
 
     /// Re-points findings at this catalog's skills (the worker scanned its own).
@@ -1156,7 +1059,14 @@ impl App {
     /// True while the findings are being computed and the Diagnostics view
     /// shows their progress (the screen is redrawn to move the gauge).
     pub fn checking(&self) -> bool {
-        self.view == ViewTab::Diagnostics && self.jobs.diagnostics.is_none() && self.jobs.diagnostics_progress.is_some()
+        self.view.tab == ViewTab::Diagnostics
+            && self.jobs.diagnostics.is_none()
+            && self.jobs.diagnostics_progress.is_some()
+    }
+
+    /// The running check's gauge moved: the Diagnostics view is drawn again.
+    pub fn gauge_moved(&mut self) {
+        self.render.forget_tab(ViewTab::Diagnostics);
     }
 
     /// Runs requested jobs on this thread (tests, and small homes).

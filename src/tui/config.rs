@@ -275,11 +275,11 @@ impl UserConfig {
 
     /// Hands the editor, pager, keys and any problem to the browser.
     pub fn apply(&self, app: &mut App) {
-        app.editor.clone_from(&self.editor);
-        app.pager.clone_from(&self.pager);
-        app.keymap = Keymap::with_overrides(self.keys.clone());
-        app.config_note.clone_from(&self.problem);
-        app.config_problems.clone_from(&self.problems);
+        app.prefs.editor.clone_from(&self.editor);
+        app.prefs.pager.clone_from(&self.pager);
+        app.prefs.keymap = Keymap::with_overrides(self.keys.clone());
+        app.prefs.config_note.clone_from(&self.problem);
+        app.prefs.config_problems.clone_from(&self.problems);
     }
 }
 

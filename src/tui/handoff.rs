@@ -3,7 +3,6 @@
 
 use super::app::{App, CopyItem, Focus, ViewTab};
 use super::jobs::JobOutput;
-use crate::engine::context::Context;
 use crate::engine::paths::path_string;
 
 impl App {
@@ -45,12 +44,12 @@ impl App {
         let items = self.copy_items();
         let pick = |key: char| items.iter().find(|i| i.key == key).cloned();
         if self.focus == Focus::View {
-            match self.view {
+            match self.view.tab {
                 ViewTab::Agent => return pick('m').or_else(|| pick('p')),
                 ViewTab::Files => {
                     let skill = self.skill(self.selected_skill()?);
-                    let files = super::views::file_entries(skill);
-                    if let Some(entry) = files.get(self.file_cursor) {
+                    let entry = self.file_entries().and_then(|files| files.get(self.view.file_cursor));
+                    if let Some(entry) = entry {
                         let text = path_string(&skill.skill_dir.join(&entry.rel));
                         return Some(CopyItem { key: 'f', label: "file path", text });
                     }
@@ -58,7 +57,7 @@ impl App {
                 _ => {}
             }
         }
-        if self.view == ViewTab::Agent {
+        if self.view.tab == ViewTab::Agent {
             return pick('m').or_else(|| pick('p'));
         }
         pick('p')
@@ -67,7 +66,7 @@ impl App {
     /// The path of the selected folder row, when it is a folder on disk.
     fn selected_folder_path(&self) -> Option<String> {
         let row = self.selected_row()?;
-        match &self.tree.nodes[row.node].key {
+        match &self.nav.tree.nodes[row.node].key {
             super::tree::NodeKey::Root(r) => self.catalog.roots.get(*r).map(|r| path_string(&r.path)),
             super::tree::NodeKey::Category { root, path } => {
                 self.catalog.roots.get(*root).map(|r| path_string(&path.iter().fold(r.path.clone(), |p, c| p.join(c))))
@@ -78,44 +77,32 @@ impl App {
         }
     }
 
-    /// The message the agent receives for the skill's command, from the
-    /// Agent view's answer when it is for this skill, else computed now.
+    /// The message the agent receives for the skill's command, once the
+    /// Agent view's job has answered for this skill (building it may run
+    /// inline shell: never on the UI thread).
     fn agent_message(&self, i: usize) -> Option<String> {
         let skill = self.skill(i);
-        let command = skill.status.command.as_ref()?;
-        if let Some((super::jobs::JobKind::Agent { skill_md, .. }, JobOutput::Agent { message, .. })) = &self.jobs.agent
-        {
-            if *skill_md == skill.skill_md {
-                return message.clone();
+        skill.status.command.as_ref()?;
+        match &self.jobs.agent {
+            Some((super::jobs::JobKind::Agent { skill_md, .. }, JobOutput::Agent { message, .. }))
+                if *skill_md == skill.skill_md =>
+            {
+                message.clone()
             }
-        }
-        if skill.db_row.is_some() {
-            return None;
-        }
-        let session = Some(self.engine.options.session_id.as_str());
-        // A user's skill answers from that user's layer, as the Agent view does.
-        match (self.source_of(skill), &self.layers) {
-            (Some(crate::engine::layers::Source::User), Some(l)) => {
-                Context::new(&self.engine.user_engine(&l.user)).dispatch(command, session)
-            }
-            _ => Context::new(&self.engine).dispatch(command, session),
+            _ => None,
         }
     }
 
-    /// The current view as plain text (for the pager): the lines on screen,
-    /// rendered again only when they were never drawn.
+    /// The current view as plain text (for the pager): the lines on screen
+    /// (a view still being built gives its placeholder).
     pub fn view_text(&self) -> String {
-        let width = self.layout.view_width.max(1);
-        match self.cache.get(&self.cache_key(width)) {
-            Some(view) => crate::markdown::plain(&view.lines),
-            None => crate::markdown::plain(&super::views::build(self, width.max(40))),
-        }
+        self.shown().map(|view| crate::markdown::plain(&view.lines)).unwrap_or_default()
     }
 
     /// Enter on a finding: select its skill and show the line it names,
     /// in the raw SKILL.md (numbered) or in Files for another file.
     pub fn jump_to_finding(&mut self) {
-        let Some(f) = self.visible_findings().get(self.diag.cursor).map(|f| (*f).clone()) else { return };
+        let Some(f) = self.visible_findings().get(self.view.diag.cursor).map(|f| (*f).clone()) else { return };
         let Some(skill) = f.skill else {
             let at = f.line.map_or(String::new(), |l| format!(":{l}"));
             self.notice = Some(format!("{}{at} belongs to no skill; press e to open it", f.rel_path));
@@ -126,16 +113,19 @@ impl App {
         }
         let s = self.skill(skill);
         if *f.path == *s.skill_md {
-            self.view = ViewTab::Preview;
-            self.raw = true;
-            self.view_scroll = f.line.unwrap_or(1).saturating_sub(1);
-            self.h_scroll = 0;
+            self.view.tab = ViewTab::Preview;
+            self.view.raw = true;
+            self.view.scroll = f.line.unwrap_or(1).saturating_sub(1);
+            self.view.h_scroll = 0;
         } else {
+            // The cursor goes to the file when the folder's files are listed.
             let rel = f.path.strip_prefix(&s.skill_dir).map(path_string).unwrap_or_default();
-            let files = super::views::file_entries(s);
-            self.view = ViewTab::Files;
-            self.file_cursor = files.iter().position(|e| e.rel == rel).unwrap_or(0);
-            self.view_scroll = 0;
+            self.view.tab = ViewTab::Files;
+            match self.file_entries().map(|e| e.iter().position(|e| e.rel == rel)) {
+                Some(at) => self.view.file_cursor = at.unwrap_or(0),
+                None => self.view.file_wanted = Some(rel),
+            }
+            self.view.scroll = 0;
         }
         self.focus = Focus::View;
     }

@@ -1,7 +1,10 @@
 //! Answers that need a walk of every root (the invocation message, bundle
-//! compositions, the system prompt) or may read much (a skill's lifecycle
-//! and guard scan) are computed off the UI thread. Each
-//! request carries an id; the app keeps only the answer to its latest one.
+//! compositions, the system prompt), may read much (a skill's lifecycle
+//! and guard scan) or read files at all (a view's lines: SKILL.md
+//! preprocessed, perhaps running inline shell, a skill folder walked, a
+//! file highlighted) are computed off the UI thread. Each request carries
+//! an id; the app keeps only the answer to its latest one (a view's lines
+//! are kept by what they show, whichever request brought them).
 
 use crate::engine::check::Progress;
 use crate::engine::context::Context;
@@ -15,7 +18,7 @@ use crate::engine::scan::Scan;
 use crate::engine::Engine;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex};
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobKind {
@@ -41,6 +44,8 @@ pub enum JobKind {
     /// Every diagnostic finding in the home (and in the user's layers) the
     /// settings report.
     Diagnostics(Option<Layers>, SharedPolicy),
+    /// A view's lines that need files read (see [`super::views::ViewJob`]).
+    View(Box<super::views::ViewJob>),
 }
 
 /// The check's settings, shared with the app (requests compare by which
@@ -102,11 +107,17 @@ pub struct LifecycleAnswer {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum JobOutput {
-    Agent { message: Option<String>, prompt_lines: Vec<String> },
+    Agent {
+        message: Option<String>,
+        prompt_lines: Vec<String>,
+    },
     Bundles(Vec<BundleReport>),
     Prompt(Result<String, String>),
     Lifecycle(Box<LifecycleAnswer>),
     Diagnostics(Vec<Finding>),
+    View(super::views::ViewAnswer),
+    /// Not run: a newer view request took its place before it started.
+    Skipped,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -181,35 +192,51 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             // memory: they are copied out together.
             JobOutput::Diagnostics(crate::engine::diagnostics::compacted(findings))
         }
+        JobKind::View(job) => JobOutput::View(super::views::run(engine, job)),
     };
     JobResult { id: request.id, kind: request.kind.clone(), output }
 }
 
 /// Background threads running requests: the whole-home check on one, the
-/// views' answers on another, so a view never waits behind a check. On
-/// each, only the latest request of each kind is run; older ones queued
-/// behind it are dropped unanswered.
+/// views' answers on another, so a view never waits behind a check, and a
+/// view's lines on a few more, so that a slow one (an inline-shell snippet
+/// that sleeps) holds up no other. On the first two, only the latest
+/// request of each kind is run; older ones queued behind it are dropped
+/// unanswered. Lines are answered [`JobOutput::Skipped`] when dropped.
 pub struct Worker {
     views: Lane,
     checks: Lane,
+    lines: Pool,
 }
 
 impl Worker {
     pub fn spawn(done: impl Fn(JobResult) + Send + Sync + 'static) -> Worker {
         let done = Arc::new(done);
         let for_checks = done.clone();
+        let for_lines = done.clone();
         Worker {
             views: Lane::spawn(Priority::Normal, move |r| done(r)),
             checks: Lane::spawn(Priority::Background, move |r| for_checks(r)),
+            lines: Pool::new(move |r| for_lines(r)),
         }
     }
 
     pub fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
         match request.kind {
             JobKind::Diagnostics(..) => self.checks.submit(engine, request),
+            JobKind::View(_) => self.lines.submit(engine, request),
             _ => self.views.submit(engine, request),
         }
     }
+}
+
+/// Runs `work` on a thread of its own scheduled behind the UI and the
+/// views (niced, as the check's lane is): a rescan, say.
+pub fn spawn_background(work: impl FnOnce() + Send + 'static) {
+    std::thread::spawn(move || {
+        Priority::Background.apply();
+        work();
+    });
 }
 
 /// How a lane's thread is scheduled against the others.
@@ -267,6 +294,69 @@ impl Lane {
 
     fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
         let _ = self.tx.send((engine, request));
+    }
+}
+
+/// How many threads may build views' lines at once: a few snippets may
+/// sleep, and the view on screen is still built.
+const POOL_THREADS: usize = 4;
+
+/// Threads building views' lines. A request goes to an idle thread, else
+/// to a new one while there are fewer than [`POOL_THREADS`], else it waits;
+/// of those waiting only the latest is kept (the others are answered
+/// [`JobOutput::Skipped`], so the app may ask again).
+struct Pool {
+    shared: Arc<(Mutex<PoolState>, Condvar)>,
+    done: Arc<dyn Fn(JobResult) + Send + Sync>,
+}
+
+#[derive(Default)]
+struct PoolState {
+    waiting: Option<(Arc<Engine>, JobRequest)>,
+    threads: usize,
+    idle: usize,
+}
+
+impl Pool {
+    fn new(done: impl Fn(JobResult) + Send + Sync + 'static) -> Pool {
+        Pool { shared: Arc::default(), done: Arc::new(done) }
+    }
+
+    fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
+        let (lock, wake) = &*self.shared;
+        let Ok(mut state) = lock.lock() else { return };
+        if let Some((_, dropped)) = state.waiting.replace((engine, request)) {
+            (self.done)(JobResult { id: dropped.id, kind: dropped.kind, output: JobOutput::Skipped });
+        }
+        if state.idle == 0 && state.threads < POOL_THREADS {
+            state.threads += 1;
+            let shared = self.shared.clone();
+            let done = self.done.clone();
+            std::thread::spawn(move || Pool::serve(&shared, &*done));
+        } else {
+            wake.notify_one();
+        }
+    }
+
+    fn serve(shared: &(Mutex<PoolState>, Condvar), done: &(dyn Fn(JobResult) + Send + Sync)) {
+        let (lock, wake) = shared;
+        loop {
+            let job = {
+                let Ok(mut state) = lock.lock() else { return };
+                loop {
+                    if let Some(job) = state.waiting.take() {
+                        break job;
+                    }
+                    state.idle += 1;
+                    state = match wake.wait(state) {
+                        Ok(s) => s,
+                        Err(_) => return,
+                    };
+                    state.idle -= 1;
+                }
+            };
+            done(run(&job.0, &job.1));
+        }
     }
 }
 

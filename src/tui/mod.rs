@@ -2,8 +2,11 @@
 //!
 //! One channel carries everything that can change the screen (keys and
 //! mouse from the input thread, "something changed" from the watcher,
-//! answers from the job worker). The loop applies them to the [`App`] and
-//! draws only when something changed, so an idle browser costs nothing.
+//! answers from the job worker and from a rescan). The loop applies them
+//! to the [`App`] and draws only when something changed, so an idle
+//! browser costs nothing. It only handles keys and draws: whatever reads
+//! files or runs commands runs on other threads, and a frame shows a
+//! placeholder for what is not ready.
 
 pub mod app;
 pub mod backend;
@@ -17,6 +20,8 @@ pub mod jobs;
 pub mod keymap;
 pub mod line_edit;
 mod prompts;
+pub mod render;
+pub mod rescan;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
@@ -56,6 +61,10 @@ enum Message {
     HighlighterReady,
     /// The first scan of a big home is done.
     Scanned(Box<crate::engine::catalog::Catalog>),
+    /// A rescan is done.
+    Rescanned(Box<rescan::Rescanned>),
+    /// A headless run's events have all been sent.
+    InputClosed,
     /// The Hermes installation on PATH was looked for.
     HermesFound(Option<crate::engine::hermes_install::HermesInstall>),
 }
@@ -98,6 +107,54 @@ pub struct Setup {
     pub folder: Option<std::path::PathBuf>,
 }
 
+/// What the event loop runs on: a terminal it draws to and can hand to an
+/// editor or a pager ([`TerminalHost`]), or a test backend fed events by a
+/// benchmark ([`run_headless`]).
+pub trait Host {
+    type Backend: ratatui::backend::Backend;
+    fn terminal(&mut self) -> &mut ratatui::Terminal<Self::Backend>;
+    /// Leaves the screen to another program (the input thread paused).
+    fn suspend(&mut self) -> io::Result<()>;
+    fn resume(&mut self) -> io::Result<()>;
+    /// An input event was applied to the app.
+    fn applied(&mut self, _event: &Event, _app: &App) {}
+    /// A frame was drawn.
+    fn drawn(&mut self, _app: &App) {}
+}
+
+/// The real terminal and the input thread reading it.
+struct TerminalHost {
+    guard: terminal::Guard,
+    input: input::Input,
+}
+
+impl Host for TerminalHost {
+    type Backend = backend::SgrBackend<io::Stdout>;
+
+    fn terminal(&mut self) -> &mut ratatui::Terminal<Self::Backend> {
+        &mut self.guard.terminal
+    }
+
+    fn suspend(&mut self) -> io::Result<()> {
+        self.input.pause();
+        self.guard.suspend()
+    }
+
+    fn resume(&mut self) -> io::Result<()> {
+        self.guard.resume()?;
+        self.input.resume();
+        Ok(())
+    }
+}
+
+/// How the event loop was set up around the app.
+struct Session {
+    tx: mpsc::Sender<Message>,
+    rx: mpsc::Receiver<Message>,
+    /// Set up the file watches (a benchmark may go without).
+    watch: bool,
+}
+
 /// Runs the browser until the user quits.
 pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Message>();
@@ -118,9 +175,104 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     app.load_check_settings();
     config.apply(&mut app);
 
-    let mut guard = terminal::Guard::new()?;
+    let guard = terminal::Guard::new()?;
     let input_tx = tx.clone();
     let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev)).is_ok());
+    let mut host = TerminalHost { guard, input };
+    event_loop(&mut host, &mut app, Session { tx, rx, watch: true })
+}
+
+/// The event loop of [`run`] on a test backend of `width` x `height`,
+/// without file watches: `events` are the keys (the loop ends on a quit,
+/// or when `events` closes); `host` hears of each event applied and each
+/// frame drawn. Highlighting is used if loaded already. For benchmarks.
+pub fn run_headless(
+    mut app: App,
+    width: u16,
+    height: u16,
+    events: mpsc::Receiver<Event>,
+    probe: impl FnMut(Probe, &App),
+) -> io::Result<App> {
+    let (tx, rx) = mpsc::channel::<Message>();
+    let input_tx = tx.clone();
+    std::thread::spawn(move || {
+        for event in events {
+            if input_tx.send(Message::Input(event)).is_err() {
+                return;
+            }
+        }
+        let _ = input_tx.send(Message::InputClosed);
+    });
+    let terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
+        .map_err(|e| io::Error::other(e.to_string()))?;
+    let mut host = HeadlessHost { terminal, probe };
+    event_loop(&mut host, &mut app, Session { tx, rx, watch: false })?;
+    Ok(app)
+}
+
+/// What [`run_headless`] tells its probe.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Probe {
+    /// An input event was applied.
+    Applied,
+    /// A frame was drawn.
+    Drawn,
+}
+
+struct HeadlessHost<F> {
+    terminal: ratatui::Terminal<ratatui::backend::TestBackend>,
+    probe: F,
+}
+
+impl<F: FnMut(Probe, &App)> Host for HeadlessHost<F> {
+    type Backend = ratatui::backend::TestBackend;
+
+    fn terminal(&mut self) -> &mut ratatui::Terminal<Self::Backend> {
+        &mut self.terminal
+    }
+
+    fn suspend(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn resume(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+
+    fn drawn(&mut self, app: &App) {
+        (self.probe)(Probe::Drawn, app);
+    }
+
+    fn applied(&mut self, _event: &Event, app: &App) {
+        (self.probe)(Probe::Applied, app);
+    }
+}
+
+/// Starts a rescan on a thread of its own; its answer comes back as
+/// [`Message::Rescanned`].
+fn spawn_rescan(job: rescan::RescanJob, tx: &mpsc::Sender<Message>) {
+    let tx = tx.clone();
+    jobs::spawn_background(move || {
+        let _ = tx.send(Message::Rescanned(Box::new(job.run())));
+    });
+}
+
+/// Applies the watcher's changes: in place, or by a rescan off the UI thread.
+fn follow_changes(app: &mut App, pending: &Pending, tx: &mpsc::Sender<Message>) -> Option<Effect> {
+    match app.apply_changes(pending) {
+        rescan::Changes::Nothing => None,
+        rescan::Changes::Applied => Some(Effect::Reloaded),
+        rescan::Changes::Rescan => {
+            if let Some(job) = app.start_rescan() {
+                spawn_rescan(job, tx);
+            }
+            None
+        }
+    }
+}
+
+fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Result<()> {
+    let Session { tx, rx, watch } = session;
     let job_tx = tx.clone();
     let worker = jobs::Worker::spawn(move |r| {
         let _ = job_tx.send(Message::Job(r));
@@ -128,9 +280,9 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     // Watches are set up after the first frame and the first scan, off the
     // UI thread, and kept across reloads unless the folders to watch change.
     let mut watcher: Option<Watcher> = None;
-    let mut watched = watch_targets(&app);
+    let mut watched = watch_targets(app);
     let mut watch_request = 0;
-    if app.scan.is_none() {
+    if watch && app.scan.is_none() {
         start_watcher(&watched, watch_request, &tx);
     }
 
@@ -139,10 +291,12 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let mut notice_since: Option<Instant> = None;
     let mut shown_notice: Option<String> = None;
     let initial = app.wanted_jobs();
-    run_effects(&initial, &mut app, &worker);
+    run_effects(&initial, app, &worker);
     loop {
         if dirty {
-            guard.terminal.draw(|f| ui::draw(f, &mut app))?;
+            let wanted = ui::render(host.terminal(), app)?;
+            host.drawn(app);
+            run_effects(&wanted, app, &worker);
             dirty = false;
         }
         let mut timeout = match (reload.due, notice_since) {
@@ -159,7 +313,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
         }
         if app.checking() {
             timeout = timeout.min(GAUGE_REFRESH);
-            app.cache.retain(|key, _| key.2 != app::ViewTab::Diagnostics);
+            app.gauge_moved();
             dirty |= !indexing;
         }
         if indexing {
@@ -184,8 +338,10 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                         app.notice = None;
                     }
                     effects.extend(app.handle_event(&ev));
+                    host.applied(&ev, app);
                     dirty = true;
                 }
+                Message::InputClosed => effects.push(Effect::Quit),
                 Message::FilesChanged(event) => reload.changed(event, Instant::now()),
                 Message::WatcherReady(request, result) if request == watch_request => {
                     match result {
@@ -203,7 +359,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     dirty = true;
                 }
                 Message::HighlighterReady => {
-                    app.cache.clear();
+                    app.forget_rendered();
                     dirty = true;
                 }
                 Message::HermesFound(found) => {
@@ -224,29 +380,38 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     effects.push(Effect::Reloaded);
                     dirty = true;
                 }
+                Message::Rescanned(fresh) => {
+                    match app.rescanned(*fresh) {
+                        Some(again) => spawn_rescan(again, &tx),
+                        None => effects.push(Effect::Reloaded),
+                    }
+                    dirty = true;
+                }
             }
         }
         if let Some(pending) = reload.take_due(Instant::now()) {
-            if app.reload(&pending) {
-                effects.push(Effect::Reloaded);
-            }
+            effects.extend(follow_changes(app, &pending, &tx));
+            dirty = true;
         }
         for effect in effects {
             match effect {
                 Effect::Quit => return Ok(()),
-                Effect::Rescan | Effect::Reloaded => {
-                    if effect == Effect::Rescan {
-                        app.rescan_home();
+                Effect::Rescan => {
+                    if let Some(job) = app.start_rescan() {
+                        spawn_rescan(job, &tx);
                     }
-                    let targets = watch_targets(&app);
-                    if targets != watched {
+                    dirty = true;
+                }
+                Effect::Reloaded => {
+                    let targets = watch_targets(app);
+                    if watch && targets != watched {
                         // The old watches go before the new ones are set up.
                         drop(watcher.take());
                         watched = targets;
                         watch_request += 1;
                         start_watcher(&watched, watch_request, &tx);
                     }
-                    run_effects(&app.wanted_jobs(), &mut app, &worker);
+                    run_effects(&app.wanted_jobs(), app, &worker);
                     dirty = true;
                 }
                 Effect::Copy { text, what } => {
@@ -254,44 +419,40 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
                     dirty = true;
                 }
                 Effect::Pager { text } => {
-                    input.pause();
-                    guard.suspend()?;
-                    let outcome = open_pager(app.pager.as_deref(), &text);
-                    guard.resume()?;
-                    input.resume();
+                    host.suspend()?;
+                    let outcome = open_pager(app.prefs.pager.as_deref(), &text);
+                    host.resume()?;
                     app.notice = outcome.err();
                     dirty = true;
                 }
                 Effect::OpenEditor { path, line } => {
-                    input.pause();
-                    guard.suspend()?;
-                    let outcome = open_editor(app.editor.as_deref(), &path, line);
-                    guard.resume()?;
-                    input.resume();
+                    host.suspend()?;
+                    let outcome = open_editor(app.prefs.editor.as_deref(), &path, line);
+                    host.resume()?;
                     app.notice = match outcome {
                         Ok(command) => command.line_notice(&path, line, config::config_path().as_deref()),
                         Err(e) => Some(e),
                     };
                     // The edited file's skill now; anything else the editor
                     // touched comes from the watcher.
-                    app.reload(&Pending { paths: [path].into_iter().collect(), overflow: false });
-                    run_effects(&app.wanted_jobs(), &mut app, &worker);
+                    let edited = Pending { paths: [path].into_iter().collect(), overflow: false };
+                    follow_changes(app, &edited, &tx);
+                    run_effects(&app.wanted_jobs(), app, &worker);
                     dirty = true;
                 }
                 Effect::EditDbSkill { row, db, line } => {
-                    input.pause();
-                    guard.suspend()?;
-                    let editor = app.editor.clone();
+                    host.suspend()?;
+                    let editor = app.prefs.editor.clone();
                     let notice =
                         editor::edit_db_skill(&row, &db, |path| open_editor(editor.as_deref(), path, line).map(|_| ()));
-                    guard.resume()?;
-                    input.resume();
+                    host.resume()?;
                     app.notice = Some(notice);
-                    app.rescan_home();
-                    run_effects(&app.wanted_jobs(), &mut app, &worker);
+                    if let Some(job) = app.start_rescan() {
+                        spawn_rescan(job, &tx);
+                    }
                     dirty = true;
                 }
-                job @ Effect::Job(_) => run_effects(&[job], &mut app, &worker),
+                job @ Effect::Job(_) => run_effects(&[job], app, &worker),
             }
         }
         // Each new notice gets its own time on screen.
@@ -321,7 +482,16 @@ pub fn first_frame(engine: Engine, setup: Setup, width: u16, height: u16) -> Str
     config.apply(&mut app);
     let backend = ratatui::backend::TestBackend::new(width, height);
     let Ok(mut terminal) = ratatui::Terminal::new(backend) else { return String::new() };
-    if terminal.draw(|f| ui::draw(f, &mut app)).is_err() {
+    // The views' lines are built here, on this thread: there is no other.
+    let area = ratatui::layout::Rect::new(0, 0, width, height);
+    for _ in 0..4 {
+        let effects = app.prepare(area);
+        if effects.is_empty() {
+            break;
+        }
+        app.run_jobs_inline(&effects);
+    }
+    if terminal.draw(|f| ui::draw(f, &app)).is_err() {
         return String::new();
     }
     let buffer = terminal.backend().buffer();

@@ -120,8 +120,8 @@ impl App {
         self.search.input.clear();
         self.search.matches = None;
         self.refresh_rows();
-        if let Some(node) = key.as_ref().and_then(|k| self.tree.find(k)) {
-            self.tree.reveal(node);
+        if let Some(node) = key.as_ref().and_then(|k| self.nav.tree.find(k)) {
+            self.nav.tree.reveal(node);
             self.refresh_rows();
         }
         if !self.restore_selection(key.as_ref()) {
@@ -187,12 +187,12 @@ impl App {
     pub fn reveal_hit(&mut self) {
         let Some(hit) = self.view_search.hits.get(self.view_search.current).copied() else { return };
         let height = usize::from(self.layout.view_height.max(1));
-        if hit.line < self.view_scroll || hit.line >= self.view_scroll + height {
-            self.view_scroll = hit.line.saturating_sub(height / 3);
+        if hit.line < self.view.scroll || hit.line >= self.view.scroll + height {
+            self.view.scroll = hit.line.saturating_sub(height / 3);
         }
         let width = usize::from(self.layout.view_width.max(1));
-        if hit.end > self.h_scroll + width || hit.start < self.h_scroll {
-            self.h_scroll = hit.start.saturating_sub(width / 3);
+        if hit.end > self.view.h_scroll + width || hit.start < self.view.h_scroll {
+            self.view.h_scroll = hit.start.saturating_sub(width / 3);
         }
     }
 
@@ -229,13 +229,13 @@ impl App {
         let query = self.search.query().trim().to_owned();
         self.search.matches = if query.is_empty() { None } else { Some(self.rank(&query)) };
         self.refresh_rows();
-        self.cursor = 0;
-        self.tree_offset = 0;
+        self.nav.cursor = 0;
+        self.nav.offset = 0;
         if self.search.matches.is_none() {
             self.select_first_skill();
         }
-        self.view_scroll = 0;
-        self.h_scroll = 0;
+        self.view.scroll = 0;
+        self.view.h_scroll = 0;
     }
 
     pub(super) fn rank(&mut self, query: &str) -> Vec<usize> {
@@ -245,14 +245,14 @@ impl App {
     /// Selects a skill's row, opening its folders (and leaving a search
     /// that hides it); false when the skill has no row.
     pub fn reveal_skill(&mut self, skill: usize) -> bool {
-        let Some(node) = self.tree.skill_node(skill) else { return false };
-        if !self.rows.iter().any(|r| r.node == node) {
+        let Some(node) = self.nav.tree.skill_node(skill) else { return false };
+        if !self.nav.rows.iter().any(|r| r.node == node) {
             self.search.input.clear();
             self.search.matches = None;
-            self.tree.reveal(node);
+            self.nav.tree.reveal(node);
             self.refresh_rows();
         }
-        match self.rows.iter().position(|r| r.node == node) {
+        match self.nav.rows.iter().position(|r| r.node == node) {
             Some(i) => {
                 self.select(i);
                 true

@@ -110,7 +110,7 @@ pub fn nearest_16(r: u8, g: u8, b: u8) -> Color {
 }
 
 /// Style slots used by every widget.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Theme {
     pub mode: ColorMode,
     pub text: Style,

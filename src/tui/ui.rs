@@ -1,7 +1,9 @@
 //! Drawing: banner, tree, views with their tabs, search prompt, status bar
-//! and help overlay. Reads the app state; only caches and layout change.
+//! and help overlay. Reads the app state and changes nothing: what a frame
+//! needs (the layout, the view's lines) is made ready before it by
+//! [`App::prepare`], from the same layout functions as here.
 
-use super::app::{App, Focus, Rendered, ViewTab};
+use super::app::{App, Effect, Focus, ViewTab};
 use super::keymap::{self, Mode};
 use super::line_edit::LineEdit;
 use super::theme::Theme;
@@ -16,16 +18,26 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Scrollbar, ScrollbarOrientation, ScrollbarState};
 use ratatui::Frame;
-use std::sync::Arc;
 use unicode_width::UnicodeWidthStr;
 
 /// Narrower than this, only the focused pane is shown.
 const TWO_PANE_MIN_WIDTH: u16 = 60;
 
-pub fn draw(frame: &mut Frame, app: &mut App) {
-    let area = frame.area();
+/// Where each part of the screen goes, for a terminal of `area`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Areas {
+    pub banner: Rect,
+    pub tree: Rect,
+    pub view: Rect,
+    pub search: Rect,
+    pub status: Rect,
+}
+
+/// The screen's parts for the app's state (the banner, a prompt or the
+/// focused pane alone on a narrow terminal change them).
+pub fn areas(app: &App, area: Rect) -> Areas {
     if area.width < 4 || area.height < 3 {
-        return;
+        return Areas::default();
     }
     let banner_h = u16::from(app.banner.is_some() && area.height > 8);
     let search_h = u16::from(
@@ -41,10 +53,7 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
         Constraint::Length(1),
     ])
     .areas(area);
-    if let Some(text) = &app.banner {
-        frame.render_widget(Paragraph::new(fit(text, usize::from(banner.width))).style(app.theme.banner), banner);
-    }
-    let (tree_area, view_area) = if main.width >= TWO_PANE_MIN_WIDTH {
+    let (tree, view) = if main.width >= TWO_PANE_MIN_WIDTH {
         let tree_w = (main.width * 35 / 100).clamp(24, 48);
         let [t, v] = Layout::horizontal([Constraint::Length(tree_w), Constraint::Min(10)]).areas(main);
         (t, v)
@@ -53,12 +62,35 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     } else {
         (Rect::default(), main)
     };
-    app.layout.tree = tree_area;
-    app.layout.view = view_area;
-    draw_tree(frame, app, tree_area);
-    draw_view(frame, app, view_area);
-    draw_search(frame, app, search);
-    draw_status(frame, app, status);
+    Areas { banner, tree, view, search, status }
+}
+
+/// Gets the frame ready ([`App::prepare`]) and draws it: the jobs it asks
+/// for are the caller's to run.
+pub fn render<B: ratatui::backend::Backend>(
+    terminal: &mut ratatui::Terminal<B>,
+    app: &mut App,
+) -> std::io::Result<Vec<Effect>> {
+    let size = terminal.size().map_err(|e| std::io::Error::other(e.to_string()))?;
+    let effects = app.prepare(Rect::new(0, 0, size.width, size.height));
+    terminal.draw(|f| draw(f, app)).map_err(|e| std::io::Error::other(e.to_string()))?;
+    Ok(effects)
+}
+
+pub fn draw(frame: &mut Frame, app: &App) {
+    let area = frame.area();
+    if area.width < 4 || area.height < 3 {
+        return;
+    }
+    let parts = areas(app, area);
+    if let Some(text) = &app.banner {
+        let banner = parts.banner;
+        frame.render_widget(Paragraph::new(fit(text, usize::from(banner.width))).style(app.theme.banner), banner);
+    }
+    draw_tree(frame, app, parts.tree);
+    draw_view(frame, app, parts.view);
+    draw_search(frame, app, parts.search);
+    draw_status(frame, app, parts.status);
     if app.help.open {
         draw_help(frame, app, area);
     }
@@ -87,13 +119,13 @@ fn block<'a>(title: Line<'a>, focused: bool, app: &App) -> Block<'a> {
         .title(title)
 }
 
-fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
+fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
     if area.width < 3 || area.height < 3 {
         return;
     }
     let theme = app.theme;
     let total = app.catalog.skills.len();
-    let title = match (&app.search.matches, app.tree_sort) {
+    let title = match (&app.search.matches, app.nav.sort) {
         (Some(m), _) => format!(" Skills {}/{} by relevance ", m.len(), total),
         (None, TreeSort::Name) => format!(" Skills {total} "),
         (None, sort) => format!(" Skills {total} by {} ", sort.label()),
@@ -108,19 +140,14 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
         return;
     }
     let height = usize::from(inner.height);
-    if app.cursor < app.tree_offset {
-        app.tree_offset = app.cursor;
-    } else if height > 0 && app.cursor >= app.tree_offset + height {
-        app.tree_offset = app.cursor + 1 - height;
-    }
     let width = usize::from(inner.width);
     let query = app.search.query().to_owned();
     let ranked = app.search.matches.is_some();
     let mut lines = Vec::new();
-    for (i, row) in app.rows.iter().enumerate().skip(app.tree_offset).take(height) {
-        let node = &app.tree.nodes[row.node];
+    for (i, row) in app.nav.rows.iter().enumerate().skip(app.nav.offset).take(height) {
+        let node = &app.nav.tree.nodes[row.node];
         let indent = "  ".repeat(row.depth);
-        let selected = i == app.cursor;
+        let selected = i == app.nav.cursor;
         let mut spans = vec![Span::raw(indent)];
         if row.has_children {
             let arrow = if row.expanded { "▾ " } else { "▸ " };
@@ -162,13 +189,13 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
             // Markers from the Diagnostics view's threshold (warnings and up
             // until `f` asks for info), so that they stay worth a look.
             let worst = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s));
-            if let Some(worst) = worst.filter(|w| **w >= app.diag.min) {
+            if let Some(worst) = worst.filter(|w| **w >= app.view.diag.min) {
                 let (mark, style) = views::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));
             }
             // A database skill has no usage record to sort by.
             if !ranked && skill.db_row.is_none() {
-                if let Some(text) = sort_hint(app.tree_sort, usage, now) {
+                if let Some(text) = sort_hint(app.nav.sort, usage, now) {
                     spans.push(Span::styled(format!("  {text}"), theme.dim));
                 }
             }
@@ -189,7 +216,7 @@ fn draw_tree(frame: &mut Frame, app: &mut App, area: Rect) {
         }
         lines.push(clip(Line::from(spans), width));
     }
-    if app.rows.is_empty() {
+    if app.nav.rows.is_empty() {
         let text = if app.search.matches.is_some() { "no match" } else { "no skills" };
         lines.push(Line::from(Span::styled(text, theme.dim)));
     }
@@ -230,44 +257,47 @@ fn clip(line: Line<'static>, width: usize) -> Line<'static> {
     Line::from(spans)
 }
 
-/// The tab titles; records where each was drawn, for mouse clicks.
-fn tabs_title(app: &mut App, x: u16, width: u16) -> Line<'static> {
+/// The tab titles, and where each is drawn: (first column, past the
+/// last), in [`ViewTab::ALL`] order. Where the titles do not all fit, the
+/// other tabs show their numbers only.
+fn tabs_title(app: &App, x: u16, width: u16) -> (Line<'static>, [(u16, u16); ViewTab::ALL.len()]) {
     let mut spans = vec![Span::raw(" ")];
     let mut at = x + 2;
-    // Where the titles do not all fit, the other tabs show their numbers only.
+    let mut positions = [(0, 0); ViewTab::ALL.len()];
     let full: usize = ViewTab::ALL.iter().enumerate().map(|(i, t)| format!("{} {} ", i + 1, t.title()).width()).sum();
     let compact = full + 3 > usize::from(width);
     for (i, tab) in ViewTab::ALL.iter().enumerate() {
-        let style = if *tab == app.view { app.theme.tab_active } else { app.theme.dim };
-        let text = match compact && *tab != app.view {
+        let style = if *tab == app.view.tab { app.theme.tab_active } else { app.theme.dim };
+        let text = match compact && *tab != app.view.tab {
             true => format!("{}", i + 1),
             false => format!("{} {}", i + 1, tab.title()),
         };
         let w = text.width() as u16;
-        app.layout.tabs[i] = (at, at + w);
+        positions[i] = (at, at + w);
         at += w + 1;
         spans.push(Span::styled(text, style));
         spans.push(Span::raw(" "));
     }
-    if app.raw && app.view == ViewTab::Preview {
+    if app.view.raw && app.view.tab == ViewTab::Preview {
         spans.push(Span::styled("[raw] ", app.theme.warn));
     }
-    Line::from(spans)
+    (Line::from(spans), positions)
 }
 
-fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
-    // The status line's position speaks of this frame's view, or of none.
-    app.layout.view_lines = 0;
+/// Where each tab's title is drawn in a view pane at `x` of `width`.
+pub fn tab_positions(app: &App, x: u16, width: u16) -> [(u16, u16); ViewTab::ALL.len()] {
+    tabs_title(app, x, width).1
+}
+
+fn draw_view(frame: &mut Frame, app: &App, area: Rect) {
     if area.width < 3 || area.height < 3 {
         return;
     }
-    let title = tabs_title(app, area.x, area.width);
+    let (title, _) = tabs_title(app, area.x, area.width);
     let b = block(title, app.focus == Focus::View, app);
     let inner = b.inner(area);
     frame.render_widget(b, area);
-    app.layout.view_height = inner.height;
     let width = inner.width.saturating_sub(1).max(1);
-    app.layout.view_width = width;
     if let Some(scan) = &app.scan {
         let text = vec![
             Line::from(format!("Reading the home: {} SKILL.md files so far.", thousands(scan.read()))),
@@ -277,24 +307,14 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
         frame.render_widget(Paragraph::new(text).style(app.theme.dim), inner);
         return;
     }
-    let key = app.cache_key(width);
-    let rendered = match app.cache.get(&key) {
-        Some(r) => r.clone(),
-        None => {
-            let r = Arc::new(Rendered::new(views::build(app, width)));
-            app.cache.insert(key.clone(), r.clone());
-            r
-        }
-    };
+    // Made ready by `App::prepare`; a frame drawn without it shows nothing.
+    let Some(rendered) = app.shown() else { return };
     let lines = &rendered.lines;
-    app.layout.view_lines = lines.len();
-    app.layout.view_max_width = rendered.max_width;
-    update_view_hits(app, &rendered);
     let height = usize::from(inner.height);
     let max_scroll = lines.len().saturating_sub(height);
-    app.view_scroll = app.view_scroll.min(max_scroll);
+    let scroll = app.view.scroll.min(max_scroll);
     // A raw file keeps its line numbers in place while long lines scroll.
-    let keep = if app.raw && app.view == ViewTab::Preview { views::gutter_width(lines.len()) } else { 0 };
+    let keep = if app.view.raw && app.view.tab == ViewTab::Preview { views::gutter_width(lines.len()) } else { 0 };
     let theme = app.theme;
     let hit_style = theme.matched;
     let current_style = theme.selected;
@@ -302,7 +322,7 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
     let window: Vec<Line> = lines
         .iter()
         .enumerate()
-        .skip(app.view_scroll)
+        .skip(scroll)
         .take(height)
         .map(|(i, line)| {
             // Hits are in line order: this line's are one contiguous run.
@@ -318,46 +338,14 @@ fn draw_view(frame: &mut Frame, app: &mut App, area: Rect) {
                 })
                 .collect();
             let line = view_text::highlight(line, &ranges);
-            view_text::window(&line, keep, app.h_scroll, usize::from(width), theme.dim)
+            view_text::window(&line, keep, app.view.h_scroll, usize::from(width), theme.dim)
         })
         .collect();
     let text_area = Rect { width, ..inner };
     frame.render_widget(Paragraph::new(window), text_area);
     if lines.len() > height {
-        let mut state = ScrollbarState::new(max_scroll).position(app.view_scroll);
+        let mut state = ScrollbarState::new(max_scroll).position(scroll);
         frame.render_stateful_widget(Scrollbar::new(ScrollbarOrientation::VerticalRight), inner, &mut state);
-    }
-}
-
-/// Recomputes the view search's hits whenever the text on screen or the
-/// query changed: a new view, a rebuilt one (backend, platform, rescan) or
-/// a job's answer arriving.
-fn update_view_hits(app: &mut App, rendered: &Rendered) {
-    let query = app.view_search.input.text();
-    if app.view_search.computed_for.as_ref().is_some_and(|(serial, q)| *serial == rendered.serial && q == query) {
-        return;
-    }
-    let query = query.to_owned();
-    let hits = view_text::find(&rendered.lines, &query);
-    // The same query over new text keeps its place: the current hit where
-    // it still is, else the next one after it.
-    let kept = match &app.view_search.computed_for {
-        Some((_, q)) if *q == query => app.view_search.hits.get(app.view_search.current).copied(),
-        _ => None,
-    };
-    app.view_search.current = match kept {
-        Some(was) => {
-            hits.iter().position(|h| (h.line, h.start) >= (was.line, was.start)).unwrap_or(hits.len().saturating_sub(1))
-        }
-        // Else the first hit at or below the top of the screen.
-        None => hits.iter().position(|h| h.line >= app.view_scroll).unwrap_or(0),
-    };
-    app.view_search.hits = hits;
-    app.view_search.computed_for = Some((rendered.serial, query));
-    // A query typed while the view is still being computed is revealed
-    // when the text with its hits arrives.
-    if !app.view_search.hits.is_empty() && std::mem::take(&mut app.view_search.reveal) {
-        app.reveal_hit();
     }
 }
 
@@ -422,6 +410,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
             format!("{listed}/{total} offered, {} unreadable", crate::engine::words::count_s(n as u64, "folder"))
         }
     };
+    // The old catalog stays on screen while the new one is read.
+    let counts = if app.rescanning() { format!("{counts}, rescanning…") } else { counts };
     let hermes = app.hermes.as_ref().and_then(|h| h.short_label()).map_or(String::new(), |label| format!("│ {label} "));
     let left = format!(" {place} │ {} │ {} │ {counts} {hermes}", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.
@@ -434,14 +424,14 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         1 => first.clone(),
         n => format!("{n} problems, all listed when a folder is selected; first: {first}"),
     });
-    let note = app.config_note.clone().or_else(|| app.watch_note.clone()).or(problem);
+    let note = app.prefs.config_note.clone().or_else(|| app.watch_note.clone()).or(problem);
     let position = (app.focus == Focus::View && app.mode() == Mode::Normal && app.layout.view_lines > 0).then(|| {
         let total = app.layout.view_lines;
         let height = usize::from(app.layout.view_height.max(1));
-        let last = (app.view_scroll + height).min(total);
+        let last = (app.view.scroll + height).min(total);
         let percent = if total <= height { 100 } else { last * 100 / total };
-        let across = if app.h_scroll > 0 { format!(" col {}", app.h_scroll + 1) } else { String::new() };
-        format!("line {}/{total} {percent}%{across}", app.view_scroll + 1)
+        let across = if app.view.h_scroll > 0 { format!(" col {}", app.view.h_scroll + 1) } else { String::new() };
+        format!("line {}/{total} {percent}%{across}", app.view.scroll + 1)
     });
     let right = match (note, position) {
         (Some(note), _) => note,
@@ -459,25 +449,37 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-fn draw_help(frame: &mut Frame, app: &mut App, area: Rect) {
+/// Where the help overlay goes on a screen of `area`, if it fits.
+fn help_rect(area: Rect) -> Option<Rect> {
     let w = area.width.saturating_sub(4).min(90);
     let h = area.height.saturating_sub(2);
     if w < 10 || h < 4 {
-        return;
+        return None;
     }
-    let rect = Rect { x: area.x + (area.width - w) / 2, y: area.y + 1, width: w, height: h };
-    let theme = app.theme;
-    let inner_w = usize::from(w.saturating_sub(2));
+    Some(Rect { x: area.x + (area.width - w) / 2, y: area.y + 1, width: w, height: h })
+}
+
+/// The help's rows wrapped for its overlay on a screen of `area`, and how
+/// many are shown at once.
+pub fn help_rows(app: &App, area: Rect) -> Option<(Vec<Line<'static>>, usize)> {
+    let rect = help_rect(area)?;
+    let inner_w = usize::from(rect.width.saturating_sub(2));
     // A long meaning wraps under itself, beside the keys.
-    let lines: Vec<Line> = super::help::lines(&app.keymap, app.help.filter.text(), &theme, &app.config_problems)
-        .iter()
-        .flat_map(|l| view_text::wrap_line(l, inner_w, 16))
-        .collect();
-    let inner_h = usize::from(h.saturating_sub(3));
+    let lines: Vec<Line> =
+        super::help::lines(&app.prefs.keymap, app.help.filter.text(), &app.theme, &app.prefs.config_problems)
+            .iter()
+            .flat_map(|l| view_text::wrap_line(l, inner_w, 16))
+            .collect();
+    Some((lines, usize::from(rect.height.saturating_sub(3))))
+}
+
+fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
+    let (Some(rect), Some((lines, inner_h))) = (help_rect(area), help_rows(app, area)) else { return };
+    let theme = app.theme;
+    let inner_w = usize::from(rect.width.saturating_sub(2));
     let max_scroll = lines.len().saturating_sub(inner_h);
-    app.help.scroll = app.help.scroll.min(max_scroll);
-    let mut shown: Vec<Line> =
-        lines.into_iter().skip(app.help.scroll).take(inner_h).map(|l| clip(l, inner_w)).collect();
+    let scroll = app.help.scroll.min(max_scroll);
+    let mut shown: Vec<Line> = lines.into_iter().skip(scroll).take(inner_h).map(|l| clip(l, inner_w)).collect();
     let prompt = if app.help.typing || !app.help.filter.is_empty() {
         Line::from(prompt_spans("/", &app.help.filter, app.help.typing, &theme))
     } else {
@@ -485,7 +487,7 @@ fn draw_help(frame: &mut Frame, app: &mut App, area: Rect) {
     };
     shown.push(prompt);
     frame.render_widget(Clear, rect);
-    let title = format!(" Help {}/{} ", (app.help.scroll + 1).min(max_scroll + 1), max_scroll + 1);
+    let title = format!(" Help {}/{} ", (scroll + 1).min(max_scroll + 1), max_scroll + 1);
     let b = Block::default().borders(Borders::ALL).border_style(theme.border_focused).title(title);
     frame.render_widget(Paragraph::new(shown).block(b).style(Style::default()), rect);
 }

@@ -1,16 +1,19 @@
-//! The content of each view as lines for a given width. Built from the
-//! catalog and the engine; cached by the app per (skill, tab, width).
+//! The content of each view as lines for a given width. Views that read
+//! files (Preview, raw, Files and its file previews, Readiness, an archived
+//! skill) are built by a job from a [`ViewRequest`] taken from the app, off
+//! the UI thread ([`run`]); the others are formatted from what the app holds
+//! (the jobs' answers). The app caches both ([`super::render`]).
 
-use super::app::{App, ViewTab};
+use super::app::App;
 use super::jobs::{JobKind, JobOutput, LifecycleAnswer};
+use super::render::ViewKey;
 use super::theme::Theme;
-use super::tree::NodeKey;
 use crate::engine::catalog::CatalogSkill;
 use crate::engine::context::Context;
 use crate::engine::diagnostics::Severity;
 use crate::engine::frontmatter;
 use crate::engine::isotime;
-use crate::engine::layers::TABLE;
+use crate::engine::layers::{Source, TABLE};
 use crate::engine::lifecycle::Archived;
 use crate::engine::messages;
 use crate::engine::messages::{MemberStatus, MissingMember};
@@ -22,10 +25,13 @@ use crate::engine::value::Value;
 use crate::engine::view::linked_files_in;
 use crate::engine::view::SkillRef;
 use crate::engine::words::count_s;
+use crate::engine::Engine;
 use crate::markdown::{self, fit, highlight::Highlighter};
 use crate::sanitize::clean_line;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
+use std::path::PathBuf;
+use std::sync::Arc;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
 /// Files bigger than this are named, not shown.
@@ -126,50 +132,138 @@ pub fn numbered(text: &str, theme: &Theme) -> Vec<Line<'static>> {
         .collect()
 }
 
-/// The content for the app's current view.
-pub fn build(app: &App, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
-    if app.view == ViewTab::Prompt {
-        return prompt(app, width);
+/// What a view that reads files needs of the app, taken on the UI thread
+/// when the view is asked for (the job never sees the app).
+#[derive(Debug, Clone)]
+pub enum ViewRequest {
+    /// SKILL.md as `skill_view` returns it, under its header card; or the
+    /// raw file, numbered.
+    Preview {
+        skill: Box<SkillSnapshot>,
+        raw: bool,
+    },
+    Readiness {
+        skill: Box<SkillSnapshot>,
+    },
+    /// The skill folder's files (walked once per selection), and the preview
+    /// of the one at `select` (a relative path), else the first.
+    Files {
+        skill: Box<SkillSnapshot>,
+        select: Option<String>,
+    },
+    /// One file's preview, once the folder's files are known.
+    File {
+        dir: PathBuf,
+        entry: FileEntry,
+    },
+    Archived {
+        archived: Box<Archived>,
+        now: isotime::Micros,
+    },
+}
+
+/// A request with what it is for: the key its lines are kept under, and
+/// the theme and width they are built for.
+#[derive(Debug, Clone)]
+pub struct ViewJob {
+    pub key: ViewKey,
+    pub request: ViewRequest,
+    pub theme: Theme,
+    pub width: u16,
+}
+
+impl PartialEq for ViewJob {
+    /// Requests are the same when their lines would show the same.
+    fn eq(&self, other: &ViewJob) -> bool {
+        self.key == other.key
     }
-    if app.view == ViewTab::Bundles {
-        return bundles(app, width);
+}
+
+/// A view job's answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ViewAnswer {
+    pub lines: Vec<Line<'static>>,
+    /// For [`ViewRequest::Files`]: the folder's files and which one the
+    /// lines preview.
+    pub files: Option<(Arc<Vec<FileEntry>>, usize)>,
+}
+
+/// One skill as its views need it, with what they say of the skills it
+/// shadows or is confused with.
+#[derive(Debug, Clone)]
+pub struct SkillSnapshot {
+    pub skill: CatalogSkill,
+    /// The catalog holds no frontmatter: read it again ([`Engine::frontmatter_of`]).
+    pub lean: bool,
+    pub source: Option<Source>,
+    /// Where each skill it shadows lives, for a person.
+    pub shadows: Vec<String>,
+    pub shadows_md: Vec<PathBuf>,
+    pub shadowed_by_md: Option<PathBuf>,
+    pub ambiguous_md: Vec<PathBuf>,
+}
+
+impl SkillSnapshot {
+    pub fn of(app: &App, i: usize) -> SkillSnapshot {
+        let skill = app.skill(i);
+        let md = |o: usize| app.skill(o).skill_md.clone();
+        SkillSnapshot {
+            skill: skill.clone(),
+            lean: app.catalog.lean,
+            source: app.source_of(skill),
+            shadows: skill.status.shadows.iter().map(|&o| app.source_label(app.skill(o))).collect(),
+            shadows_md: skill.status.shadows.iter().map(|&o| md(o)).collect(),
+            shadowed_by_md: skill.status.shadowed_by.map(md),
+            ambiguous_md: skill.status.ambiguous_with.iter().map(|&o| md(o)).collect(),
+        }
     }
-    if app.view == ViewTab::Diagnostics {
-        return diagnostics(app, width);
+
+    fn frontmatter(&self, engine: &Engine) -> crate::engine::value::Map {
+        let lean = crate::engine::catalog::Catalog { lean: self.lean, ..Default::default() };
+        engine.frontmatter_of(&lean, &self.skill).into_owned()
     }
-    if let Some(a) = app.selected_archived() {
-        return archived(app, &app.usage.archived[a], width);
+}
+
+/// Builds a view's lines (on a job's thread: this reads files, and a
+/// preview may run inline shell when the user allowed it).
+pub fn run(engine: &Engine, job: &ViewJob) -> ViewAnswer {
+    let (theme, width) = (&job.theme, job.width);
+    let lines = |lines| ViewAnswer { lines, files: None };
+    match &job.request {
+        ViewRequest::Preview { skill, raw } => lines(preview(engine, skill, *raw, theme, width)),
+        ViewRequest::Readiness { skill } => lines(wrap_prose(readiness(engine, skill, theme), width)),
+        ViewRequest::Archived { archived: a, now } => lines(archived(a, *now, theme, width)),
+        ViewRequest::File { dir, entry } => lines(file_section(dir, entry, width, theme)),
+        ViewRequest::Files { skill, select } => {
+            let entries = file_entries(&skill.skill);
+            let at = select.as_ref().and_then(|rel| entries.iter().position(|e| e.rel == *rel)).unwrap_or(0);
+            let preview = match entries.get(at) {
+                Some(entry) => file_section(&skill.skill.skill_dir, entry, width, theme),
+                None => Vec::new(),
+            };
+            ViewAnswer { lines: preview, files: Some((Arc::new(entries), at)) }
+        }
     }
-    if app.selected_row().is_some_and(|r| app.tree.nodes[r.node].key == NodeKey::Archive) {
-        return archive_summary(app, width);
-    }
-    if let Some(u) = app.selected_row().and_then(|r| app.tree.nodes[r.node].unreadable) {
-        return unreadable_folder(app, u, width);
-    }
-    let Some(i) = app.selected_skill() else {
-        return folder_summary(app, width);
-    };
-    let skill = app.skill(i);
-    if let Some(err) = &skill.read_error {
-        return vec![
-            line("This SKILL.md cannot be read, so Hermes skips it:", theme.error),
-            line(err.clone(), theme.text),
-        ];
-    }
-    match app.view {
-        ViewTab::Preview => preview(app, skill, width),
-        ViewTab::Files => files(app, skill, width),
-        ViewTab::Readiness => wrap_prose(readiness(app, skill), width),
-        ViewTab::Agent => agent(app, skill, width),
-        ViewTab::Lifecycle => wrap_prose(lifecycle(app, skill, width), width),
-        ViewTab::Bundles | ViewTab::Prompt | ViewTab::Diagnostics => Vec::new(),
-    }
+}
+
+/// The line a view shows while its lines are built.
+pub fn placeholder(theme: &Theme) -> Vec<Line<'static>> {
+    vec![line("rendering…", theme.dim)]
+}
+
+/// The Files view of a database skill.
+pub fn no_folder(theme: &Theme) -> Vec<Line<'static>> {
+    vec![line("A database skill has no folder: SKILL.md is its only file.", theme.dim)]
+}
+
+/// An unreadable SKILL.md, in every per-skill view.
+pub fn read_error(err: &str, theme: &Theme) -> Vec<Line<'static>> {
+    vec![line("This SKILL.md cannot be read, so Hermes skips it:", theme.error), line(err.to_owned(), theme.text)]
 }
 
 /// Lines of prose wrapped within the width: a `key  value` line under its
 /// value, any other under its own indentation. Only code scrolls sideways.
-fn wrap_prose(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
+pub fn wrap_prose(lines: Vec<Line<'static>>, width: u16) -> Vec<Line<'static>> {
     let width = usize::from(width);
     let mut out = Vec::with_capacity(lines.len());
     for l in lines {
@@ -201,7 +295,7 @@ fn problem_lines(app: &App, width: u16) -> Vec<Line<'static>> {
 
 /// A folder the walk could not list: what the system said, and what Hermes
 /// makes of it.
-fn unreadable_folder(app: &App, index: usize, width: u16) -> Vec<Line<'static>> {
+pub fn unreadable_folder(app: &App, index: usize, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(folder) = app.catalog.unreadable.get(index) else { return Vec::new() };
     let mut out = vec![line(paths::path_string(&folder.path), theme.heading), Line::default()];
@@ -214,7 +308,7 @@ fn unreadable_folder(app: &App, index: usize, width: u16) -> Vec<Line<'static>> 
     out
 }
 
-fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
+pub fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(row) = app.selected_row() else {
         let query = app.search.query().trim();
@@ -227,15 +321,16 @@ fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
         out.extend(problem_lines(app, width));
         return out;
     };
-    let node = &app.tree.nodes[row.node];
+    let tree = app.tree();
+    let node = &tree.nodes[row.node];
     let mut out = problem_lines(app, width);
     out.extend([line(node.label.clone(), theme.heading), Line::default()]);
     let mut stack = vec![row.node];
     let mut skills = Vec::new();
     while let Some(n) = stack.pop() {
-        match app.tree.nodes[n].skill {
+        match tree.nodes[n].skill {
             Some(s) => skills.push(s),
-            None => stack.extend(app.tree.nodes[n].children.iter().copied()),
+            None => stack.extend(tree.nodes[n].children.iter().copied()),
         }
     }
     skills.sort_by(|a, b| app.skill(*a).name.cmp(&app.skill(*b).name));
@@ -289,8 +384,8 @@ pub const MARKERS: &[(&str, &str)] = &[
     ("✗", "unreadable (a SKILL.md or a folder), or skill_view fails on it"),
 ];
 
-fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
+fn card(engine: &Engine, snap: &SkillSnapshot, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let skill = &snap.skill;
     let w = usize::from(width).saturating_sub(4).max(10);
     let mut out = Vec::new();
     let top = format!("┌─ {} ", fit(&clean_line(&skill.name), w.saturating_sub(4)));
@@ -307,19 +402,18 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         ]));
     };
     row("description", skill.description.clone());
-    if let Some(source) = app.source_of(skill) {
+    if let Some(source) = snap.source {
         let origin = match &skill.db_row {
             Some(r) => format!("{} (row {} of {}, updated {})", source.name(), r.id, TABLE, r.updated_at),
             None => {
                 let md = &skill.skill_md;
-                format!("{} ({})", source.name(), md.strip_prefix(&app.engine.home.root).unwrap_or(md).display())
+                format!("{} ({})", source.name(), md.strip_prefix(&engine.home.root).unwrap_or(md).display())
             }
         };
         row("source", origin);
     }
-    if !skill.status.shadows.is_empty() {
-        let hidden: Vec<String> = skill.status.shadows.iter().map(|&o| app.source_label(app.skill(o))).collect();
-        row("shadows", hidden.join(", "));
+    if !snap.shadows.is_empty() {
+        row("shadows", snap.shadows.join(", "));
     }
     let (mark, _) = marker(skill, theme);
     let state = if skill.status.listed { "offered to the agent" } else { "not offered to the agent" };
@@ -327,7 +421,7 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         "status",
         format!("{mark} {state}{}", skill.status.command.as_ref().map(|c| format!(", {c}")).unwrap_or_default()),
     );
-    for (k, v) in app.engine.frontmatter_of(&app.catalog, skill).iter() {
+    for (k, v) in snap.frontmatter(engine).iter() {
         if *k == "name" || *k == "description" {
             continue;
         }
@@ -341,27 +435,31 @@ fn card(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-fn preview(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
+fn preview(engine: &Engine, snap: &SkillSnapshot, raw: bool, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+    let skill = &snap.skill;
     if let Some(row) = &skill.db_row {
-        if app.raw {
+        if raw {
             return numbered(&row.content, theme);
         }
-        let view = app.engine.db_view(row, Some(&app.engine.options.session_id));
+        let view = engine.db_view(row, Some(&engine.options.session_id));
         let content = view.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
-        let mut out = card(app, skill, width);
+        let mut out = card(engine, snap, theme, width);
         out.extend(markdown::render(frontmatter::parse(content).1, width, theme));
         return out;
     }
-    if app.raw {
+    if raw {
         return match source::read_text(&skill.skill_md) {
             Ok(text) => numbered(&text, theme),
             Err(e) => vec![line(e.to_string(), theme.error)],
         };
     }
-    let session = Some(app.engine.options.session_id.as_str());
-    let view = Context::new(&app.engine).skill_view(SkillRef::File(&skill.skill_md), None, session, true);
-    let mut out = card(app, skill, width);
+    let view = Context::new(engine).skill_view(
+        SkillRef::File(&skill.skill_md),
+        None,
+        Some(&engine.options.session_id),
+        true,
+    );
+    let mut out = card(engine, snap, theme, width);
     if view.get("success").and_then(serde_json::Value::as_bool) != Some(true) {
         let err = view.get("error").and_then(serde_json::Value::as_str).unwrap_or("skill_view failed");
         out.push(line(format!("skill_view answers: {err}"), theme.error));
@@ -425,16 +523,18 @@ fn link_note(link: &Link, backend: crate::engine::sandbox::Backend) -> String {
     }
 }
 
-fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
-    if skill.db_row.is_some() {
-        return vec![line("A database skill has no folder: SKILL.md is its only file.", theme.dim)];
-    }
-    let entries = file_entries(skill);
+/// The Files view's list of files with the cursor's one marked, then the
+/// selected file's `preview` (built by a job; `None` while it is).
+pub fn files(
+    entries: &[FileEntry],
+    cursor: usize,
+    preview: Option<&[Line<'static>]>,
+    backend: crate::engine::sandbox::Backend,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     if entries.is_empty() {
         return vec![line("No files besides SKILL.md.", theme.dim)];
     }
-    let backend = app.engine.options.backend;
     let mut out = vec![line("Linked files (what linked_files lists), then other files:", theme.dim)];
     let mut last_group = "";
     for (i, e) in entries.iter().enumerate() {
@@ -442,7 +542,7 @@ fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
             out.push(line(format!("{}:", e.group), theme.heading));
             last_group = e.group;
         }
-        let selected = i == app.file_cursor;
+        let selected = i == cursor;
         let style = if selected { theme.selected } else { theme.text };
         let mut spans = vec![
             Span::styled(if selected { "▶ " } else { "  " }, theme.accent),
@@ -456,16 +556,24 @@ fn files(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
         out.push(Line::from(spans));
     }
     out.push(Line::default());
-    if let Some(e) = entries.get(app.file_cursor) {
+    if let Some(e) = entries.get(cursor) {
         out.push(Line::from(Span::styled(format!("── {} ", clean_line(&e.rel)), theme.border)));
-        match &e.link {
-            Some(link) if matches!(link.end, LinkEnd::Loop | LinkEnd::Nothing | LinkEnd::Folder) => {
-                out.extend(wrap_text(&format!("{} {}.", clean_line(&e.rel), link.describe()), width, theme.dim));
-            }
-            _ => out.extend(file_preview(&skill.skill_dir.join(&e.rel), width, theme)),
+        match preview {
+            Some(lines) => out.extend(lines.iter().cloned()),
+            None => out.extend(placeholder(theme)),
         }
     }
     out
+}
+
+/// What the Files view shows below the list for one of its files.
+fn file_section(dir: &std::path::Path, e: &FileEntry, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    match &e.link {
+        Some(link) if matches!(link.end, LinkEnd::Loop | LinkEnd::Nothing | LinkEnd::Folder) => {
+            wrap_text(&format!("{} {}.", clean_line(&e.rel), link.describe()), width, theme.dim)
+        }
+        _ => file_preview(&dir.join(&e.rel), width, theme),
+    }
 }
 
 /// A file's content: highlighted text, or its name and size when binary.
@@ -531,7 +639,7 @@ fn when(now: isotime::Micros, text: &str) -> String {
 
 /// View 8: where the skill came from, its usage, what the curator's next
 /// pass does to it, and whether a hub install at each trust level takes it.
-fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+pub fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     if skill.db_row.is_some() {
         return vec![line("A database skill: Hermes keeps no usage record, provenance or archive for it.", theme.dim)];
@@ -618,7 +726,7 @@ fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
 
 /// The archive root: every archived skill, when it was archived, and how it
 /// comes back.
-fn archive_summary(app: &App, width: u16) -> Vec<Line<'static>> {
+pub fn archive_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let now = (app.clock)();
     let mut out = vec![line("skills/.archive/", theme.heading), Line::default()];
@@ -640,9 +748,7 @@ fn archive_summary(app: &App, width: u16) -> Vec<Line<'static>> {
 
 /// An archived skill, in every per-skill view: when the curator moved it,
 /// how it comes back, and its SKILL.md as it lies in the archive.
-fn archived(app: &App, a: &Archived, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
-    let now = (app.clock)();
+fn archived(a: &Archived, now: isotime::Micros, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let mut out = vec![
         line(clean_line(&a.name), theme.heading),
         Line::default(),
@@ -686,10 +792,9 @@ fn archived(app: &App, a: &Archived, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
-    let theme = &app.theme;
-    let engine = &app.engine;
-    let fm = &*engine.frontmatter_of(&app.catalog, skill);
+fn readiness(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'static>> {
+    let skill = &snap.skill;
+    let fm = &snap.frontmatter(engine);
     let backend = engine.options.backend;
     let r = readiness::evaluate(fm, &engine.home, &engine.env, backend.name());
     let mut out = Vec::new();
@@ -730,14 +835,14 @@ fn readiness(app: &App, skill: &CatalogSkill) -> Vec<Line<'static>> {
         theme,
     ));
     out.push(kv("disabled", yes_no(s.disabled), theme));
-    for &other in &s.shadows {
-        out.push(kv("shadows", app.skill(other).skill_md.display().to_string(), theme));
+    for other in &snap.shadows_md {
+        out.push(kv("shadows", other.display().to_string(), theme));
     }
-    if let Some(first) = s.shadowed_by {
-        out.push(kv("shadowed by", app.skill(first).skill_md.display().to_string(), theme));
+    if let Some(first) = &snap.shadowed_by_md {
+        out.push(kv("shadowed by", first.display().to_string(), theme));
     }
-    for other in &s.ambiguous_with {
-        out.push(kv("same name as", app.skill(*other).skill_md.display().to_string(), theme));
+    for other in &snap.ambiguous_md {
+        out.push(kv("same name as", other.display().to_string(), theme));
     }
     if s.unlistable {
         out.push(line("  skills_list drops it: its name is not a string or its description is unusable", theme.warn));
@@ -851,7 +956,7 @@ fn pending(theme: &Theme) -> Vec<Line<'static>> {
     vec![line("computing…", theme.dim)]
 }
 
-fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some((_, JobOutput::Agent { message, prompt_lines })) = &app.jobs.agent else {
         return pending(theme);
@@ -883,7 +988,7 @@ fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
+pub fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(JobOutput::Bundles(reports)) = &app.jobs.bundles else {
         return pending(theme);
@@ -949,7 +1054,7 @@ fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-fn prompt(app: &App, width: u16) -> Vec<Line<'static>> {
+pub fn prompt(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     match &app.jobs.prompt {
         Some(JobOutput::Prompt(Ok(text))) if text.is_empty() => {
@@ -974,7 +1079,7 @@ pub fn severity_mark(severity: Severity, theme: &Theme) -> (&'static str, Style)
     }
 }
 
-fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
+pub fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(d) = &app.jobs.diagnostics else {
         let (done, total) = app.jobs.diagnostics_progress.as_ref().map_or((0, 0), |p| (p.done(), p.total()));
@@ -990,7 +1095,7 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
         return out;
     };
     let findings = app.visible_findings();
-    let scope = if app.diag.all {
+    let scope = if app.view.diag.all {
         "all findings in the home".to_owned()
     } else {
         match app.selected_skill() {
@@ -999,14 +1104,14 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
         }
     };
     let count = |s: Severity| d.all.iter().filter(|f| f.severity == s).count();
-    let settings = match &app.check_settings {
+    let settings = match &app.prefs.check_settings {
         Ok(Some(path)) => line(format!("settings: {}", paths::path_string(path)), theme.dim),
         Ok(None) => line("settings: none found (skillscope.toml), defaults", theme.dim),
         Err(e) => line(format!("settings not used, defaults instead: {e}"), theme.error),
     };
     let out = vec![
         settings,
-        line(format!("{scope}: {} shown ({} and above)", findings.len(), app.diag.min.name()), theme.heading),
+        line(format!("{scope}: {} shown ({} and above)", findings.len(), app.view.diag.min.name()), theme.heading),
         line(
             format!(
                 "home: {}, {}, {} info",
@@ -1025,7 +1130,7 @@ fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
     }
     for (i, f) in findings.iter().enumerate() {
         let (mark, style) = severity_mark(f.severity, theme);
-        let selected = i == app.diag.cursor;
+        let selected = i == app.view.diag.cursor;
         let at = match f.line {
             Some(l) => format!("{}:{l}", f.rel_path),
             None => f.rel_path.to_string(),

@@ -42,12 +42,24 @@ pub fn keys(app: &mut App, text: &str) {
     }
 }
 
-/// The screen at a size, after the jobs the first frame asks for.
+/// Gets a frame of `w` x `h` ready, running the jobs it asks for (its
+/// views' lines included) here until none is left.
+pub fn settle(app: &mut App, w: u16, h: u16) {
+    let area = ratatui::layout::Rect::new(0, 0, w, h);
+    for _ in 0..8 {
+        let mut effects = app.wanted_jobs();
+        effects.extend(app.prepare(area));
+        if !effects.iter().any(|e| matches!(e, Effect::Job(_))) {
+            return;
+        }
+        app.run_jobs_inline(&effects);
+    }
+}
+
+/// The screen at a size, after the jobs the frame asks for.
 pub fn screen(app: &mut App, w: u16, h: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(w, h)).expect("terminal");
-    terminal.draw(|f| ui::draw(f, app)).expect("draw");
-    let effects = app.wanted_jobs();
-    app.run_jobs_inline(&effects);
+    settle(app, w, h);
     terminal.draw(|f| ui::draw(f, app)).expect("draw");
     let buffer = terminal.backend().buffer();
     (0..h)
