@@ -453,12 +453,8 @@ fn preview(engine: &Engine, snap: &SkillSnapshot, raw: bool, theme: &Theme, widt
             Err(e) => vec![line(e.to_string(), theme.error)],
         };
     }
-    let view = Context::new(engine).skill_view(
-        SkillRef::File(&skill.skill_md),
-        None,
-        Some(&engine.options.session_id),
-        true,
-    );
+    let view =
+        Context::new(engine).skill_view(SkillRef::File(&skill.skill_md), None, Some(&engine.options.session_id), true);
     let mut out = card(engine, snap, theme, width);
     if view.get("success").and_then(serde_json::Value::as_bool) != Some(true) {
         let err = view.get("error").and_then(serde_json::Value::as_str).unwrap_or("skill_view failed");
