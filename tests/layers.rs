@@ -7,7 +7,9 @@ use rusqlite::Connection;
 use serde_json::Value as Json;
 use skillscope::engine::check::{Policy, Progress};
 use skillscope::engine::diagnostics::Finding;
-use skillscope::engine::layers::{can_edit, read_db, write_back, DbRead, Layers, Source, WriteBack};
+use skillscope::engine::layers::{
+    can_edit, read_db, write_back, DbError, DbRead, LayerError, Layers, Source, WriteBack,
+};
 use skillscope::engine::Engine;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -218,8 +220,9 @@ fn who_may_edit_what() {
     for (source, org, allowed) in matrix {
         let answer = can_edit(source, org);
         assert_eq!(answer.is_ok(), allowed, "{source:?} by {org:?}");
-        if let Err(msg) = answer {
-            assert!(msg.contains("org_id 0"), "the refusal says who may write: {msg}");
+        if let Err(e) = answer {
+            assert_eq!(e, LayerError::SharedNotOwner { org_id: org.map(str::to_owned) });
+            assert!(e.to_string().contains("org_id 0"), "the refusal says who may write: {e}");
         }
     }
 }
@@ -283,26 +286,35 @@ fn db_with(sql: &str) -> (tempfile::TempDir, PathBuf) {
 
 #[test]
 fn bad_databases_give_one_clear_message() {
-    let missing = read_db(Path::new("/nonexistent/skills.db"), "alice");
-    assert!(missing.problem.as_deref().is_some_and(|p| p.contains("no such database file")), "{missing:?}");
+    let missing = read_db(Path::new("/nonexistent/skills.db"), "alice").problem.expect("problem");
+    assert!(matches!(missing, DbError::NoFile(_)), "{missing:?}");
+    assert_eq!(missing.to_string(), "/nonexistent/skills.db: no such database file");
 
     let dir = tempfile::tempdir().expect("tempdir");
     let text = dir.path().join("notes.db");
     std::fs::write(&text, "this is not a database, just text that is long enough to have a header....").expect("w");
-    let not_sqlite = read_db(&text, "alice");
-    assert!(not_sqlite.problem.as_deref().is_some_and(|p| p.contains("notes.db")), "{not_sqlite:?}");
+    let not_sqlite = read_db(&text, "alice").problem.expect("problem");
+    assert!(matches!(&not_sqlite, DbError::Driver { path, .. } if path == &text), "{not_sqlite:?}");
+    assert!(not_sqlite.to_string().contains("notes.db"), "{not_sqlite}");
 
     let (_d1, no_table) = db_with("CREATE TABLE other (x)");
     let p = read_db(&no_table, "alice").problem.expect("problem");
-    assert!(p.contains("no table `hermes_skills`") && !p.contains("harnessed"), "{p}");
+    assert!(matches!(p, DbError::NoTable { wrong_table_found: false, .. }), "{p:?}");
+    assert!(p.to_string().ends_with(": no table `hermes_skills`"), "{p}");
 
     let (_d2, wrong) = db_with(&SCHEMA.replace("hermes_skills", "harnessed_skills"));
     let p = read_db(&wrong, "alice").problem.expect("problem");
-    assert!(p.contains("it has `harnessed_skills`"), "{p}");
+    assert!(matches!(p, DbError::NoTable { wrong_table_found: true, .. }), "{p:?}");
+    assert!(p.to_string().contains("it has `harnessed_skills`"), "{p}");
 
     let (_d3, no_column) = db_with("CREATE TABLE hermes_skills (id, user_id, name, description, content)");
     let p = read_db(&no_column, "alice").problem.expect("problem");
-    assert!(p.contains("lacks column(s) category, version, is_active, created_at, updated_at"), "{p}");
+    assert!(
+        matches!(&p, DbError::MissingColumns { columns, .. }
+            if columns == &["category", "version", "is_active", "created_at", "updated_at"]),
+        "{p:?}"
+    );
+    assert!(p.to_string().contains("lacks column(s) category, version, is_active, created_at, updated_at"), "{p}");
 
     let (_d4, blob) = db_with(SCHEMA);
     Connection::open(&blob)
@@ -313,7 +325,8 @@ fn bad_databases_give_one_clear_message() {
         )
         .expect("insert");
     let p = read_db(&blob, "alice").problem.expect("problem");
-    assert!(p.contains("column content holds a blob"), "{p}");
+    assert!(matches!(p, DbError::Column { column: "content", .. }), "{p:?}");
+    assert!(p.to_string().contains("column content holds a blob"), "{p}");
 }
 
 #[test]
@@ -367,7 +380,7 @@ fn a_locked_database_is_reported_not_waited_on_forever() {
     holder.execute_batch("PRAGMA locking_mode = EXCLUSIVE; BEGIN EXCLUSIVE;").expect("lock");
     let started = std::time::Instant::now();
     let read = read_db(&h.db, "alice");
-    assert!(read.problem.as_deref().is_some_and(|p| p.contains("locked")), "{read:?}");
+    assert!(read.problem.as_ref().is_some_and(|p| p.to_string().contains("locked")), "{read:?}");
     assert!(started.elapsed() < std::time::Duration::from_secs(5));
     drop(holder);
     assert!(read_db(&h.db, "alice").problem.is_none());
@@ -382,20 +395,20 @@ fn editing_a_database_skill_goes_through_a_temporary_file() {
     // The editor fails: nothing is written.
     let notice = edit_db_skill(&row, &h.db, |path| {
         std::fs::write(path, "half-edited").expect("write");
-        Err("editor vi exited with exit status: 1".into())
+        Err("editor vi exited with exit status: 1")
     });
     assert!(notice.contains("left as it was"), "{notice}");
     assert_eq!(row_of(&h.db, "db-recipe").0, row.content);
 
     // The editor exits without changes.
-    assert_eq!(edit_db_skill(&row, &h.db, |_| Ok(())), "db-recipe: no changes");
+    assert_eq!(edit_db_skill(&row, &h.db, |_| Ok::<(), String>(())), "db-recipe: no changes");
 
     // The editor sees the content and saves a change.
     let notice = edit_db_skill(&row, &h.db, |path| {
         let text = std::fs::read_to_string(path).expect("read");
         assert_eq!(text, row.content);
         std::fs::write(path, text.replace("Body of db-recipe.", "Edited body.")).expect("write");
-        Ok(())
+        Ok::<(), String>(())
     });
     assert!(notice.starts_with("Saved db-recipe"), "{notice}");
     assert!(row_of(&h.db, "db-recipe").0.contains("Edited body."));

@@ -129,7 +129,7 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
 }
 
 /// A surface's answer, or `{"$error": message}` where Hermes raises.
-fn guarded(answer: Result<Json, String>) -> Json {
+fn guarded(answer: Result<Json, skillscope::engine::py::PyError>) -> Json {
     answer.unwrap_or_else(|e| json!({"$error": e}))
 }
 

@@ -270,18 +270,39 @@ pub struct Session {
     _stand_in: Option<StandInHome>,
 }
 
+/// Why the home or the layers the flags name cannot be opened.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error("cannot write the demo home: {0}")]
+    Demo(std::io::Error),
+    #[error("{}: not a directory (pass --home with a Hermes home)", .0.display())]
+    NotADirectory(PathBuf),
+    #[error("{}: no Hermes home here (pass --home PATH, set HERMES_HOME, or try --demo)", .0.display())]
+    NoHome(PathBuf),
+    #[error("{}: cannot read the Hermes home: {source}", .path.display())]
+    Unreadable { path: PathBuf, source: std::io::Error },
+    #[error("{}: cannot set up a home to show it in: {source}", .path.display())]
+    StandIn { path: PathBuf, source: std::io::Error },
+    #[error(transparent)]
+    Backend(#[from] crate::engine::sandbox::UnknownBackend),
+    #[error("--db needs --user: database skills are read for one user")]
+    DbWithoutUser,
+    #[error(transparent)]
+    Layer(#[from] crate::engine::layers::LayerError),
+}
+
 /// Opens the home the flags name: `--demo`, else `--home` or the browser's
 /// PATH (a Hermes home, a folder of skills or one skill folder), else
 /// `$HERMES_HOME`, else `~/.hermes`; with `demo_if_missing`, the demo home
 /// when none of these exists.
-pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) -> Result<Session, String> {
+pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) -> Result<Session, SessionError> {
     if let Some(os) = global.platform {
         env.os = os;
     }
     let root = resolve_home_path(global.home.as_deref(), &env);
     let use_demo = global.demo || (demo_if_missing && global.home.is_none() && !root.exists());
     let (root, note, demo, stand_in) = if use_demo {
-        let demo = DemoHome::create().map_err(|e| format!("cannot write the demo home: {e}"))?;
+        let demo = DemoHome::create().map_err(SessionError::Demo)?;
         (demo.home(), None, Some(demo), None)
     } else {
         check_home_dir(&root)?;
@@ -289,7 +310,7 @@ pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) ->
             FolderKind::Home => (root, None, None, None),
             kind => {
                 let stand_in = StandInHome::create(&root, kind)
-                    .map_err(|e| format!("{}: cannot set up a home to show it in: {e}", root.display()))?;
+                    .map_err(|source| SessionError::StandIn { path: root.clone(), source })?;
                 (stand_in.home(), Some(stand_in.note()), None, Some(stand_in))
             }
         }
@@ -310,22 +331,15 @@ pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) ->
 }
 
 /// Explains why `root` cannot be read as a home, if it cannot.
-fn check_home_dir(root: &std::path::Path) -> Result<(), String> {
+fn check_home_dir(root: &std::path::Path) -> Result<(), SessionError> {
+    let unreadable = |source| SessionError::Unreadable { path: root.to_path_buf(), source };
     match std::fs::metadata(root) {
         Ok(m) if m.is_dir() => {}
-        Ok(_) => return Err(format!("{}: not a directory (pass --home with a Hermes home)", root.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Err(format!(
-                "{}: no Hermes home here (pass --home PATH, set HERMES_HOME, or try --demo)",
-                root.display()
-            ))
-        }
-        Err(e) => return Err(format!("{}: cannot read the Hermes home: {e}", root.display())),
+        Ok(_) => return Err(SessionError::NotADirectory(root.to_path_buf())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(SessionError::NoHome(root.to_path_buf())),
+        Err(e) => return Err(unreadable(e)),
     }
-    if let Err(e) = std::fs::read_dir(root) {
-        return Err(format!("{}: cannot read the Hermes home: {e}", root.display()));
-    }
-    Ok(())
+    std::fs::read_dir(root).map(drop).map_err(unreadable)
 }
 
 /// A layer named on the command line.
@@ -347,9 +361,9 @@ impl SourceArg {
 }
 
 /// The layers the flags turn on, if any.
-pub fn layers_for(global: &GlobalArgs) -> Result<Option<Layers>, String> {
+pub fn layers_for(global: &GlobalArgs) -> Result<Option<Layers>, SessionError> {
     match (&global.user, &global.db) {
-        (None, Some(_)) => Err("--db needs --user: database skills are read for one user".into()),
+        (None, Some(_)) => Err(SessionError::DbWithoutUser),
         (None, None) => Ok(None),
         (Some(user), db) => {
             valid_user_id(user)?;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 /// The folder a `scan NAME` means in `engine`'s home: a skill's name, its
 /// folder's name, or `category/folder`.
-pub fn skill_folder(engine: &Engine, name: &str) -> Result<PathBuf, String> {
+pub fn skill_folder(engine: &Engine, name: &str) -> Result<PathBuf, NoSuchSkill> {
     let catalog = engine.lean_catalog();
     let wanted = name.trim_matches('/');
     let found = catalog.skills.iter().filter(|s| s.db_row.is_none()).find(|s| {
@@ -19,8 +19,13 @@ pub fn skill_folder(engine: &Engine, name: &str) -> Result<PathBuf, String> {
         let path = format!("{}/{dir}", s.category_path());
         s.name == name || dir == wanted || path.trim_start_matches('/') == wanted
     });
-    found.map(|s| s.skill_dir.clone()).ok_or_else(|| format!("no skill named {name} (give a path to scan a folder)"))
+    found.map(|s| s.skill_dir.clone()).ok_or_else(|| NoSuchSkill(name.to_owned()))
 }
+
+/// A `scan NAME` that names no skill folder of the home.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("no skill named {0} (give a path to scan a folder)")]
+pub struct NoSuchSkill(pub String);
 
 /// Findings a scan prints without `--all`.
 pub const SHOWN_FINDINGS: usize = 50;

@@ -13,7 +13,7 @@ use super::view_text::Hit;
 use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
-use crate::engine::layers::{can_edit, read_db, DbSkill, Layers, Source};
+use crate::engine::layers::{can_edit, read_db, DbSkill, LayerError, Layers, Source};
 use crate::engine::lifecycle::UsageOverview;
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
@@ -859,7 +859,7 @@ impl App {
     }
 
     /// What `e` opens, or why it may not be edited.
-    fn editor_target(&self) -> Option<Result<Effect, String>> {
+    fn editor_target(&self) -> Option<Result<Effect, LayerError>> {
         if self.view.tab == ViewTab::Diagnostics {
             let f = self.visible_findings().get(self.view.diag.cursor).copied()?;
             if let Some(denied) = f.skill.and_then(|i| self.edit_denied(self.skill(i))) {
@@ -886,7 +886,7 @@ impl App {
     }
 
     /// Why this session may not edit a skill, when layers say so.
-    fn edit_denied(&self, skill: &CatalogSkill) -> Option<String> {
+    fn edit_denied(&self, skill: &CatalogSkill) -> Option<LayerError> {
         let layers = self.layers.as_ref()?;
         let source = self.source_of(skill)?;
         can_edit(source, layers.org_id.as_deref()).err()

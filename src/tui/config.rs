@@ -148,7 +148,7 @@ pub fn parse(path: &Path, text: &str) -> UserConfig {
         // can be named; $VISUAL / $EDITOR stay in force meanwhile.
         match super::editor::check_spec(editor.get_ref()) {
             Ok(()) => config.editor = Some(editor.into_inner()),
-            Err(e) => errors.push((line_of(text, editor.span().start), e)),
+            Err(e) => errors.push((line_of(text, editor.span().start), e.to_string())),
         }
     }
     let t = &file.theme;
@@ -199,7 +199,7 @@ pub fn parse(path: &Path, text: &str) -> UserConfig {
         match specs.into_iter().map(|k| KeySpec::parse(k)).collect::<Result<Vec<_>, _>>() {
             Ok(parsed) if !parsed.is_empty() => config.keys.push((action, parsed)),
             Ok(_) => errors.push((line, format!("no key given for {name:?}"))),
-            Err(e) => errors.push((line, e)),
+            Err(e) => errors.push((line, e.to_string())),
         }
     }
     config.problems =

@@ -6,6 +6,7 @@
 //! taught. The editor is recognised by the file name of its program alone:
 //! nothing is run or resolved to find out what it is.
 
+use super::launch::LaunchError;
 use crate::engine::layers::{timestamp, write_back, DbSkill, WriteBack};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -140,9 +141,13 @@ pub enum LineHandoff {
 
 /// The command line that opens `file` at `line` in `editor` (a command as
 /// the user wrote it, shell words; `None` is `vi`).
-pub fn command(editor: Option<&str>, file: &Path, line: usize) -> Result<EditorCommand, String> {
+pub fn command(editor: Option<&str>, file: &Path, line: usize) -> Result<EditorCommand, LaunchError> {
     let spec = editor.map(str::trim).filter(|e| !e.is_empty()).unwrap_or("vi");
-    let mut split = shell_words::split(spec).map_err(|e| format!("cannot parse the editor command {spec:?}: {e}"))?;
+    let mut split = shell_words::split(spec).map_err(|e| LaunchError::Unparsable {
+        role: "editor",
+        spec: spec.to_owned(),
+        reason: e.to_string(),
+    })?;
     if split.is_empty() {
         split.push("vi".into());
     }
@@ -243,11 +248,21 @@ fn fill_placeholders(word: &str, file: &OsStr, line: usize) -> OsString {
     out
 }
 
+/// What is wrong with an editor command in the config file.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SpecError {
+    #[error("editor {spec:?} is not a command: {reason}")]
+    NotACommand { spec: String, reason: String },
+    #[error("editor has an unknown placeholder {{{0}}} (skillscope fills in {{file}} and {{line}})")]
+    UnknownPlaceholder(String),
+}
+
 /// Checks an editor command from the config file: that it splits into
 /// shell words, and that every `{name}` in it is a placeholder skillscope
 /// fills in (a misspelt `{lines}` would otherwise reach the editor as is).
-pub fn check_spec(spec: &str) -> Result<(), String> {
-    let words = shell_words::split(spec).map_err(|e| format!("editor {spec:?} is not a command: {e}"))?;
+pub fn check_spec(spec: &str) -> Result<(), SpecError> {
+    let words = shell_words::split(spec)
+        .map_err(|e| SpecError::NotACommand { spec: spec.to_owned(), reason: e.to_string() })?;
     for word in &words {
         let mut rest = word.as_str();
         while let Some(open) = rest.find('{') {
@@ -257,9 +272,7 @@ pub fn check_spec(spec: &str) -> Result<(), String> {
             let looks_like_placeholder =
                 !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
             if looks_like_placeholder && name != "file" && name != "line" {
-                return Err(format!(
-                    "editor has an unknown placeholder {{{name}}} (skillscope fills in {{file}} and {{line}})"
-                ));
+                return Err(SpecError::UnknownPlaceholder(name.to_owned()));
             }
             rest = &after[close + 1..];
         }
@@ -313,7 +326,11 @@ pub fn from_env() -> Option<String> {
 /// Edits a database skill: `edit` runs the editor on a temporary copy of the
 /// row's content; a clean exit with changes writes the row back (see
 /// [`write_back`]). Returns the notice to show.
-pub fn edit_db_skill(row: &DbSkill, db: &Path, edit: impl FnOnce(&Path) -> Result<(), String>) -> String {
+pub fn edit_db_skill<E: std::fmt::Display>(
+    row: &DbSkill,
+    db: &Path,
+    edit: impl FnOnce(&Path) -> Result<(), E>,
+) -> String {
     let file = tempfile::Builder::new().prefix(&format!("skillscope-db-{}-", row.id)).suffix(".md").tempfile();
     let file = match file.and_then(|f| std::fs::write(f.path(), &row.content).map(|_| f)) {
         Ok(f) => f,
@@ -480,7 +497,8 @@ mod tests {
         assert!(check_spec("myedit --line {line} {file}").is_ok());
         assert!(check_spec("vim -c 'set ft={}'").is_ok(), "braces that name nothing are the editor's");
         let typo = check_spec("myedit --line {lines} {file}").unwrap_err();
-        assert!(typo.contains("{lines}"), "{typo}");
+        assert_eq!(typo, SpecError::UnknownPlaceholder("lines".into()));
+        assert!(typo.to_string().contains("{lines}"), "{typo}");
         assert!(check_spec("vim 'unclosed").is_err());
     }
 

@@ -112,7 +112,7 @@ pub enum JobOutput {
         prompt_lines: Vec<String>,
     },
     Bundles(Vec<BundleReport>),
-    Prompt(Result<String, String>),
+    Prompt(Result<String, crate::engine::py::PyError>),
     Lifecycle(Box<LifecycleAnswer>),
     Diagnostics(Vec<Finding>),
     View(super::views::ViewAnswer),

@@ -70,8 +70,13 @@ pub struct KeySpec {
     pub alt: bool,
 }
 
+/// A key name in the config file that names no key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown key {0:?} (examples: q, G, ctrl-f, alt-b, enter, pgdn, f1)")]
+pub struct UnknownKey(pub String);
+
 impl KeySpec {
-    pub fn parse(text: &str) -> Result<KeySpec, String> {
+    pub fn parse(text: &str) -> Result<KeySpec, UnknownKey> {
         let mut ctrl = false;
         let mut alt = false;
         let mut rest = text.trim();
@@ -114,7 +119,7 @@ impl KeySpec {
                 let mut chars = rest.chars();
                 match (chars.next(), chars.next()) {
                     (Some(c), None) => KeyCode::Char(if ctrl { c.to_ascii_lowercase() } else { c }),
-                    _ => return Err(format!("unknown key {text:?} (examples: q, G, ctrl-f, alt-b, enter, pgdn, f1)")),
+                    _ => return Err(UnknownKey(text.to_owned())),
                 }
             }
         };

@@ -18,6 +18,7 @@ pub mod help;
 pub mod input;
 pub mod jobs;
 pub mod keymap;
+mod launch;
 pub mod line_edit;
 mod prompts;
 pub mod render;
@@ -35,6 +36,7 @@ use crate::engine::watch::{self, Target, WatchEvent, Watcher};
 use crate::engine::Engine;
 use app::{App, Effect};
 use crossterm::event::Event;
+use launch::{open_editor, open_pager};
 use std::io;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -55,7 +57,7 @@ enum Message {
     /// The watcher saw changes (or lost some: an overflow).
     FilesChanged(WatchEvent),
     /// The watches are set up (off the UI thread, after the first frame).
-    WatcherReady(u64, Result<Watcher, String>),
+    WatcherReady(u64, Result<Watcher, crate::engine::watch::WatchError>),
     Job(jobs::JobResult),
     /// Code highlighting is loaded: views rendered plain can be redone.
     HighlighterReady,
@@ -422,7 +424,7 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                     host.suspend()?;
                     let outcome = open_pager(app.prefs.pager.as_deref(), &text);
                     host.resume()?;
-                    app.notice = outcome.err();
+                    app.notice = outcome.err().map(|e| e.to_string());
                     dirty = true;
                 }
                 Effect::OpenEditor { path, line } => {
@@ -431,7 +433,7 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                     host.resume()?;
                     app.notice = match outcome {
                         Ok(command) => command.line_notice(&path, line, config::config_path().as_deref()),
-                        Err(e) => Some(e),
+                        Err(e) => Some(e.to_string()),
                     };
                     // The edited file's skill now; anything else the editor
                     // touched comes from the watcher.
@@ -574,43 +576,6 @@ fn copy_notice(text: &str, what: &str, written: io::Result<clipboard::Reach>) ->
         }
         Err(e) if e.kind() == io::ErrorKind::InvalidInput => format!("Not copied: the {what} {e}"),
         Err(e) => format!("Could not copy the {what}: {e}"),
-    }
-}
-
-/// Shows text in `$PAGER` (default `less -R`), fed on its standard input.
-fn open_pager(configured: Option<&str>, text: &str) -> Result<(), String> {
-    use std::io::Write;
-    let spec = configured
-        .map(str::to_owned)
-        .or_else(|| std::env::var("PAGER").ok())
-        .filter(|p| !p.trim().is_empty())
-        .unwrap_or_else(|| "less -R".into());
-    let words = shell_words::split(&spec).map_err(|e| format!("cannot parse the pager command {spec:?}: {e}"))?;
-    let (program, args) = words.split_first().ok_or("no pager command")?;
-    let mut child = std::process::Command::new(program)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .spawn()
-        .map_err(|e| format!("cannot start pager {program}: {e} (set $PAGER)"))?;
-    if let Some(mut stdin) = child.stdin.take() {
-        // A pager quit early closes the pipe: not an error.
-        let _ = stdin.write_all(text.as_bytes());
-    }
-    child.wait().map_err(|e| format!("pager {program}: {e}"))?;
-    Ok(())
-}
-
-/// Runs the editor in the foreground: the command it ran (which says
-/// whether the line was passed), or an error message when it fails.
-fn open_editor(configured: Option<&str>, path: &std::path::Path, line: usize) -> Result<editor::EditorCommand, String> {
-    let spec = configured.map(str::to_owned).or_else(editor::from_env);
-    let command = editor::command(spec.as_deref(), path, line)?;
-    let (program, args) = command.words.split_first().ok_or("no editor command")?;
-    let shown = program.to_string_lossy();
-    match std::process::Command::new(program).args(args).status() {
-        Ok(status) if status.success() => Ok(command),
-        Ok(status) => Err(format!("editor {shown} exited with {status}")),
-        Err(e) => Err(format!("cannot start editor {shown}: {e} (set $VISUAL or $EDITOR)")),
     }
 }
 

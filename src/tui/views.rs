@@ -795,7 +795,7 @@ fn readiness(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'
     let r = readiness::evaluate(fm, &engine.home, &engine.env, backend.name());
     let mut out = Vec::new();
     let (status_style, status) = match (&r.view_error, r.setup_needed) {
-        (Some(e), _) => (theme.error, format!("skill_view fails: {}", clean_line(e))),
+        (Some(e), _) => (theme.error, format!("skill_view fails: {}", clean_line(&e.message))),
         (None, true) => (theme.warn, "setup_needed".to_owned()),
         (None, false) => (theme.ok, "available".to_owned()),
     };

@@ -7,8 +7,7 @@ use super::value::{is_hashable, Key, Map, Value};
 use crate::py::py_strip;
 use std::collections::HashSet;
 
-/// A Python exception message, for the rare inputs where Hermes raises.
-pub type PyError = String;
+use crate::py::PyError;
 
 /// `skill_matches_platform_list(platforms)`.
 pub fn platform_matches(platforms: Option<&Value>, env: &Env) -> bool {
@@ -105,7 +104,7 @@ fn normalize_string_set(value: Option<&Value>) -> Result<HashSet<String>, PyErro
 }
 
 fn not_iterable(v: &Value) -> PyError {
-    format!("'{}' object is not iterable", v.type_name())
+    PyError::not_iterable(v.type_name())
 }
 
 /// `get_disabled_skill_names(platform)` (raw config): the global list plus
@@ -123,7 +122,12 @@ pub fn disabled_names(home: &Home, env: &Env, platform: Option<&str>) -> Result<
         let per_platform = match skills.get("platform_disabled") {
             Some(v) if v.truthy() => match v {
                 Value::Map(m) => m.get(platform),
-                other => return Err(format!("'{}' object has no attribute 'get'", other.type_name())),
+                other => {
+                    return Err(PyError::new(
+                        "AttributeError",
+                        format!("'{}' object has no attribute 'get'", other.type_name()),
+                    ))
+                }
             },
             _ => None,
         };
@@ -188,7 +192,7 @@ impl Conditions {
     /// The conditions as the prompt snapshot (JSON) holds them once read
     /// back: tuples become lists, keys strings. `Err` when `json.dump`
     /// cannot write one (a date, a set, bytes), and so writes no snapshot.
-    pub fn through_json(&self) -> Result<Conditions, String> {
+    pub fn through_json(&self) -> Result<Conditions, PyError> {
         let back = |v: &Value| v.try_to_json().map(|json| Value::from_json(&json));
         Ok(Conditions {
             fallback_for_toolsets: back(&self.fallback_for_toolsets)?,
@@ -225,7 +229,9 @@ pub fn should_show(cond: &Conditions, avail: &ToolAvailability) -> Result<bool, 
             Value::Str(s) => Ok(set.contains(s)),
             // `set.__contains__` retries a set as a frozenset, which equals no string.
             Value::Set(_) => Ok(false),
-            other if !is_hashable(other) => Err(format!("unhashable type: '{}'", other.type_name())),
+            other if !is_hashable(other) => {
+                Err(PyError::type_error(format!("unhashable type: '{}'", other.type_name())))
+            }
             _ => Ok(false),
         }
     };

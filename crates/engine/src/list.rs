@@ -1,10 +1,11 @@
 //! `skills_list` (spec §8) and the scan behind it, `_find_all_skills`.
 
 use super::discover;
-use super::gates::{self, PyError};
+use super::gates;
 use super::skill::{self, Listing};
 use super::value::Value;
 use super::Engine;
+use crate::py::PyError;
 use serde_json::{json, Value as Json};
 use std::collections::HashSet;
 use std::path::PathBuf;
@@ -24,9 +25,9 @@ pub struct ListedSkill {
 
 impl ListedSkill {
     /// The row as JSON, or the error `json.dumps` raises for its description.
-    pub fn try_to_json(&self) -> Result<Json, String> {
+    pub fn try_to_json(&self) -> Result<Json, PyError> {
         if self.bytes_name {
-            return Err("Object of type bytes is not JSON serializable".into());
+            return Err(PyError::type_error("Object of type bytes is not JSON serializable"));
         }
         Ok(json!({
             "name": self.name,
@@ -194,11 +195,11 @@ fn first_failed_comparison(keys: &[(String, bool)]) -> Result<(), PyError> {
     let check = |later: usize, earlier: usize, order: &[usize]| -> Result<(), PyError> {
         let (a, b) = (&keys[order[later]], &keys[order[earlier]]);
         if a.0 == b.0 && a.1 != b.1 {
-            return Err(format!(
+            return Err(PyError::type_error(format!(
                 "'<' not supported between instances of '{}' and '{}'",
                 type_name(a.1),
                 type_name(b.1)
-            ));
+            )));
         }
         Ok(())
     };
@@ -256,18 +257,18 @@ mod tests {
     /// Each expectation is what `sorted()` says for the same keys.
     #[test]
     fn bytes_names_fail_the_sort_as_python_does() {
-        let err = |rows: &mut [ListedSkill]| sort_listing(rows).unwrap_err();
+        let err = |rows: &mut [ListedSkill]| sort_listing(rows).unwrap_err().traceback_line();
         assert_eq!(
             err(&mut [row("c", "a", false), row("c", "b'x'", true)]),
-            "'<' not supported between instances of 'bytes' and 'str'"
+            "TypeError: '<' not supported between instances of 'bytes' and 'str'"
         );
         assert_eq!(
             err(&mut [row("c", "b'x'", true), row("c", "a", false)]),
-            "'<' not supported between instances of 'str' and 'bytes'"
+            "TypeError: '<' not supported between instances of 'str' and 'bytes'"
         );
         assert_eq!(
             err(&mut [row("b", "x", false), row("a", "q", false), row("b", "b'y'", true), row("a", "z", false)]),
-            "'<' not supported between instances of 'bytes' and 'str'"
+            "TypeError: '<' not supported between instances of 'bytes' and 'str'"
         );
         let mut apart = [row("a", "x", false), row("b", "b'y'", true), row("a", "z", false)];
         assert!(sort_listing(&mut apart).is_ok());

@@ -44,16 +44,17 @@ pub fn resolve(path: &Path) -> PathBuf {
 }
 
 /// `Path.resolve()` with Python 3.11's `RuntimeError` on a symlink loop:
-/// `Err("Symlink loop from '<path>'")` when the resolved path cannot be
-/// `stat`ed because of one.
-pub fn try_resolve(path: &Path) -> Result<PathBuf, String> {
+/// `RuntimeError: Symlink loop from '<path>'` when the resolved path cannot
+/// be `stat`ed because of one.
+pub fn try_resolve(path: &Path) -> Result<PathBuf, crate::py::PyError> {
     let resolved = resolve(path);
     // pathlib stats the answer and raises for ELOOP alone: a loop realpath
     // met but left behind (`loop/../x`) is no error.
     match fs::metadata(&resolved) {
-        Err(e) if is_symlink_loop(&e) => {
-            Err(format!("Symlink loop from {}", crate::py::py_str_repr(&path_string(&resolved))))
-        }
+        Err(e) if is_symlink_loop(&e) => Err(crate::py::PyError::new(
+            "RuntimeError",
+            format!("Symlink loop from {}", crate::py::py_str_repr(&path_string(&resolved))),
+        )),
         _ => Ok(resolved),
     }
 }
@@ -623,8 +624,10 @@ mod tests {
         let at = |rel: &str| d.join(rel);
         let inside = |rel: &str| Ok(d.join(rel));
         let outside = |abs: &str| Ok(PathBuf::from(abs));
-        let lp = |rel: &str| Err(format!("Symlink loop from '{}'", d.join(rel).display()));
-        let cases: Vec<(&str, Result<PathBuf, String>)> = vec![
+        let lp = |rel: &str| {
+            Err(crate::py::PyError::new("RuntimeError", format!("Symlink loop from '{}'", d.join(rel).display())))
+        };
+        let cases: Vec<(&str, Result<PathBuf, crate::py::PyError>)> = vec![
             ("abs_dangling", outside("/nonexistent/zz")),
             ("rel_dangling", inside("missing")),
             ("chain1", outside("/nonexistent/file")),
@@ -647,8 +650,9 @@ mod tests {
         ];
         for (rel, expected) in cases {
             assert_eq!(try_resolve(&at(rel)), expected, "{rel}");
-            let lenient = expected
-                .unwrap_or_else(|e| PathBuf::from(e.trim_start_matches("Symlink loop from '").trim_end_matches('\'')));
+            let lenient = expected.unwrap_or_else(|e| {
+                PathBuf::from(e.message.trim_start_matches("Symlink loop from '").trim_end_matches('\''))
+            });
             assert_eq!(resolve(&at(rel)), lenient, "{rel}");
         }
     }

@@ -2,7 +2,7 @@
 //! `${HERMES_SESSION_ID}` and, only with the user's consent, inline shell.
 
 use super::value::{Map, Value};
-use crate::py::py_strip;
+use crate::py::{py_str_repr, py_strip, PyError};
 use std::io::Read;
 use std::path::Path;
 use std::process::{Command, Stdio};
@@ -17,7 +17,7 @@ pub struct PreprocessConfig {
     /// `skills.inline_shell` as configured.
     pub inline_shell: bool,
     /// `int(inline_shell_timeout or 10)`; `Err` when Hermes' `int()` raises.
-    pub timeout: Result<i64, String>,
+    pub timeout: Result<i64, crate::py::PyError>,
 }
 
 impl PreprocessConfig {
@@ -32,13 +32,13 @@ impl PreprocessConfig {
             Some(Value::Int(i)) => Ok(*i),
             Some(Value::Bool(b)) => Ok(i64::from(*b)),
             Some(Value::Float(f)) => Ok(f.trunc() as i64),
-            Some(Value::Str(s)) => py_strip(s)
-                .parse::<i64>()
-                .map_err(|_| format!("invalid literal for int() with base 10: {}", crate::py::py_str_repr(s))),
-            Some(other) => Err(format!(
+            Some(Value::Str(s)) => py_strip(s).parse::<i64>().map_err(|_| {
+                PyError::value_error(format!("invalid literal for int() with base 10: {}", py_str_repr(s)))
+            }),
+            Some(other) => Err(PyError::type_error(format!(
                 "int() argument must be a string, a bytes-like object or a real number, not '{}'",
                 kind(other)
-            )),
+            ))),
         };
         PreprocessConfig { template_vars, inline_shell, timeout }
     }

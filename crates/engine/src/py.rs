@@ -7,6 +7,54 @@
 use serde_json::Value as Json;
 use std::fmt::Write as _;
 
+/// A Python exception Hermes would raise for an input: its class and its
+/// `str()`. Hermes' JSON carries the `str()` alone, so that is what it
+/// displays; [`PyError::traceback_line`] gives the class too.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PyError {
+    pub kind: &'static str,
+    pub message: String,
+}
+
+impl PyError {
+    pub fn new(kind: &'static str, message: impl Into<String>) -> PyError {
+        PyError { kind, message: message.into() }
+    }
+
+    pub fn type_error(message: impl Into<String>) -> PyError {
+        PyError::new("TypeError", message)
+    }
+
+    pub fn value_error(message: impl Into<String>) -> PyError {
+        PyError::new("ValueError", message)
+    }
+
+    /// `TypeError: '<type>' object is not iterable`.
+    pub fn not_iterable(type_name: &str) -> PyError {
+        PyError::type_error(format!("'{type_name}' object is not iterable"))
+    }
+
+    /// `ValueError: ...`, as the last line of a traceback prints it.
+    pub fn traceback_line(&self) -> String {
+        format!("{}: {}", self.kind, self.message)
+    }
+}
+
+impl std::fmt::Display for PyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for PyError {}
+
+/// Hermes' JSON answers carry `str(e)`: `{"error": str(e), "success": false}`.
+impl serde::Serialize for PyError {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.message)
+    }
+}
+
 /// A JSON number from text Python's `json` module would print.
 pub(crate) fn json_number(text: &str) -> serde_json::Number {
     serde_json::Number::from_string_unchecked(text.to_owned())

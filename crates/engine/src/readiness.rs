@@ -7,7 +7,7 @@ use super::env::Env;
 use super::home::Home;
 use super::paths;
 use super::value::{Map, Value};
-use crate::py::py_strip;
+use crate::py::{py_strip, PyError};
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::path::Path;
 
@@ -154,11 +154,11 @@ pub fn required_env_vars(fm: &Map, legacy_env_vars: &[String]) -> Vec<RequiredEn
 /// mapping's keys, a string's characters) keeping each `str(item)` that is
 /// not blank. Python's `TypeError` for a value it cannot iterate
 /// (`'int' object is not iterable`).
-pub fn prerequisite_values(value: Option<&Value>) -> Result<Vec<String>, String> {
+pub fn prerequisite_values(value: Option<&Value>) -> Result<Vec<String>, PyError> {
     let items = match value.filter(|v| v.truthy()) {
         None => return Ok(Vec::new()),
         Some(Value::Str(s)) => vec![Value::Str(s.clone())],
-        Some(other) => other.py_iter().ok_or_else(|| format!("'{}' object is not iterable", other.type_name()))?,
+        Some(other) => other.py_iter().ok_or_else(|| PyError::not_iterable(other.type_name()))?,
     };
     Ok(items.iter().map(Value::py_str).filter(|text| !py_strip(text).is_empty()).collect())
 }
@@ -166,7 +166,7 @@ pub fn prerequisite_values(value: Option<&Value>) -> Result<Vec<String>, String>
 /// `_collect_prerequisite_values(frontmatter)`: `prerequisites.env_vars`
 /// and `prerequisites.commands`, in that order, both normalised (commands
 /// are never checked, but a value Python cannot iterate raises all the same).
-pub fn prerequisite_lists(fm: &Map) -> Result<(Vec<String>, Vec<String>), String> {
+pub fn prerequisite_lists(fm: &Map) -> Result<(Vec<String>, Vec<String>), PyError> {
     match fm.get("prerequisites").filter(|v| v.truthy()).and_then(Value::as_map) {
         None => Ok((Vec::new(), Vec::new())),
         Some(prereqs) => {
@@ -220,7 +220,7 @@ pub fn missing_credential_files(fm: &Map, home: &Home) -> Option<Vec<String>> {
 /// `register_credential_file(rel)`: relative, inside HERMES_HOME, an existing
 /// file, and not one of the credential stores the agent may not read; the
 /// error of a symlink loop, which Hermes' containment check lets through.
-pub fn credential_file_mountable(rel: &str, home_root: &Path) -> Result<bool, String> {
+pub fn credential_file_mountable(rel: &str, home_root: &Path) -> Result<bool, PyError> {
     if rel.starts_with('/') {
         return Ok(false);
     }
@@ -273,7 +273,7 @@ pub struct Readiness {
     /// The error `skill_view` fails with instead of reporting readiness (a
     /// `prerequisites` value Python cannot iterate): the skill cannot be
     /// viewed, invoked or preloaded.
-    pub view_error: Option<String>,
+    pub view_error: Option<PyError>,
 }
 
 impl Readiness {
@@ -387,8 +387,8 @@ mod tests {
     /// what Hermes' `_collect_prerequisite_values` answered for it.
     #[test]
     fn prerequisite_values_follow_python_for_every_type() {
-        let ok = |items: &[&str]| Ok::<Vec<String>, String>(items.iter().map(|s| s.to_string()).collect());
-        let not_iterable = |t: &str| Err::<Vec<String>, String>(format!("'{t}' object is not iterable"));
+        let ok = |items: &[&str]| Ok::<Vec<String>, PyError>(items.iter().map(|s| s.to_string()).collect());
+        let not_iterable = |t: &str| Err::<Vec<String>, PyError>(PyError::not_iterable(t));
         let cases = [
             ("5", not_iterable("int")),
             ("123456789012345678901234567890", not_iterable("int")),
@@ -442,7 +442,7 @@ mod tests {
         let env = Env::with_vars([("HOME", "/nonexistent")], crate::env::Os::Linux);
         let home = Home::load(std::path::PathBuf::from("/nonexistent-home"), &env);
         let ready = evaluate(&map("prerequisites:\n  commands: 5\n"), &home, &env, "local");
-        assert_eq!(ready.view_error.as_deref(), Some("'int' object is not iterable"));
+        assert_eq!(ready.view_error, Some(PyError::not_iterable("int")));
         assert!(ready.required.is_empty() && !ready.setup_needed);
         let ready = evaluate(&map("prerequisites:\n  env_vars: {K_ONE: x}\n"), &home, &env, "local");
         assert_eq!(ready.view_error, None);

@@ -78,25 +78,28 @@ impl std::fmt::Display for Backend {
 
 /// The backend a session uses: env `TERMINAL_ENV`, else `terminal.backend`
 /// (legacy `terminal.env_type`) in config.yaml, else local.
-pub fn default_backend(home: &Home, env: &Env) -> Result<Backend, String> {
+pub fn default_backend(home: &Home, env: &Env) -> Result<Backend, UnknownBackend> {
     if let Some(value) = env.var("TERMINAL_ENV").filter(|v| !py_strip(v).is_empty()) {
-        return Backend::parse(value).ok_or_else(|| {
-            format!("unknown backend '{}' in TERMINAL_ENV (valid: {})", py_strip(value), Backend::valid_names())
-        });
+        return Backend::parse(value)
+            .ok_or_else(|| UnknownBackend { value: py_strip(value).to_owned(), setting: "TERMINAL_ENV".into() });
     }
     let terminal = home.raw_config.get("terminal").and_then(Value::as_map);
     let configured = terminal.and_then(|t| t.get("backend").or_else(|| t.get("env_type"))).filter(|v| v.truthy());
     match configured {
-        Some(v) => Backend::parse(&v.py_str()).ok_or_else(|| {
-            format!(
-                "unknown backend '{}' in {} terminal.backend (valid: {})",
-                v.py_str(),
-                home.config_path().display(),
-                Backend::valid_names()
-            )
+        Some(v) => Backend::parse(&v.py_str()).ok_or_else(|| UnknownBackend {
+            value: v.py_str(),
+            setting: format!("{} terminal.backend", home.config_path().display()),
         }),
         None => Ok(Backend::Local),
     }
+}
+
+/// A backend name no Hermes backend has, and the setting that gives it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown backend '{value}' in {setting} (valid: {})", Backend::valid_names())]
+pub struct UnknownBackend {
+    pub value: String,
+    pub setting: String,
 }
 
 /// One skill root and its place inside the sandbox.

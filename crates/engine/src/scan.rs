@@ -112,7 +112,7 @@ fn scan_for(path: &Path, trust_level: &'static str) -> Scan {
                 verdict,
                 findings: Vec::new(),
                 notes,
-                error: Some(e),
+                error: Some(e.traceback_line()),
             };
         }
         for f in tree.iter().filter(|f| f.is_file) {

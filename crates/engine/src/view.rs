@@ -11,8 +11,8 @@ use super::source::{self, ReadError};
 use super::value::Value;
 use super::Engine;
 use crate::context::{Context, Found};
-use crate::gates::PyError;
 use crate::py::py_str_repr;
+use crate::py::PyError;
 use serde_json::{json, Map as JsonMap, Value as Json};
 
 use std::path::Path;
@@ -64,8 +64,8 @@ fn error(msg: impl Into<String>) -> Json {
     json!({"success": false, "error": msg.into()})
 }
 
-fn py_exception(msg: impl Into<String>) -> Json {
-    json!({"error": msg.into(), "success": false})
+fn py_exception(e: PyError) -> Json {
+    json!({"error": e, "success": false})
 }
 
 /// How many names the not-found answer's `available_skills` shows.
@@ -218,7 +218,10 @@ impl Engine {
         let metadata = fm.get("metadata");
         if let Some(Value::Map(meta)) = metadata {
             if let Some(hermes) = meta.get("hermes").filter(|h| h.truthy() && h.as_map().is_none()) {
-                return py_exception(format!("'{}' object has no attribute 'get'", hermes.type_name()));
+                return py_exception(PyError::new(
+                    "AttributeError",
+                    format!("'{}' object has no attribute 'get'", hermes.type_name()),
+                ));
             }
         }
         let tags = skill::tag_list(&fm, "tags");
@@ -257,7 +260,7 @@ impl Engine {
         let description = fm.get("description").cloned().unwrap_or(Value::Str(String::new()));
         let compat = fm.get("compatibility").filter(|v| v.truthy());
         let meta = metadata.filter(|m| m.as_map().is_some());
-        let dumped = (|| -> Result<_, String> {
+        let dumped = (|| -> Result<_, PyError> {
             Ok((
                 skill_name.try_to_json()?,
                 description.try_to_json()?,
@@ -365,7 +368,7 @@ fn view_file(name: &str, skill_dir: &Path, file_path: &str) -> Json {
                 "is_binary": true,
             })
         }
-        Err(ReadError::Io(msg)) => py_exception(msg),
+        Err(ReadError::Io(msg)) => py_exception(PyError::new("OSError", msg)),
     }
 }
 

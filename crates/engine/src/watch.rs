@@ -52,8 +52,26 @@ pub use linux::Watcher;
 #[cfg(not(target_os = "linux"))]
 pub use portable::Watcher;
 
+/// Why watching could not start (the browser then rescans on `r` alone).
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    /// A folder the system refused to watch.
+    #[error("{}: {source}", .path.display())]
+    Folder { path: PathBuf, source: std::io::Error },
+    /// The watcher itself: the OS facility, its wake-up pipe or its thread.
+    #[error("{part}: {message}")]
+    Setup { part: &'static str, message: String },
+}
+
+impl WatchError {
+    #[cfg_attr(target_os = "linux", allow(dead_code))]
+    fn setup(part: &'static str, e: impl std::fmt::Display) -> WatchError {
+        WatchError::Setup { part, message: e.to_string() }
+    }
+}
+
 /// Watches `targets`, calling `on_event` from a background thread.
-pub fn watch(targets: &[Target], on_event: impl Fn(WatchEvent) + Send + 'static) -> Result<Watcher, String> {
+pub fn watch(targets: &[Target], on_event: impl Fn(WatchEvent) + Send + 'static) -> Result<Watcher, WatchError> {
     Watcher::start(targets, Box::new(on_event))
 }
 
@@ -96,7 +114,7 @@ fn file_id(meta: &std::fs::Metadata) -> (u64, u64) {
 
 #[cfg(target_os = "linux")]
 mod linux {
-    use super::{folders_below, Handler, Target, WatchEvent};
+    use super::{folders_below, Handler, Target, WatchError, WatchEvent};
     use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
     use std::collections::HashMap;
     use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -155,7 +173,7 @@ mod linux {
 
     impl State {
         /// Adds a watch; once the limit is hit, the folder is polled instead.
-        fn add(&mut self, path: &Path, recursive: bool) -> Result<(), String> {
+        fn add(&mut self, path: &Path, recursive: bool) -> Result<(), WatchError> {
             if !self.limited {
                 match self.inotify.watches().add(path, mask()) {
                     Ok(wd) => {
@@ -166,7 +184,7 @@ mod linux {
                     // A folder that went away or cannot be read is not watched.
                     Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
                     Err(e) if e.kind() == std::io::ErrorKind::PermissionDenied => return Ok(()),
-                    Err(e) => return Err(format!("{}: {e}", path.display())),
+                    Err(e) => return Err(WatchError::Folder { path: path.to_path_buf(), source: e }),
                 }
             }
             if recursive || path.is_dir() {
@@ -175,7 +193,7 @@ mod linux {
             Ok(())
         }
 
-        fn add_tree(&mut self, root: &Path) -> Result<(), String> {
+        fn add_tree(&mut self, root: &Path) -> Result<(), WatchError> {
             for dir in folders_below(root) {
                 self.add(&dir, true)?;
             }
@@ -248,8 +266,8 @@ mod linux {
     }
 
     impl Watcher {
-        pub(super) fn start(targets: &[Target], on_event: Handler) -> Result<Watcher, String> {
-            let inotify = Inotify::init().map_err(|e| format!("inotify: {e}"))?;
+        pub(super) fn start(targets: &[Target], on_event: Handler) -> Result<Watcher, WatchError> {
+            let inotify = Inotify::init().map_err(|e| WatchError::setup("inotify", e))?;
             let mut state = State { inotify, paths: HashMap::new(), uncovered: Vec::new(), limited: false };
             for t in targets {
                 if t.recursive {
@@ -263,14 +281,14 @@ mod linux {
             let mut fds = [0; 2];
             // SAFETY: pipe2 writes two descriptors into the array we own.
             if unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
-                return Err(format!("pipe: {}", std::io::Error::last_os_error()));
+                return Err(WatchError::setup("pipe", std::io::Error::last_os_error()));
             }
             // SAFETY: both descriptors were just opened and are owned here.
             let (stop_read, stop_write) = unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
             let thread = std::thread::Builder::new()
                 .name("skillscope-watch".into())
                 .spawn(move || run(state, stop_read, on_event))
-                .map_err(|e| e.to_string())?;
+                .map_err(|e| WatchError::setup("watch thread", e))?;
             Ok(Watcher { stop: Some(stop_write), thread: Some(thread), watched, limit_note })
         }
     }
@@ -345,7 +363,7 @@ mod linux {
 
 #[cfg(not(target_os = "linux"))]
 mod portable {
-    use super::{Handler, Target, WatchEvent};
+    use super::{Handler, Target, WatchError, WatchEvent};
     use notify::{EventKind, RecursiveMode, Watcher as _};
 
     /// Keeps the OS watches alive; dropping it stops watching.
@@ -356,16 +374,19 @@ mod portable {
     }
 
     impl Watcher {
-        pub(super) fn start(targets: &[Target], on_event: Handler) -> Result<Watcher, String> {
+        pub(super) fn start(targets: &[Target], on_event: Handler) -> Result<Watcher, WatchError> {
             let mut inner = notify::recommended_watcher(move |res: notify::Result<notify::Event>| match res {
                 Ok(event) if event.need_rescan() => on_event(WatchEvent::Overflow),
                 Ok(event) if !matches!(event.kind, EventKind::Access(_)) => on_event(WatchEvent::Changed(event.paths)),
                 _ => {}
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| WatchError::setup("notify", e))?;
             for t in targets {
                 let mode = if t.recursive { RecursiveMode::Recursive } else { RecursiveMode::NonRecursive };
-                inner.watch(&t.path, mode).map_err(|e| format!("{}: {e}", t.path.display()))?;
+                inner.watch(&t.path, mode).map_err(|e| WatchError::Folder {
+                    path: t.path.clone(),
+                    source: std::io::Error::other(e.to_string()),
+                })?;
             }
             Ok(Watcher { _inner: inner, watched: targets.len(), limit_note: None })
         }

@@ -2,8 +2,8 @@
 //! policy, the walk, the install decision of `--trust`, the names asked
 //! for, and the report every output format writes.
 
-use super::select::{self, Selector};
-use super::settings::{self, Settings};
+use super::select::{self, Selector, UnknownRule};
+use super::settings::{self, Settings, SettingsError};
 use super::Progress;
 use super::{dedup, fold_noisy, Dropped, Policy, Report};
 use crate::catalog::Catalog;
@@ -30,6 +30,20 @@ pub struct Overrides {
     pub isolated: bool,
 }
 
+/// Why a check cannot start: each is a usage error.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckError {
+    #[error("settings: {0}")]
+    Settings(#[from] SettingsError),
+    /// A `--select` or `--ignore` naming no rule.
+    #[error("{flag}: {rule}")]
+    Flag { flag: &'static str, rule: UnknownRule },
+    #[error("no bundle {0}")]
+    NoBundle(String),
+    #[error("no skill named {0}")]
+    NoSkill(String),
+}
+
 /// The settings the flags and the settings file make, or the usage error.
 pub struct Resolved {
     pub policy: Policy,
@@ -39,20 +53,20 @@ pub struct Resolved {
 
 /// Reads the settings file (`--config`, else the one found above
 /// `checked`, unless `--isolated`) and lays the flags over it.
-pub fn resolve(args: &Overrides, checked: &Path) -> Result<Resolved, String> {
+pub fn resolve(args: &Overrides, checked: &Path) -> Result<Resolved, CheckError> {
     let settings = if args.isolated {
         Settings::default()
     } else {
         match args.config.clone().or_else(|| settings::discover(checked)) {
-            Some(path) => settings::load(&path).map_err(|e| format!("settings: {e}"))?,
+            Some(path) => settings::load(&path)?,
             None => Settings::default(),
         }
     };
-    let flag = |name: &str, given: &[String]| -> Result<Option<Vec<Selector>>, String> {
+    let flag = |flag: &'static str, given: &[String]| -> Result<Option<Vec<Selector>>, CheckError> {
         if given.is_empty() {
             return Ok(None);
         }
-        select::parse_all(given).map(Some).map_err(|e| format!("{name}: {e}"))
+        select::parse_all(given).map(Some).map_err(|rule| CheckError::Flag { flag, rule })
     };
     let check = &settings.check;
     let select = flag("--select", &args.select)?.or_else(|| check.select.clone()).unwrap_or_default();
@@ -118,7 +132,7 @@ pub fn report(
     names: &[String],
     resolved: &Resolved,
     progress: &Progress,
-) -> Result<Report, String> {
+) -> Result<Report, CheckError> {
     crate::guard::patterns::prepare_in_background();
     let policy = &resolved.policy;
     // A whole-home check drops what is below `min` as it goes; one for some
@@ -143,7 +157,7 @@ pub fn report(
         let mut keep_bundles = Vec::new();
         for n in names {
             if n.starts_with('/') {
-                let b = catalog.bundles.bundles.get(n).ok_or_else(|| format!("no bundle {n}"))?;
+                let b = catalog.bundles.bundles.get(n).ok_or_else(|| CheckError::NoBundle(n.clone()))?;
                 keep_bundles.push(b.path.clone());
                 continue;
             }
@@ -162,7 +176,7 @@ pub fn report(
                 .map(|(i, _)| i)
                 .collect();
             if matched.is_empty() {
-                return Err(format!("no skill named {n}"));
+                return Err(CheckError::NoSkill(n.clone()));
             }
             keep_skills.extend(matched);
         }

@@ -35,6 +35,14 @@ pub enum Level {
     At(Severity),
 }
 
+/// A `per-path-ignores` key that is no glob.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("bad glob {glob:?}: {reason}")]
+pub struct BadGlob {
+    pub glob: String,
+    pub reason: String,
+}
+
 /// Files matching a glob, and the rules never reported in them.
 #[derive(Debug, Clone)]
 pub struct PathIgnore {
@@ -46,11 +54,11 @@ pub struct PathIgnore {
 }
 
 impl PathIgnore {
-    pub fn new(glob: &str, rules: Vec<Selector>) -> Result<PathIgnore, String> {
+    pub fn new(glob: &str, rules: Vec<Selector>) -> Result<PathIgnore, BadGlob> {
         let matcher = globset::GlobBuilder::new(glob)
             .literal_separator(true)
             .build()
-            .map_err(|e| format!("bad glob {glob:?}: {}", e.kind()))?
+            .map_err(|e| BadGlob { glob: glob.to_owned(), reason: e.kind().to_string() })?
             .compile_matcher();
         Ok(PathIgnore { glob: glob.to_owned(), matcher, by_name: !glob.contains('/'), rules })
     }
@@ -193,7 +201,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
     }
     for (glob, rules) in &table.per_path_ignores {
         let at = rules.span().start;
-        let ignore = PathIgnore::new(glob, selectors(rules.get_ref())?).map_err(|e| fail(at, e))?;
+        let ignore = PathIgnore::new(glob, selectors(rules.get_ref())?).map_err(|e| fail(at, e.to_string()))?;
         check.per_path_ignores.push(ignore);
     }
     Ok(settings)

@@ -33,7 +33,38 @@ pub struct DbSkill {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct DbRead {
     pub skills: Vec<DbSkill>,
-    pub problem: Option<String>,
+    pub problem: Option<DbError>,
+}
+
+/// Why the database could not be read or written; each names the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DbError {
+    #[error("{}: no such database file", .0.display())]
+    NoFile(PathBuf),
+    #[error("{}: no table `{TABLE}`{}", .path.display(), wrong_table_hint(*.wrong_table_found))]
+    NoTable { path: PathBuf, wrong_table_found: bool },
+    #[error("{}: table `{TABLE}` lacks column(s) {}", .path.display(), .columns.join(", "))]
+    MissingColumns { path: PathBuf, columns: Vec<&'static str> },
+    /// A column read holds what no skill field can be.
+    #[error("{}: column {column} {problem}", .path.display())]
+    Column { path: PathBuf, column: &'static str, problem: &'static str },
+    /// What the database driver said, as it said it.
+    #[error("{}: {message}", .path.display())]
+    Driver { path: PathBuf, message: String },
+    /// An edit that could not be written back could not be kept either.
+    #[error("{}: {message}", .path.display())]
+    KeepEdit { path: PathBuf, message: String },
+    /// A build without the `db` feature.
+    #[error("{}: this skillscope is built without database support (the `db` feature)", .0.display())]
+    NotBuilt(PathBuf),
+}
+
+fn wrong_table_hint(found: bool) -> String {
+    if found {
+        format!(" (it has `{WRONG_TABLE}`: the table is named `{TABLE}`)")
+    } else {
+        String::new()
+    }
 }
 
 /// What happened to an edited database skill.
@@ -56,34 +87,36 @@ pub fn read_db(path: &Path, user: &str) -> DbRead {
     #[cfg(not(feature = "db"))]
     {
         let _ = user;
-        DbRead { skills: Vec::new(), problem: Some(format!("{}: {NO_DB}", path.display())) }
+        DbRead { skills: Vec::new(), problem: Some(DbError::NotBuilt(path.to_path_buf())) }
     }
 }
 
 /// Writes an edited database skill back: `content`, the frontmatter's
 /// `description` and `version`, and a new `updated_at`, in one transaction
 /// and only if `updated_at` is still what was read.
-pub fn write_back(path: &Path, skill: &DbSkill, edited: &str, now: &str) -> Result<WriteBack, String> {
+pub fn write_back(path: &Path, skill: &DbSkill, edited: &str, now: &str) -> Result<WriteBack, DbError> {
     #[cfg(feature = "db")]
     return sqlite::write_back(path, skill, edited, now);
     #[cfg(not(feature = "db"))]
     {
         let _ = (skill, edited, now);
-        Err(format!("{}: {NO_DB}", path.display()))
+        Err(DbError::NotBuilt(path.to_path_buf()))
     }
 }
 
-/// What a build without the `db` feature says of a database.
-#[cfg(not(feature = "db"))]
-const NO_DB: &str = "this skillscope is built without database support (the `db` feature)";
-
 /// Saves an edit that could not be written back, in a file of its own.
 #[cfg_attr(not(feature = "db"), allow(dead_code))]
-pub(crate) fn keep_edit(skill: &DbSkill, edited: &str) -> Result<PathBuf, String> {
+pub(crate) fn keep_edit(skill: &DbSkill, edited: &str) -> Result<PathBuf, DbError> {
     let prefix = format!("skillscope-{}-", skill.name.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_"));
-    let file = tempfile::Builder::new().prefix(&prefix).suffix(".md").tempfile().map_err(|e| e.to_string())?;
-    std::fs::write(file.path(), edited).map_err(|e| format!("{}: {e}", file.path().display()))?;
-    let (_, path) = file.keep().map_err(|e| e.to_string())?;
+    let failed =
+        |path: &Path, e: &dyn std::fmt::Display| DbError::KeepEdit { path: path.to_path_buf(), message: e.to_string() };
+    let file = tempfile::Builder::new()
+        .prefix(&prefix)
+        .suffix(".md")
+        .tempfile()
+        .map_err(|e| failed(&std::env::temp_dir(), &e))?;
+    std::fs::write(file.path(), edited).map_err(|e| failed(file.path(), &e))?;
+    let (_, path) = file.keep().map_err(|e| failed(e.file.path(), &e.error))?;
     Ok(path)
 }
 

@@ -22,7 +22,7 @@ pub(crate) fn check_structure(
     tree: &[TreeFile],
     ignore: &Ignore,
     findings: &mut Vec<ScanFinding>,
-) -> Result<(), String> {
+) -> Result<(), crate::py::PyError> {
     let structural =
         |id: &str, severity: &str, category: &str, file: &str, matched: String, description: String| ScanFinding {
             pattern_id: id.into(),
@@ -57,7 +57,7 @@ pub(crate) fn check_structure(
                     ))
                 }
                 Ok(_) => {}
-                Err(e) => return Err(format!("RuntimeError: {e}")),
+                Err(e) => return Err(e),
             }
             continue;
         }

@@ -11,7 +11,7 @@
 mod resolve;
 
 pub use crate::catalog::Source;
-pub use crate::db::{read_db, timestamp, write_back, DbRead, DbSkill, WriteBack, TABLE, WRONG_TABLE};
+pub use crate::db::{read_db, timestamp, write_back, DbError, DbRead, DbSkill, WriteBack, TABLE, WRONG_TABLE};
 use std::path::PathBuf;
 
 /// The organisation that owns (and alone may write) shared skills.
@@ -25,13 +25,26 @@ pub struct Layers {
     pub org_id: Option<String>,
 }
 
+/// What the layers refuse.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LayerError {
+    #[error("invalid user id {0:?}: use a single folder name")]
+    InvalidUserId(String),
+    /// Shared skills are written by the owner organisation alone.
+    #[error(
+        "shared skills are written only by the owner organisation, org_id {OWNER_ORG} ({})",
+        .org_id.as_ref().map_or("this session has no --org-id".to_owned(), |o| format!("this session is org_id {o}"))
+    )]
+    SharedNotOwner { org_id: Option<String> },
+}
+
 /// A user id becomes a folder name: it must be one plain path component.
-pub fn valid_user_id(id: &str) -> Result<(), String> {
+pub fn valid_user_id(id: &str) -> Result<(), LayerError> {
     let ok = !id.is_empty() && id != "." && id != ".." && !id.contains(['/', '\\', '\0']);
     if ok {
         Ok(())
     } else {
-        Err(format!("invalid user id {id:?}: use a single folder name"))
+        Err(LayerError::InvalidUserId(id.to_owned()))
     }
 }
 
@@ -50,12 +63,11 @@ impl Layers {
 }
 
 /// Who may edit a skill of a source.
-pub fn can_edit(source: Source, org_id: Option<&str>) -> Result<(), String> {
+pub fn can_edit(source: Source, org_id: Option<&str>) -> Result<(), LayerError> {
     match source {
-        Source::Shared if org_id != Some(OWNER_ORG) => Err(format!(
-            "shared skills are written only by the owner organisation, org_id {OWNER_ORG} ({})",
-            org_id.map_or("this session has no --org-id".to_owned(), |o| format!("this session is org_id {o}"))
-        )),
+        Source::Shared if org_id != Some(OWNER_ORG) => {
+            Err(LayerError::SharedNotOwner { org_id: org_id.map(str::to_owned) })
+        }
         _ => Ok(()),
     }
 }
@@ -75,7 +87,10 @@ mod tests {
     #[test]
     fn edit_permissions() {
         assert!(can_edit(Source::Shared, Some("0")).is_ok());
-        assert!(can_edit(Source::Shared, Some("7")).unwrap_err().contains("org_id 0"));
+        assert_eq!(
+            can_edit(Source::Shared, Some("7")).unwrap_err().to_string(),
+            "shared skills are written only by the owner organisation, org_id 0 (this session is org_id 7)"
+        );
         assert!(can_edit(Source::Shared, None).is_err());
         assert!(can_edit(Source::User, Some("7")).is_ok());
         assert!(can_edit(Source::Db, None).is_ok());

@@ -5,12 +5,13 @@ pub mod snapshot;
 
 use super::discover;
 use super::frontmatter;
-use super::gates::{self, Conditions, PyError, ToolAvailability};
+use super::gates::{self, Conditions, ToolAvailability};
 use super::paths;
 use super::skill;
 use super::source;
 use super::value::{Map, Value};
 use super::Engine;
+use crate::py::PyError;
 use crate::py::{py_strip, py_strip_chars};
 use std::collections::{BTreeMap, HashSet};
 use std::path::Path;
@@ -90,7 +91,7 @@ fn snapshot_entry(path: &Path, root: &Path, fm: &Map, description: String) -> Re
         // Hermes iterates the value here and raises on a scalar.
         Some(p) => p
             .py_iter()
-            .ok_or_else(|| format!("'{}' object is not iterable", p.type_name()))?
+            .ok_or_else(|| PyError::not_iterable(p.type_name()))?
             .iter()
             .map(|v| py_strip(&v.py_str()).to_owned())
             .collect(),

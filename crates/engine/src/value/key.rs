@@ -33,7 +33,7 @@ impl Key {
 
     /// The key as `json.dumps` writes it (`true`, `1.0`, `null`), or the
     /// `TypeError` message for a key JSON cannot hold.
-    pub fn json_key(&self) -> Result<String, String> {
+    pub fn json_key(&self) -> Result<String, crate::py::PyError> {
         match &self.0 {
             Value::Str(s) => Ok(s.clone()),
             Value::Null => Ok("null".into()),
@@ -44,7 +44,10 @@ impl Key {
             Value::Float(f) if f.is_infinite() => Ok(if *f > 0.0 { "Infinity" } else { "-Infinity" }.into()),
             Value::Float(f) => Ok(py_float_repr(*f)),
             // The C encoder names the type by `tp_name`, module included.
-            other => Err(format!("keys must be str, int, float, bool or None, not {}", other.type_name())),
+            other => Err(crate::py::PyError::type_error(format!(
+                "keys must be str, int, float, bool or None, not {}",
+                other.type_name()
+            ))),
         }
     }
 }
@@ -205,8 +208,8 @@ mod tests {
         assert_eq!(Key::new(Value::Null).unwrap().json_key().unwrap(), "null");
         let date = Value::Date(crate::value::Date::new(2024, 1, 1).unwrap());
         assert_eq!(
-            Key::new(date).unwrap().json_key().unwrap_err(),
-            "keys must be str, int, float, bool or None, not datetime.date"
+            Key::new(date).unwrap().json_key().unwrap_err().traceback_line(),
+            "TypeError: keys must be str, int, float, bool or None, not datetime.date"
         );
     }
 }

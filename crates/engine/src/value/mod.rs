@@ -200,7 +200,7 @@ impl Value {
     /// What `json.dumps` emits for this value, or the `TypeError` (or
     /// `ValueError`) message it raises instead, for the first value it
     /// cannot serialise in document order.
-    pub fn try_to_json(&self) -> Result<Json, String> {
+    pub fn try_to_json(&self) -> Result<Json, crate::py::PyError> {
         Ok(match self {
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
@@ -218,7 +218,12 @@ impl Value {
                 }
                 Json::Object(out)
             }
-            other => return Err(format!("Object of type {} is not JSON serializable", other.class_name())),
+            other => {
+                return Err(crate::py::PyError::type_error(format!(
+                    "Object of type {} is not JSON serializable",
+                    other.class_name()
+                )))
+            }
         })
     }
 

@@ -2,6 +2,7 @@
 //! timestamps need them: validation with Python's messages, `str()`,
 //! `repr()` and equality.
 
+use crate::py::PyError;
 use std::fmt::Write as _;
 use std::hash::{Hash, Hasher};
 
@@ -34,16 +35,16 @@ fn days_in_month(year: u16, month: u8) -> u8 {
 
 impl Date {
     /// `datetime.date(year, month, day)`, or Python's `ValueError` text.
-    pub fn new(year: u32, month: u32, day: u32) -> Result<Date, String> {
+    pub fn new(year: u32, month: u32, day: u32) -> Result<Date, PyError> {
         if !(1..=9999).contains(&year) {
-            return Err(format!("year {year} is out of range"));
+            return Err(PyError::value_error(format!("year {year} is out of range")));
         }
         if !(1..=12).contains(&month) {
-            return Err("month must be in 1..12".into());
+            return Err(PyError::value_error("month must be in 1..12"));
         }
         let date = Date { year: year as u16, month: month as u8, day: 1 };
         if day < 1 || day > u32::from(days_in_month(date.year, date.month)) {
-            return Err("day is out of range for month".into());
+            return Err(PyError::value_error("day is out of range for month"));
         }
         Ok(Date { day: day as u8, ..date })
     }
@@ -71,28 +72,28 @@ impl Date {
 impl DateTime {
     /// `datetime.datetime(...)` with a `timezone(offset)`, checked in
     /// Python's order (the offset first, as PyYAML builds it first).
-    pub fn new(fields: [u32; 7], offset: Option<i32>) -> Result<DateTime, String> {
+    pub fn new(fields: [u32; 7], offset: Option<i32>) -> Result<DateTime, PyError> {
         let [year, month, day, hour, minute, second, microsecond] = fields;
         if let Some(secs) = offset {
             if secs.abs() >= 86_400 {
-                return Err(format!(
+                return Err(PyError::value_error(format!(
                     "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not {}.",
                     timedelta_repr(secs)
-                ));
+                )));
             }
         }
         let date = Date::new(year, month, day)?;
         if hour > 23 {
-            return Err("hour must be in 0..23".into());
+            return Err(PyError::value_error("hour must be in 0..23"));
         }
         if minute > 59 {
-            return Err("minute must be in 0..59".into());
+            return Err(PyError::value_error("minute must be in 0..59"));
         }
         if second > 59 {
-            return Err("second must be in 0..59".into());
+            return Err(PyError::value_error("second must be in 0..59"));
         }
         if microsecond > 999_999 {
-            return Err("microsecond must be in 0..999999".into());
+            return Err(PyError::value_error("microsecond must be in 0..999999"));
         }
         Ok(DateTime { date, hour: hour as u8, minute: minute as u8, second: second as u8, microsecond, offset })
     }
@@ -181,9 +182,9 @@ mod tests {
     #[test]
     fn dates_validate_like_python() {
         assert_eq!(Date::new(2024, 2, 29).unwrap().iso(), "2024-02-29");
-        assert_eq!(Date::new(2023, 2, 29).unwrap_err(), "day is out of range for month");
-        assert_eq!(Date::new(2024, 13, 1).unwrap_err(), "month must be in 1..12");
-        assert_eq!(Date::new(0, 1, 1).unwrap_err(), "year 0 is out of range");
+        assert_eq!(Date::new(2023, 2, 29).unwrap_err().traceback_line(), "ValueError: day is out of range for month");
+        assert_eq!(Date::new(2024, 13, 1).unwrap_err().traceback_line(), "ValueError: month must be in 1..12");
+        assert_eq!(Date::new(0, 1, 1).unwrap_err().traceback_line(), "ValueError: year 0 is out of range");
         assert_eq!(Date::new(5, 1, 1).unwrap().iso(), "0005-01-01");
     }
 
@@ -204,10 +205,13 @@ mod tests {
         let utc = DateTime::new([2024, 1, 1, 0, 0, 0, 0], Some(0)).unwrap();
         assert_eq!(utc.repr(), "datetime.datetime(2024, 1, 1, 0, 0, tzinfo=datetime.timezone.utc)");
         assert_eq!(
-            DateTime::new([2024, 1, 1, 0, 0, 0, 0], Some(90_000)).unwrap_err(),
-            "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not datetime.timedelta(days=1, seconds=3600)."
+            DateTime::new([2024, 1, 1, 0, 0, 0, 0], Some(90_000)).unwrap_err().traceback_line(),
+            "ValueError: offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not datetime.timedelta(days=1, seconds=3600)."
         );
-        assert_eq!(DateTime::new([2024, 1, 1, 24, 0, 0, 0], None).unwrap_err(), "hour must be in 0..23");
+        assert_eq!(
+            DateTime::new([2024, 1, 1, 24, 0, 0, 0], None).unwrap_err().traceback_line(),
+            "ValueError: hour must be in 0..23"
+        );
     }
 
     #[test]

@@ -406,7 +406,7 @@ pub(super) fn timestamp(text: &str) -> Result<Value, PyError> {
     let num = |name: &str| caps.name(name).map(|m| m.as_str().parse::<u32>().unwrap_or(0));
     let (year, month, day) = (num("year").unwrap_or(0), num("month").unwrap_or(0), num("day").unwrap_or(0));
     let Some(hour) = num("hour") else {
-        return Date::new(year, month, day).map(Value::Date).map_err(|e| PyError::new("ValueError", e));
+        return Date::new(year, month, day).map(Value::Date);
     };
     let fraction = match caps.name("fraction").map(|m| m.as_str()).filter(|f| !f.is_empty()) {
         Some(f) => {
@@ -422,7 +422,7 @@ pub(super) fn timestamp(text: &str) -> Result<Value, PyError> {
         caps.name("tz").map(|_| 0)
     };
     let fields = [year, month, day, hour, num("minute").unwrap_or(0), num("second").unwrap_or(0), fraction];
-    DateTime::new(fields, offset).map(Value::DateTime).map_err(|e| PyError::new("ValueError", e))
+    DateTime::new(fields, offset).map(Value::DateTime)
 }
 
 /// Python's `repr()` of one character, as `UnicodeEncodeError` prints it.

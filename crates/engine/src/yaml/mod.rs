@@ -28,6 +28,7 @@ mod plain;
 mod pure;
 mod resolve;
 
+use crate::py::PyError;
 use crate::value::Value;
 use events::{Mark, SyntaxError, SyntaxErrorKind};
 use std::fmt;
@@ -58,19 +59,6 @@ pub enum ErrorKind {
     Python(&'static str),
     /// One of skillscope's caps on bad input; Hermes has none.
     Limit,
-}
-
-/// A Python exception other than a YAML error.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PyError {
-    pub kind: &'static str,
-    pub message: String,
-}
-
-impl PyError {
-    pub fn new(kind: &'static str, message: impl Into<String>) -> PyError {
-        PyError { kind, message: message.into() }
-    }
 }
 
 impl LoadError {
