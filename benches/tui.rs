@@ -285,7 +285,7 @@ fn largest_skill() {
     let dir = tmp.path().join("home/skills/mlops/pytorch-fsdp");
     std::fs::create_dir_all(&dir).expect("mkdir");
     std::fs::copy(src.join("SKILL.md"), dir.join("SKILL.md")).expect("copy");
-    skillscope::markdown::highlight::Highlighter::get();
+    skillscope::tui::markdown::highlight::Highlighter::get();
     let mut renders = Vec::new();
     let mut scrolls = Vec::new();
     for _ in 0..5 {
@@ -510,7 +510,7 @@ type Shared = std::sync::Arc<std::sync::Mutex<Busy>>;
 fn headless(a: App) -> (Shared, std::sync::mpsc::Sender<Event>, std::thread::JoinHandle<std::io::Result<App>>) {
     use skillscope::tui::Probe;
     // Loaded as the browser loads it when it starts.
-    skillscope::markdown::highlight::Highlighter::get();
+    skillscope::tui::markdown::highlight::Highlighter::get();
     let shared: Shared = Default::default();
     let (tx, rx) = std::sync::mpsc::channel();
     let probe_state = shared.clone();

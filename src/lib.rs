@@ -6,7 +6,6 @@
 
 pub mod cli;
 pub mod demo;
-pub mod markdown;
 pub mod memory;
 pub mod open;
 pub mod search;

@@ -198,3 +198,17 @@ fn the_finder_finds_a_circle() {
     let found = imports(&code_of("use super::super::{x, y as z};\nuse crate::w::Q;\n// use crate::v;\n"), 2, "crate::");
     assert_eq!(found.into_iter().collect::<Vec<_>>(), ["w", "x", "y"]);
 }
+
+#[test]
+fn the_apps_modules_import_each_other_in_no_circle() {
+    let graph = graph(&common::repo().join("src"), "crate::");
+    assert!(graph.contains_key("tui") && graph.contains_key("cli"), "{graph:?}");
+    assert_no_circles("app", &graph);
+}
+
+#[test]
+fn the_browsers_modules_import_each_other_in_no_circle() {
+    let graph = graph(&common::repo().join("src/tui"), "crate::tui::");
+    assert!(graph.len() > 15, "{} modules", graph.len());
+    assert_no_circles("browser", &graph);
+}

@@ -145,7 +145,7 @@ fn files_view_moves_and_names_binaries() {
     let s = screen(&mut app, 120, 40);
     assert!(s.contains("references/runbook.md") && s.contains("scripts/deploy.sh"), "{s}");
     // Walk to the PNG: its content is never dumped.
-    let entries = skillscope::tui::views::file_entries(&app.catalog.skills[app.selected_skill().expect("skill")]);
+    let entries = skillscope::tui::view_jobs::file_entries(&app.catalog.skills[app.selected_skill().expect("skill")]);
     let png = entries.iter().position(|e| e.rel.ends_with("logo.png")).expect("png");
     for _ in 0..png {
         key(&mut app, KeyCode::Char('j'));
@@ -819,7 +819,7 @@ fn the_files_view_lists_the_folder_once_per_selection() {
         let asked = app.prepare(ratatui::layout::Rect::new(0, 0, 120, 40));
         let walks = effects.iter().chain(&asked).filter(|e| {
             matches!(e, Effect::Job(r) if matches!(&r.kind, skillscope::tui::jobs::JobKind::View(v)
-                if matches!(v.request, skillscope::tui::views::ViewRequest::Files { .. })))
+                if matches!(v.request, skillscope::tui::view_jobs::ViewRequest::Files { .. })))
         });
         assert_eq!(walks.count(), 0, "j walks no folder");
         app.run_jobs_inline(&asked);

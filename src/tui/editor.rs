@@ -6,7 +6,6 @@
 //! taught. The editor is recognised by the file name of its program alone:
 //! nothing is run or resolved to find out what it is.
 
-use super::launch::LaunchError;
 use crate::engine::layers::{timestamp, write_back, DbSkill, WriteBack};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
@@ -141,13 +140,10 @@ pub enum LineHandoff {
 
 /// The command line that opens `file` at `line` in `editor` (a command as
 /// the user wrote it, shell words; `None` is `vi`).
-pub fn command(editor: Option<&str>, file: &Path, line: usize) -> Result<EditorCommand, LaunchError> {
+pub fn command(editor: Option<&str>, file: &Path, line: usize) -> Result<EditorCommand, SpecError> {
     let spec = editor.map(str::trim).filter(|e| !e.is_empty()).unwrap_or("vi");
-    let mut split = shell_words::split(spec).map_err(|e| LaunchError::Unparsable {
-        role: "editor",
-        spec: spec.to_owned(),
-        reason: e.to_string(),
-    })?;
+    let mut split =
+        shell_words::split(spec).map_err(|e| SpecError::Unparsable { spec: spec.to_owned(), reason: e.to_string() })?;
     if split.is_empty() {
         split.push("vi".into());
     }
@@ -248,9 +244,12 @@ fn fill_placeholders(word: &str, file: &OsStr, line: usize) -> OsString {
     out
 }
 
-/// What is wrong with an editor command in the config file.
+/// What is wrong with an editor command: as the config file gives it
+/// (checked when the file is read), or as it is about to be run.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SpecError {
+    #[error("cannot parse the editor command {spec:?}: {reason}")]
+    Unparsable { spec: String, reason: String },
     #[error("editor {spec:?} is not a command: {reason}")]
     NotACommand { spec: String, reason: String },
     #[error("editor has an unknown placeholder {{{0}}} (skillscope fills in {{file}} and {{line}})")]

@@ -96,7 +96,7 @@ impl App {
     /// The current view as plain text (for the pager): the lines on screen
     /// (a view still being built gives its placeholder).
     pub fn view_text(&self) -> String {
-        self.shown().map(|view| crate::markdown::plain(&view.lines)).unwrap_or_default()
+        self.shown().map(|view| crate::tui::markdown::plain(&view.lines)).unwrap_or_default()
     }
 
     /// Enter on a finding: select its skill and show the line it names,

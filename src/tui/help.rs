@@ -3,8 +3,8 @@
 
 use super::keymap::Keymap;
 use super::line_edit::LineEdit;
+use super::lines::MARKERS;
 use super::theme::Theme;
-use super::views::MARKERS;
 use ratatui::text::{Line, Span};
 
 #[derive(Debug, Clone, Default)]
@@ -28,7 +28,7 @@ fn sections(keymap: &Keymap, config_problems: &[String]) -> Vec<Section> {
     legend.push(("✖ ▲ ℹ".into(), "after a name: its worst diagnostic (error, warning, info)".into()));
     legend.push(("◔ ⚑".into(), "after a name: the curator marked it stale; it is pinned (view 8 tells more)".into()));
     legend.push((
-        crate::tui::ui::ARCHIVED_MARK.into(),
+        crate::tui::lines::ARCHIVED_MARK.into(),
         "in the archive root: moved to skills/.archive/ by the curator, not loaded".into(),
     ));
     let mut out = Vec::new();

@@ -44,8 +44,8 @@ pub enum JobKind {
     /// Every diagnostic finding in the home (and in the user's layers) the
     /// settings report.
     Diagnostics(Option<Layers>, SharedPolicy),
-    /// A view's lines that need files read (see [`super::views::ViewJob`]).
-    View(Box<super::views::ViewJob>),
+    /// A view's lines that need files read (see [`super::view_jobs::ViewJob`]).
+    View(Box<super::view_jobs::ViewJob>),
 }
 
 /// The check's settings, shared with the app (requests compare by which
@@ -115,7 +115,7 @@ pub enum JobOutput {
     Prompt(Result<String, crate::engine::py::PyError>),
     Lifecycle(Box<LifecycleAnswer>),
     Diagnostics(Vec<Finding>),
-    View(super::views::ViewAnswer),
+    View(super::view_jobs::ViewAnswer),
     /// Not run: a newer view request took its place before it started.
     Skipped,
 }
@@ -192,7 +192,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             // memory: they are copied out together.
             JobOutput::Diagnostics(crate::engine::diagnostics::compacted(findings))
         }
-        JobKind::View(job) => JobOutput::View(super::views::run(engine, job)),
+        JobKind::View(job) => JobOutput::View(super::view_jobs::run(engine, job)),
     };
     JobResult { id: request.id, kind: request.kind.clone(), output }
 }

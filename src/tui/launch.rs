@@ -9,6 +9,8 @@ use std::process::{Command, ExitStatus, Stdio};
 /// Why the editor or the pager did not run to a clean exit.
 #[derive(Debug, thiserror::Error)]
 pub enum LaunchError {
+    #[error(transparent)]
+    Editor(#[from] editor::SpecError),
     #[error("cannot parse the {role} command {spec:?}: {reason}")]
     Unparsable { role: &'static str, spec: String, reason: String },
     #[error("no {0} command")]

@@ -10,6 +10,7 @@
 
 pub mod app;
 pub mod backend;
+pub mod cache;
 pub mod clipboard;
 pub mod config;
 pub mod editor;
@@ -20,13 +21,18 @@ pub mod jobs;
 pub mod keymap;
 mod launch;
 pub mod line_edit;
+pub mod lines;
+pub mod markdown;
 mod prompts;
 pub mod render;
 pub mod rescan;
+mod state;
+pub mod tab;
 pub mod terminal;
 pub mod theme;
 pub mod tree;
 pub mod ui;
+pub mod view_jobs;
 pub mod view_text;
 pub mod views;
 
@@ -110,7 +116,7 @@ pub struct Setup {
 }
 
 /// What the event loop runs on: a terminal it draws to and can hand to an
-/// editor or a pager ([`TerminalHost`]), or a test backend fed events by a
+/// editor or a pager (`TerminalHost`), or a test backend fed events by a
 /// benchmark ([`run_headless`]).
 pub trait Host {
     type Backend: ratatui::backend::Backend;
@@ -161,7 +167,7 @@ struct Session {
 pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let (tx, rx) = mpsc::channel::<Message>();
     let ready_tx = tx.clone();
-    crate::markdown::highlight::Highlighter::preload(move || {
+    crate::tui::markdown::highlight::Highlighter::preload(move || {
         let _ = ready_tx.send(Message::HighlighterReady);
     });
     // Off the UI thread: PATH may name slow or hung mounts.

@@ -6,186 +6,16 @@
 //! first out.
 
 use super::app::{App, Effect, ViewTab};
+use super::cache::{Rendered, Variant, ViewKey};
 use super::jobs::{JobKind, JobRequest};
+use super::lines;
+use super::state::{FilesState, Shown};
 use super::tree::NodeKey;
-use super::views::{self, FileEntry, SkillSnapshot, ViewAnswer, ViewJob, ViewRequest};
-use crate::engine::diagnostics::Severity;
+use super::view_jobs::{self, FileEntry, ViewAnswer, ViewJob, ViewRequest};
+use super::views;
 use ratatui::layout::Rect;
 use ratatui::text::Line;
-use std::collections::HashMap;
 use std::sync::Arc;
-
-/// How much rendered text the cache keeps (about a thousand previews of
-/// a typical skill); past it the least recently shown go.
-pub const CACHE_BYTES: usize = 16 * 1024 * 1024;
-
-/// What a view's lines show: the same key, the same lines.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct ViewKey {
-    /// [`App`]'s generation: bumped by a rescan or another backend.
-    pub generation: u64,
-    pub selection: Option<NodeKey>,
-    pub tab: ViewTab,
-    pub width: u16,
-    pub variant: Variant,
-}
-
-/// What else a view's lines depend on, per tab.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Variant {
-    Plain,
-    /// The raw SKILL.md, numbered.
-    Raw,
-    /// The Files view with its cursor on this file.
-    Files {
-        cursor: usize,
-    },
-    /// The folder's files and a first preview (a job's request).
-    Entries,
-    /// The preview of one file of the folder (by relative path).
-    File(String),
-    Findings {
-        all: bool,
-        min: Severity,
-        cursor: usize,
-    },
-}
-
-/// A view's lines as rendered for a width, and the widest of them (lines
-/// wider than the view, code, scroll sideways).
-#[derive(Debug, Default)]
-pub struct Rendered {
-    pub lines: Vec<Line<'static>>,
-    pub max_width: usize,
-    /// Unique to this rendering: a view search follows the text on screen,
-    /// whichever key it was cached under.
-    pub serial: u64,
-    /// About how much memory the lines hold.
-    bytes: usize,
-}
-
-impl Rendered {
-    pub fn new(lines: Vec<Line<'static>>) -> Rendered {
-        static SERIAL: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-        let max_width = super::view_text::max_width(&lines);
-        let serial = SERIAL.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let bytes = std::mem::size_of::<Line>() * lines.capacity()
-            + lines
-                .iter()
-                .flat_map(|l| &l.spans)
-                .map(|s| std::mem::size_of::<ratatui::text::Span>() + s.content.len())
-                .sum::<usize>();
-        Rendered { lines, max_width, serial, bytes }
-    }
-}
-
-/// Rendered views by key, within a budget of bytes.
-#[derive(Debug)]
-pub struct RenderCache {
-    entries: HashMap<ViewKey, (Arc<Rendered>, u64)>,
-    budget: usize,
-    used: usize,
-    clock: u64,
-}
-
-impl RenderCache {
-    pub fn new(budget: usize) -> RenderCache {
-        RenderCache { entries: HashMap::new(), budget, used: 0, clock: 0 }
-    }
-
-    pub fn get(&mut self, key: &ViewKey) -> Option<Arc<Rendered>> {
-        self.clock += 1;
-        let (rendered, used) = self.entries.get_mut(key)?;
-        *used = self.clock;
-        Some(rendered.clone())
-    }
-
-    /// Keeps `rendered`, then drops the least recently used others until
-    /// the cache is within its budget (the newest stays, however big).
-    pub fn insert(&mut self, key: ViewKey, rendered: Arc<Rendered>) {
-        self.clock += 1;
-        self.used += rendered.bytes;
-        if let Some((old, _)) = self.entries.insert(key.clone(), (rendered, self.clock)) {
-            self.used -= old.bytes;
-        }
-        while self.used > self.budget && self.entries.len() > 1 {
-            let oldest = self.entries.iter().filter(|(k, _)| **k != key).min_by_key(|(_, (_, used))| *used);
-            let Some(oldest) = oldest.map(|(k, _)| k.clone()) else { break };
-            if let Some((old, _)) = self.entries.remove(&oldest) {
-                self.used -= old.bytes;
-            }
-        }
-    }
-
-    pub fn retain(&mut self, keep: impl Fn(&ViewKey) -> bool) {
-        let before = self.entries.len();
-        self.entries.retain(|k, _| keep(k));
-        if self.entries.len() != before {
-            self.used = self.entries.values().map(|(r, _)| r.bytes).sum();
-        }
-    }
-
-    pub fn clear(&mut self) {
-        self.entries.clear();
-        self.used = 0;
-    }
-
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// The bytes held, as [`Rendered`] counts them.
-    pub fn bytes(&self) -> usize {
-        self.used
-    }
-}
-
-/// The view's lines between frames, and the jobs building others.
-#[derive(Debug)]
-pub(super) struct RenderState {
-    pub(super) cache: RenderCache,
-    /// What the view pane shows (set before a frame, read by the draw).
-    pub(super) shown: Option<Shown>,
-    /// Requests whose lines are being built, by what they show.
-    in_flight: HashMap<ViewKey, u64>,
-    /// Bumped when an answer arrives: a view shown before its lines were
-    /// all there is put together again.
-    epoch: u64,
-    /// The Files view's files, walked once per selection.
-    pub(super) files: Option<FilesState>,
-}
-
-impl Default for RenderState {
-    fn default() -> RenderState {
-        RenderState {
-            cache: RenderCache::new(CACHE_BYTES),
-            shown: None,
-            in_flight: HashMap::new(),
-            epoch: 0,
-            files: None,
-        }
-    }
-}
-
-#[derive(Debug)]
-pub(super) struct Shown {
-    pub(super) key: ViewKey,
-    pub(super) rendered: Arc<Rendered>,
-    /// False while a part is still being built (a placeholder shows).
-    complete: bool,
-    epoch: u64,
-}
-
-/// The files of the selected skill's folder.
-#[derive(Debug, Clone)]
-pub(super) struct FilesState {
-    pub(super) selection: Option<NodeKey>,
-    pub(super) entries: Arc<Vec<FileEntry>>,
-}
 
 /// How the view's lines come.
 enum Plan {
@@ -196,32 +26,6 @@ enum Plan {
     /// The Files view of this skill (catalog index): its list now, the
     /// file preview from a job.
     Files(usize),
-}
-
-impl RenderState {
-    /// Drops every rendering (a rescan, a new backend, highlighting ready).
-    pub(super) fn clear(&mut self) {
-        self.cache.clear();
-        self.shown = None;
-        self.epoch += 1;
-    }
-
-    /// Drops one tab's renderings (its job answered).
-    pub(super) fn forget_tab(&mut self, tab: ViewTab) {
-        self.cache.retain(|k| k.tab != tab);
-        if self.shown.as_ref().is_some_and(|s| s.key.tab == tab) {
-            self.shown = None;
-        }
-    }
-
-    /// After a rescan: the jobs under way answer for an older generation.
-    pub(super) fn reset(&mut self) {
-        // Thousands of lines: freed off the UI thread.
-        super::rescan::drop_elsewhere(std::mem::replace(&mut self.cache, RenderCache::new(CACHE_BYTES)));
-        self.clear();
-        self.in_flight.clear();
-        self.files = None;
-    }
 }
 
 impl App {
@@ -325,7 +129,7 @@ impl App {
             Plan::Lines(lines) => (lines, true),
             Plan::Job(request) => {
                 effects.extend(self.request_view(key.clone(), request, width));
-                (views::placeholder(&self.theme), false)
+                (lines::placeholder(&self.theme), false)
             }
             Plan::Files(i) => self.files_view(&key, i, width, &mut effects),
         };
@@ -362,16 +166,16 @@ impl App {
         };
         let skill = self.skill(i);
         if let Some(err) = &skill.read_error {
-            return Plan::Lines(views::read_error(err, theme));
+            return Plan::Lines(lines::read_error(err, theme));
         }
-        let snapshot = || Box::new(SkillSnapshot::of(self, i));
+        let snapshot = || Box::new(views::snapshot(self, i));
         match self.view.tab {
             ViewTab::Preview => Plan::Job(ViewRequest::Preview { skill: snapshot(), raw: self.view.raw }),
-            ViewTab::Files if skill.db_row.is_some() => Plan::Lines(views::no_folder(theme)),
+            ViewTab::Files if skill.db_row.is_some() => Plan::Lines(lines::no_folder(theme)),
             ViewTab::Files => Plan::Files(i),
             ViewTab::Readiness => Plan::Job(ViewRequest::Readiness { skill: snapshot() }),
             ViewTab::Agent => Plan::Lines(views::agent(self, skill, width)),
-            ViewTab::Lifecycle => Plan::Lines(views::wrap_prose(views::lifecycle(self, skill, width), width)),
+            ViewTab::Lifecycle => Plan::Lines(lines::wrap_prose(views::lifecycle(self, skill, width), width)),
             ViewTab::Bundles | ViewTab::Prompt | ViewTab::Diagnostics => Plan::Lines(Vec::new()),
         }
     }
@@ -390,12 +194,12 @@ impl App {
             Some(f) if f.selection == key.selection => f.entries.clone(),
             _ => {
                 let request = ViewRequest::Files {
-                    skill: Box::new(SkillSnapshot::of(self, skill)),
+                    skill: Box::new(views::snapshot(self, skill)),
                     select: self.view.file_wanted.clone(),
                 };
                 let entries_key = ViewKey { variant: Variant::Entries, ..key.clone() };
                 effects.extend(self.request_view(entries_key, request, width));
-                return (views::placeholder(&theme), false);
+                return (lines::placeholder(&theme), false);
             }
         };
         let cursor = self.view.file_cursor.min(entries.len().saturating_sub(1));
@@ -415,7 +219,7 @@ impl App {
         let complete = !matches!(preview, Some(None));
         let preview = preview.flatten();
         let backend = self.engine.options.backend;
-        (views::files(&entries, cursor, preview.as_ref().map(|r| &r.lines[..]), backend, &theme), complete)
+        (view_jobs::files(&entries, cursor, preview.as_ref().map(|r| &r.lines[..]), backend, &theme), complete)
     }
 
     fn request_view(&mut self, key: ViewKey, request: ViewRequest, width: u16) -> Option<Effect> {
@@ -493,35 +297,5 @@ impl App {
         if !vs.hits.is_empty() && std::mem::take(&mut vs.reveal) {
             self.reveal_hit();
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn key(n: u16) -> ViewKey {
-        ViewKey { generation: 1, selection: None, tab: ViewTab::Preview, width: n, variant: Variant::Plain }
-    }
-
-    #[test]
-    fn the_cache_keeps_to_its_budget_dropping_the_least_recently_used() {
-        let lines = || Arc::new(Rendered::new((0..100).map(|i| Line::from(format!("line {i} of text"))).collect()));
-        let one = lines().bytes;
-        let mut cache = RenderCache::new(one * 3);
-        for n in 0..3 {
-            cache.insert(key(n), lines());
-        }
-        assert!(cache.get(&key(0)).is_some(), "used again: now the most recent");
-        cache.insert(key(3), lines());
-        assert_eq!(cache.len(), 3);
-        assert!(cache.get(&key(1)).is_none(), "the least recently used went");
-        assert!(cache.get(&key(0)).is_some() && cache.get(&key(3)).is_some());
-        assert!(cache.bytes() <= one * 3);
-        let big = Arc::new(Rendered::new((0..1000).map(|i| Line::from(format!("line {i}"))).collect()));
-        cache.insert(key(9), big);
-        assert_eq!(cache.len(), 1, "the newest stays, however big");
-        cache.retain(|_| false);
-        assert_eq!((cache.len(), cache.bytes()), (0, 0));
     }
 }

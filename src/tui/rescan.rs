@@ -5,8 +5,10 @@
 //! when ready, the selection kept. A change the catalog can follow in place
 //! (one skill saved, a bundle, usage records) is applied at once.
 
-use super::app::{load_catalog, App, JobState};
+use super::app::{load_catalog, App};
+use super::cache::drop_elsewhere;
 use super::jobs::JobKind;
+use super::state::JobState;
 use super::tree::{NodeKey, Tree, TreeSort};
 use crate::engine::catalog::Catalog;
 use crate::engine::diagnostics::Severity;
@@ -16,15 +18,6 @@ use crate::engine::reload::{self, Pending, ReloadPlan};
 use crate::engine::Engine;
 use crate::search;
 use std::sync::Arc;
-
-/// Whether a rescan runs, and whether another was asked for meanwhile.
-#[derive(Debug, Default)]
-pub(super) struct RescanState {
-    next_id: u64,
-    running: Option<u64>,
-    /// Asked for while one ran: that one's answer may be out of date.
-    again: bool,
-}
 
 /// A rescan to run on another thread.
 pub struct RescanJob {
@@ -319,10 +312,4 @@ impl App {
         // The findings of a big home take a while to free.
         drop_elsewhere(std::mem::replace(&mut self.jobs, jobs));
     }
-}
-
-/// Frees a big value on another thread: dropping a catalog of 100,000
-/// skills, or their findings, takes longer than a frame.
-pub(super) fn drop_elsewhere<T: Send + 'static>(value: T) {
-    std::thread::spawn(move || drop(value));
 }

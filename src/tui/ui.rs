@@ -6,13 +6,13 @@
 use super::app::{App, Effect, Focus, ViewTab};
 use super::keymap::{self, Mode};
 use super::line_edit::LineEdit;
+use super::lines::{self, ARCHIVED_MARK};
 use super::theme::Theme;
 use super::tree::{NodeKey, TreeSort};
 use super::view_text;
-use super::views;
 use crate::engine::lifecycle::UsageMark;
-use crate::markdown::fit;
 use crate::sanitize::clean_line;
+use crate::tui::markdown::fit;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::text::{Line, Span};
@@ -156,13 +156,13 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             let style = match (selected, node.key == NodeKey::Archive) {
                 (true, _) => theme.selected,
                 (false, true) => theme.dim,
-                (false, false) => views::bold(theme.text),
+                (false, false) => lines::bold(theme.text),
             };
             spans.push(Span::styled(label, style));
             spans.push(Span::styled(format!(" ({})", row.count), theme.dim));
         } else if let Some(s) = node.skill {
             let skill = &app.catalog.skills[s];
-            let (mark, mstyle) = views::marker(skill, &theme);
+            let (mark, mstyle) = lines::marker(skill, &theme);
             spans.push(Span::styled(format!("{mark} "), mstyle));
             let name = clean_line(&skill.name);
             let base = if selected {
@@ -173,7 +173,7 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
                 theme.text
             };
             let positions = crate::search::positions(&name, &query);
-            spans.extend(views::highlighted(&name, &positions, base, theme.matched));
+            spans.extend(lines::highlighted(&name, &positions, base, theme.matched));
             if !skill.status.shadows.is_empty() {
                 spans.push(Span::styled(" ↥", theme.warn));
             }
@@ -190,7 +190,7 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             // until `f` asks for info), so that they stay worth a look.
             let worst = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s));
             if let Some(worst) = worst.filter(|w| **w >= app.view.diag.min) {
-                let (mark, style) = views::severity_mark(*worst, &theme);
+                let (mark, style) = lines::severity_mark(*worst, &theme);
                 spans.push(Span::styled(format!(" {mark}"), style));
             }
             // A database skill has no usage record to sort by.
@@ -223,15 +223,12 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// The marker of a skill in the archive.
-pub const ARCHIVED_MARK: &str = "⊟";
-
 /// What the tree's order is by, after a skill's name: `3 days ago`, `12 uses`.
 fn sort_hint(sort: TreeSort, usage: Option<&UsageMark>, now: crate::engine::isotime::Micros) -> Option<String> {
     match sort {
         TreeSort::Name => None,
         TreeSort::LastActivity => {
-            Some(usage.and_then(|u| u.last_activity).map_or("never".to_owned(), |t| views::relative(now, t)))
+            Some(usage.and_then(|u| u.last_activity).map_or("never".to_owned(), |t| lines::relative(now, t)))
         }
         TreeSort::UseCount => Some(crate::engine::words::count_s(usage.map_or(0, |u| u.use_count), "use")),
     }
@@ -314,7 +311,7 @@ fn draw_view(frame: &mut Frame, app: &App, area: Rect) {
     let max_scroll = lines.len().saturating_sub(height);
     let scroll = app.view.scroll.min(max_scroll);
     // A raw file keeps its line numbers in place while long lines scroll.
-    let keep = if app.view.raw && app.view.tab == ViewTab::Preview { views::gutter_width(lines.len()) } else { 0 };
+    let keep = if app.view.raw && app.view.tab == ViewTab::Preview { lines::gutter_width(lines.len()) } else { 0 };
     let theme = app.theme;
     let hit_style = theme.matched;
     let current_style = theme.selected;

@@ -1,7 +1,7 @@
 //! Python's semantics, in one place, where Hermes' answers depend on them:
 //! `str()` and `repr()` of floats and strings, `str.strip()` and
 //! `splitlines()`, `int()` and `float()` of values, truthiness and `str()`
-//! of JSON values, and `json.dumps` of non-finite floats. ([`Value`]'s own
+//! of JSON values, and `json.dumps` of non-finite floats. ([`Value`](crate::value::Value)'s own
 //! methods give truthiness, `str()` and `==` of YAML values.)
 
 use serde_json::Value as Json;

@@ -116,7 +116,7 @@ impl Engine {
         (catalog, findings)
     }
 
-    /// [`Engine::checked_catalog_with`] for the skills alone (no bundles,
+    /// [`Engine::check_home`] for the skills alone (no bundles,
     /// no home-level rules): a user's layer.
     pub fn checked_skills_catalog(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
         self.checked_skills_noting(progress, policy, None)
