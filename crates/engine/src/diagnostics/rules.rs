@@ -1,5 +1,5 @@
 //! The rule registry: id, severity, what it means, what to do.
-//! The README's rule table is checked against this list by a test.
+//! The rule table of docs/rules.md is checked against this list by a test.
 
 use super::Severity::{self, Error, Info, Warning};
 
