@@ -6,8 +6,7 @@ mod common;
 use serde_json::Value as Json;
 use skillscope::engine::context::Context;
 use skillscope::engine::env::{Env, Os};
-use skillscope::engine::gates::ToolAvailability;
-use skillscope::engine::prompt::PromptCache;
+use skillscope::engine::prompt::IndexRequest;
 use skillscope::engine::view::SkillRef;
 use skillscope::engine::{Engine, Options};
 use std::fs;
@@ -45,7 +44,7 @@ fn exercise(engine: &Engine, names: &[&str]) {
     for n in names {
         let _ = Context::new(engine).skill_view(SkillRef::Name(n), None, Some("s"), true);
     }
-    let _ = engine.system_prompt(&ToolAvailability::default(), PromptCache::Auto);
+    let _ = engine.system_prompt(&IndexRequest::default());
     for key in engine.skill_commands().keys() {
         let _ = Context::new(engine).invocation_message(key, "x", Some("s"));
     }

@@ -6,8 +6,7 @@ mod common;
 use skillscope::engine::check::Progress;
 use skillscope::engine::context::Context;
 use skillscope::engine::env::{Env, Os};
-use skillscope::engine::gates::ToolAvailability;
-use skillscope::engine::prompt::PromptCache;
+use skillscope::engine::prompt::IndexRequest;
 use skillscope::engine::view::SkillRef;
 use skillscope::engine::{Engine, Options};
 use std::collections::BTreeMap;
@@ -78,7 +77,7 @@ fn nothing_is_written_to_the_home() {
     let list = e.skills_list(None);
     assert_eq!(list["message"], format!("No skills found. Skills directory created at {}/skills/", h.display()));
     let _ = Context::new(&e).skill_view(SkillRef::Name("e"), None, None, true);
-    let _ = e.system_prompt(&ToolAvailability::default(), PromptCache::Auto);
+    let _ = e.system_prompt(&IndexRequest::default());
     let _ = Context::new(&e).invocation_message("/e", "", None);
     let _ = Context::new(&e).bundle_message("/b", "", None);
     let _ = Context::new(&e).preloaded_prompt(&["e".into()], None);

@@ -11,7 +11,7 @@ use skillscope::engine::context::Context;
 use skillscope::engine::discover;
 use skillscope::engine::gates::{self, ToolAvailability};
 use skillscope::engine::paths::path_string;
-use skillscope::engine::prompt::PromptCache;
+use skillscope::engine::prompt::{IndexRequest, PromptCache};
 use skillscope::engine::value::Value;
 use skillscope::engine::view::SkillRef;
 use skillscope::engine::Engine;
@@ -72,13 +72,26 @@ fn reference_document(engine: &Engine, extra_names: &[String], list_before: Opti
     // writes it again, so the second one takes the warm path.
     doc.insert(
         "system_prompt".into(),
-        guarded(engine.system_prompt(&ToolAvailability::default(), PromptCache::Cold).map(Json::from)),
+        guarded(
+            engine.system_prompt(&IndexRequest { cache: PromptCache::Cold, ..IndexRequest::default() }).map(Json::from),
+        ),
     );
     let tools = ToolAvailability {
         tools: set(&["skills_list", "skill_view", "web_search"]),
         toolsets: set(&["skills", "web"]),
     };
-    doc.insert("system_prompt_tools".into(), guarded(engine.system_prompt(&tools, PromptCache::Warm).map(Json::from)));
+    doc.insert(
+        "system_prompt_tools".into(),
+        guarded(
+            engine
+                .system_prompt(&IndexRequest {
+                    avail: tools.clone(),
+                    cache: PromptCache::Warm,
+                    ..IndexRequest::default()
+                })
+                .map(Json::from),
+        ),
+    );
     let commands = engine.skill_commands();
     doc.insert(
         "slash_commands".into(),
@@ -169,7 +182,16 @@ fn extra_document(engine: &Engine, conf: &RefConf) -> Json {
         let (tools, toolsets) = spec.split_once('|').unwrap_or((spec, ""));
         let parse = |s: &str| (s != "-").then(|| s.split(',').filter(|t| !t.is_empty()).map(String::from).collect());
         let avail = ToolAvailability { tools: parse(tools), toolsets: parse(toolsets) };
-        prompts.insert(spec.clone(), json!(engine.system_prompt(&avail, PromptCache::Cold).expect("prompt")));
+        prompts.insert(
+            spec.clone(),
+            json!(engine
+                .system_prompt(&IndexRequest {
+                    avail: avail.clone(),
+                    cache: PromptCache::Cold,
+                    ..IndexRequest::default()
+                })
+                .expect("prompt")),
+        );
     }
     json!({"views": views, "preload": preload, "invoke": invoke, "prompts": prompts})
 }

@@ -8,6 +8,7 @@
 mod bundles;
 mod check;
 mod commands;
+mod cost;
 mod lifecycle;
 mod list;
 mod mounts;
@@ -123,16 +124,21 @@ pub enum Command {
     },
     /// Print the system-prompt skills index
     Prompt {
-        /// Enabled tool names, comma-separated (applies tool conditions)
-        #[arg(long, value_delimiter = ',', num_args = 0..)]
-        tools: Option<Vec<String>>,
-        /// Enabled toolsets, comma-separated (applies toolset conditions)
-        #[arg(long, value_delimiter = ',', num_args = 0..)]
-        toolsets: Option<Vec<String>>,
-        /// Which path Hermes takes: `auto` (its snapshot if valid), `cold`
-        /// (first run after a change), `warm` (every later run)
-        #[arg(long, value_enum, default_value_t = CacheArg::Auto)]
-        cache: CacheArg,
+        #[command(flatten)]
+        index: prompt::IndexArgs,
+    },
+    /// What the skills cost the prompt: the index whole, by category and
+    /// by skill, in characters, bytes and tokens
+    Cost {
+        #[command(flatten)]
+        index: prompt::IndexArgs,
+        /// The token encoding: o200k_base (GPT-4o and later) or cl100k_base
+        #[arg(long, value_parser = cost::parse_tokenizer, default_value = "o200k_base")]
+        tokenizer: crate::engine::cost::Tokenizer,
+        /// Also what loading each skill costs: its skill_view content and
+        /// its slash command's message
+        #[arg(long)]
+        loaded: bool,
     },
     /// List the slash commands skills register, in scan order
     Commands,
@@ -541,7 +547,8 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             let only = source.map(SourceArg::source);
             skills::view(engine, layered, only, &name, file_path.as_deref(), json, &mut out)
         }
-        Command::Prompt { tools, toolsets, cache } => prompt::run(engine, tools, toolsets, cache, json, &mut out),
+        Command::Prompt { index } => prompt::run(engine, &index, json, &mut out),
+        Command::Cost { index, tokenizer, loaded } => cost::run(engine, &index, tokenizer, loaded, json, &mut out),
         Command::Commands => commands::run(engine, json, &mut out),
         Command::Invoke { key, instruction } => skills::invoke(engine, &key, &instruction, json, &mut out),
         Command::Preload { names } => skills::preload(engine, &names, json, &mut out),

@@ -9,11 +9,10 @@
 use crate::engine::check::Progress;
 use crate::engine::context::Context;
 use crate::engine::diagnostics::Finding;
-use crate::engine::gates::ToolAvailability;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::lifecycle::{Curator, SkillLife};
 use crate::engine::messages::MemberStatus;
-use crate::engine::prompt::PromptCache;
+use crate::engine::prompt::IndexRequest;
 use crate::engine::scan::Scan;
 use crate::engine::Engine;
 use std::path::PathBuf;
@@ -152,7 +151,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             let layer = user.as_ref().map(|u| engine.user_engine(u));
             let engine = layer.as_ref().unwrap_or(engine);
             let message = command.as_ref().and_then(|key| Context::new(engine).dispatch(key, session));
-            let prompt = engine.system_prompt(&ToolAvailability::default(), PromptCache::Auto).unwrap_or_default();
+            let prompt = engine.system_prompt(&IndexRequest::default()).unwrap_or_default();
             JobOutput::Agent { message, prompt_lines: prompt_lines(&prompt, name) }
         }
         JobKind::Bundles => {
@@ -171,7 +170,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                 .collect();
             JobOutput::Bundles(reports)
         }
-        JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&ToolAvailability::default(), PromptCache::Auto)),
+        JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&IndexRequest::default())),
         JobKind::Lifecycle { name, skill_md, skill_dir, now } => {
             let (life, curator, problems) = engine.skill_lifecycle(name, skill_md, *now);
             let scan = crate::engine::scan::scan_skill(skill_dir, &crate::engine::scan::Origin::Trust("community"));

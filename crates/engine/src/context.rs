@@ -6,11 +6,13 @@
 
 use crate::bundles::BundleSet;
 use crate::catalog::Catalog;
+use crate::commands::SkillCommand;
 use crate::discover;
 use crate::frontmatter;
 use crate::paths;
 use crate::py::PyError;
 use crate::Engine;
+use indexmap::IndexMap;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
@@ -29,6 +31,8 @@ pub struct Context<'a> {
     bundles: OnceLock<BundleSet>,
     /// `skill_view`'s not-found answer's `available_skills`, once computed.
     pub(crate) available: OnceLock<Result<Vec<String>, PyError>>,
+    /// `scan_skill_commands()`, once computed.
+    commands: OnceLock<IndexMap<String, SkillCommand>>,
 }
 
 impl<'a> Context<'a> {
@@ -41,6 +45,7 @@ impl<'a> Context<'a> {
             lookup: OnceLock::new(),
             bundles: OnceLock::new(),
             available: OnceLock::new(),
+            commands: OnceLock::new(),
         }
     }
 
@@ -63,6 +68,15 @@ impl<'a> Context<'a> {
             Some(catalog) => &catalog.bundles,
             None => self.bundles.get_or_init(|| self.engine.bundles()),
         }
+    }
+
+    /// The slash commands (`scan_skill_commands()`): the catalog's, else
+    /// scanned once.
+    pub fn commands(&self) -> &IndexMap<String, SkillCommand> {
+        self.commands.get_or_init(|| match self.catalog {
+            Some(catalog) => catalog.skill_commands(),
+            None => self.engine.skill_commands(),
+        })
     }
 
     /// The name lookups' index, built on first need.
@@ -160,6 +174,10 @@ struct DirLookup {
     /// Names that include every `*.md` name below the root, when a walk
     /// already saw them: a name not among them needs no walk.
     md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
+    /// The name of every entry below the root (symlinked folders not
+    /// entered): a pattern of several parts matches only under a folder
+    /// holding its first part. Walked on the first lookup that needs it.
+    entry_names: std::sync::OnceLock<HashSet<std::ffi::OsString>>,
 }
 
 impl DirLookup {
@@ -178,12 +196,26 @@ impl DirLookup {
                 by_name.entry(n.clone()).or_default().push(i);
             }
         }
-        DirLookup { root, skills, by_name, md_files: std::sync::OnceLock::new(), md_names }
+        let (md_files, entry_names) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
+        DirLookup { root, skills, by_name, md_files, md_names, entry_names }
     }
 
     /// `root.rglob(file_name)`.
     fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
-        if paths::has_magic(file_name) || file_name.contains('/') || !file_name.ends_with(".md") {
+        if !paths::has_magic(file_name) && file_name.contains('/') {
+            // `rglob("a/b.md")` matches `d/a/b.md` for folders `d` it walks,
+            // each a real folder below the root, so `a` is an entry there.
+            // (An absolute skill folder, as invocations name skills, is such
+            // a pattern: without this, every invocation walked the tree.)
+            let first = file_name.split('/').find(|c| !c.is_empty() && *c != ".");
+            let names =
+                self.entry_names.get_or_init(|| paths::entries_by_name(&self.root, |_| true).into_keys().collect());
+            if first.is_some_and(|f| !names.contains(std::ffi::OsStr::new(f))) {
+                return Vec::new();
+            }
+            return paths::rglob(&self.root, file_name);
+        }
+        if paths::has_magic(file_name) || !file_name.ends_with(".md") {
             return paths::rglob(&self.root, file_name);
         }
         let name = std::ffi::OsStr::new(file_name);

@@ -232,7 +232,7 @@ impl Context<'_> {
     }
     /// `build_skill_invocation_message(key, instruction)`.
     pub fn invocation_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<String> {
-        let commands = self.engine.skill_commands();
+        let commands = self.commands();
         let info = commands.get(key)?;
         let loaded = self.load_skill(&paths::path_string(&info.skill_dir), task_id)?;
         let note = format!(
@@ -243,7 +243,7 @@ impl Context<'_> {
     }
     /// `build_stacked_skill_invocation_message(keys, instruction)`.
     pub fn stacked_message(&self, keys: &[String], instruction: &str, task_id: Option<&str>) -> Option<Composed> {
-        let commands = self.engine.skill_commands();
+        let commands = self.commands();
         let (mut loaded_names, mut missing, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
         let mut seen = HashSet::new();
         for key in keys {
@@ -384,10 +384,10 @@ impl Context<'_> {
         if bundles.bundles.contains_key(&base) {
             return self.bundle_message(&base, &rest_of(&base), task_id).map(|c| c.0);
         }
-        let commands = self.engine.skill_commands();
+        let commands = self.commands();
         if commands.contains_key(&base) {
             let rest = rest_of(&base);
-            let (extra, instruction) = self.engine.split_stacked(&commands, &rest);
+            let (extra, instruction) = self.engine.split_stacked(commands, &rest);
             if !extra.is_empty() {
                 let mut keys = vec![base.clone()];
                 keys.extend(extra);

@@ -13,8 +13,8 @@ use super::value::{Map, Value};
 use super::Engine;
 use crate::py::PyError;
 use crate::py::{py_strip, py_strip_chars};
-use std::collections::{BTreeMap, HashSet};
-use std::path::Path;
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
 
 const GUIDANCE: &str = "## Skills (mandatory)\n\
 Before replying, scan the skills below. If a skill matches or is even partially relevant to your task, you MUST load it with skill_view(name) and follow its instructions. Err on the side of loading — it is always better to have context you don't need than to miss critical steps, pitfalls, or established workflows. Skills contain specialized knowledge — API endpoints, tool-specific commands, and proven workflows that outperform general-purpose approaches. Load the skill even if you think you could handle the task with basic tools like web_search or terminal. Skills also encode the user's preferred approach, conventions, and quality standards for tasks like code review, planning, and testing — load them even for tasks you already know how to do, because the skill defines how it should be done here.\n\
@@ -26,6 +26,175 @@ After difficult/iterative tasks, offer to save as a skill. If a skill you loaded
 
 const CLOSING: &str =
     "</available_skills>\n\nOnly proceed without loading a skill if genuinely none are relevant to the task.";
+
+/// The end of an index that shows a category names-only: the footer note
+/// follows.
+const CLOSING_DEMOTED: &str = concat!(
+    "</available_skills>\n\nOnly proceed without loading a skill if genuinely none are relevant to the task.",
+    "\n(Categories marked [names only] are outside the current coding context, so their descriptions are omitted — the skills work normally and load with skill_view(name) as usual.)"
+);
+
+/// What the index is built for: the agent's tools and toolsets, the
+/// categories shown names-only (the focus posture's, [`crate::posture`]),
+/// and which of Hermes' cache paths builds it.
+#[derive(Debug, Clone, Default)]
+pub struct IndexRequest {
+    pub avail: ToolAvailability,
+    /// Top-level categories: `social-media` also demotes `social-media/x`.
+    pub compact: BTreeSet<String>,
+    pub cache: PromptCache,
+}
+
+/// The index as Hermes renders it, kept in its parts: the text around the
+/// categories, each category's lines, and in them each skill's.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PromptIndex {
+    pub categories: Vec<IndexCategory>,
+    /// The skills its walk read and did not show, in the order it met them.
+    pub left_out: Vec<LeftOut>,
+}
+
+/// A skill the index's walk read and did not show, and why.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LeftOut {
+    pub name: String,
+    pub category: String,
+    /// Its SKILL.md, when known (a snapshot entry names no file that exists).
+    pub path: Option<PathBuf>,
+    pub why: LeftOutWhy,
+}
+
+/// Why the index does not show a skill.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LeftOutWhy {
+    /// Another platform, or environment (`_parse_skill_file`: not compatible).
+    Platform,
+    /// In `skills.disabled` (globally or for the platform).
+    Disabled,
+    /// Its toolset or tool conditions (`_skill_should_show`).
+    Conditions,
+    /// An earlier skill of the index has its name (an external skill, or a
+    /// second of one name in a category).
+    NameTaken,
+    /// Building its entry raises, which Hermes catches for external skills.
+    Raises,
+}
+
+impl LeftOutWhy {
+    pub fn describe(self) -> &'static str {
+        match self {
+            LeftOutWhy::Platform => "another platform or environment",
+            LeftOutWhy::Disabled => "disabled in config.yaml",
+            LeftOutWhy::Conditions => "its toolset or tool conditions are not met",
+            LeftOutWhy::NameTaken => "an earlier skill of the index has its name",
+            LeftOutWhy::Raises => "reading its entry raises",
+        }
+    }
+}
+
+/// One category of the index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexCategory {
+    pub name: String,
+    /// Shown as one names-only line.
+    pub demoted: bool,
+    /// Its own line (`  name: description`, or the names-only line's start
+    /// `  name [names only]: `), without the skills.
+    pub header: String,
+    pub skills: Vec<IndexSkill>,
+}
+
+/// A skill's part of the index: its line, or in a names-only category its
+/// name and the separator after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexSkill {
+    pub name: String,
+    pub text: String,
+    /// Its SKILL.md, when known.
+    pub path: Option<PathBuf>,
+}
+
+impl PromptIndex {
+    pub fn is_empty(&self) -> bool {
+        self.categories.is_empty()
+    }
+
+    /// Whether a category is shown names-only (the footer note follows).
+    pub fn demotes_any(&self) -> bool {
+        self.categories.iter().any(|c| c.demoted)
+    }
+
+    /// The text before the first category and after the last: what every
+    /// index costs, whatever its skills.
+    pub fn frame(&self) -> (&'static str, &'static str) {
+        if self.is_empty() {
+            return ("", "");
+        }
+        (GUIDANCE, if self.demotes_any() { CLOSING_DEMOTED } else { CLOSING })
+    }
+
+    /// The same index with the categories under `compact` (top-level
+    /// names) shown names-only as well, as Hermes would render it.
+    pub fn demoted(&self, compact: &BTreeSet<String>) -> PromptIndex {
+        let mut out = self.clone();
+        for category in out.categories.iter_mut().filter(|c| !c.demoted) {
+            let top = category.name.split('/').next().unwrap_or(&category.name);
+            if !compact.contains(top) {
+                continue;
+            }
+            category.demoted = true;
+            category.header = format!("  {} [names only]: ", category.name);
+            let count = category.skills.len();
+            for (i, skill) in category.skills.iter_mut().enumerate() {
+                skill.text = if i + 1 < count { format!("{}, ", skill.name) } else { skill.name.clone() };
+            }
+        }
+        out
+    }
+
+    /// The string `build_skills_system_prompt` returns.
+    pub fn render(&self) -> String {
+        if self.is_empty() {
+            return String::new();
+        }
+        let (head, tail) = self.frame();
+        let mut out = String::from(head);
+        for category in &self.categories {
+            out.push_str(&category.text());
+        }
+        out.push_str(tail);
+        out
+    }
+}
+
+impl IndexCategory {
+    /// Its own line, `\n` included; in a names-only category, the whole
+    /// line with its skills' names.
+    pub fn header_line(&self) -> String {
+        if self.demoted {
+            self.text()
+        } else {
+            format!("{}\n", self.header)
+        }
+    }
+
+    /// The category's lines as the index holds them, each ending in `\n`.
+    pub fn text(&self) -> String {
+        let mut out = self.header.clone();
+        if self.demoted {
+            for skill in &self.skills {
+                out.push_str(&skill.text);
+            }
+            out.push('\n');
+        } else {
+            out.push('\n');
+            for skill in &self.skills {
+                out.push_str(&skill.text);
+            }
+        }
+        out
+    }
+}
 
 /// One skill as the index sees it (`_build_snapshot_entry`), which is also
 /// what Hermes stores in `.skills_prompt_snapshot.json`.
@@ -104,8 +273,14 @@ fn snapshot_entry(path: &Path, root: &Path, fm: &Map, description: String) -> Re
 
 /// Category descriptions from `DESCRIPTION.md` files under `root`.
 fn category_descriptions(root: &Path) -> Vec<(String, String)> {
+    descriptions_in(root, discover::index_files(root, "DESCRIPTION.md"))
+}
+
+/// Category descriptions from the `DESCRIPTION.md` files under `root` a
+/// walk for SKILL.md files listed on its way.
+fn descriptions_in(root: &Path, files: Vec<PathBuf>) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for file in discover::index_files(root, "DESCRIPTION.md") {
+    for file in files {
         let Ok(text) = source::read_text(&file) else {
             continue;
         };
@@ -123,30 +298,50 @@ fn category_descriptions(root: &Path) -> Vec<(String, String)> {
 }
 
 impl Engine {
-    /// The local skills as the cold scan records them, in its order: each
-    /// entry (or the error building it raises), whether it is compatible
-    /// now, and its frontmatter.
-    fn local_index_entries(&self) -> Vec<(Result<IndexEntry, PyError>, bool, Map)> {
-        let skills_dir = &self.home.skills_dir;
-        let files = discover::index_and_read(skills_dir, "SKILL.md").0;
-        let parsed = super::parallel_map(&files, |f| parse_skill_file(self, f));
-        files
-            .iter()
-            .zip(parsed)
-            .map(|(f, (compatible, fm, desc))| (snapshot_entry(&f.path, skills_dir, &fm, desc), compatible, fm))
-            .collect()
+    /// The local skills as the cold scan records them, in its order.
+    fn local_index_entries(&self) -> Vec<WalkedSkill> {
+        self.index_walk(&self.home.skills_dir).0
     }
 
-    /// `build_skills_system_prompt(tools, toolsets)`, by the cache path
-    /// `cache` says (`Auto`: as the next Hermes run would).
-    pub fn system_prompt(&self, avail: &ToolAvailability, cache: PromptCache) -> Result<String, PyError> {
+    /// `iter_skill_index_files(root, "SKILL.md")`, each file parsed as
+    /// `_parse_skill_file` does and its entry built on the walking threads
+    /// (the frontmatter is dropped there), and the category descriptions
+    /// of the `DESCRIPTION.md` files the walk listed.
+    fn index_walk(&self, root: &Path) -> (Vec<WalkedSkill>, Vec<(String, String)>) {
+        let how = discover::Walk { read: true, note_md_names: true, tree: false };
+        let map = |f: discover::IndexedFile| {
+            let (compatible, fm, desc) = parse_skill_file(self, &f);
+            let entry = snapshot_entry(&f.path, root, &fm, desc);
+            WalkedSkill { path: f.path, compatible, entry }
+        };
+        let (files, report) = discover::walk_found(root, "SKILL.md", how, &map);
+        let mut descriptions = report.descriptions;
+        descriptions.sort_by_key(|p| paths::path_string(p));
+        (files, descriptions_in(root, descriptions))
+    }
+
+    /// `build_skills_system_prompt(tools, toolsets, compact_categories)`,
+    /// by the cache path the request names (`Auto`: as the next Hermes run
+    /// would).
+    pub fn system_prompt(&self, request: &IndexRequest) -> Result<String, PyError> {
+        self.prompt_index(request).map(|index| index.render())
+    }
+
+    /// The index [`Engine::system_prompt`] renders, in its parts, with the
+    /// skills its walk read and left out.
+    pub fn prompt_index(&self, request: &IndexRequest) -> Result<PromptIndex, PyError> {
+        let (avail, cache) = (&request.avail, request.cache);
         let skills_dir = &self.home.skills_dir;
         if !paths::exists(skills_dir) && self.home.external_dirs.is_empty() {
-            return Ok(String::new());
+            return Ok(PromptIndex::default());
         }
         let disabled = gates::disabled_names(&self.home, &self.env, self.env.platform_scope())?;
-        let mut by_category: BTreeMap<String, Vec<(String, String)>> = BTreeMap::new();
+        let mut by_category: BTreeMap<String, Vec<Candidate>> = BTreeMap::new();
+        let mut left_out = Vec::new();
         let mut cat_descs: BTreeMap<String, String> = BTreeMap::new();
+        let mut leave_out = |name: String, category: String, path: Option<PathBuf>, why: LeftOutWhy| {
+            left_out.push(LeftOut { name, category, path, why });
+        };
 
         let snapshot = match cache {
             PromptCache::Cold => None,
@@ -159,8 +354,8 @@ impl Engine {
                 None => self
                     .local_index_entries()
                     .into_iter()
-                    .map(|(entry, _, _)| {
-                        let entry = entry.ok()?;
+                    .map(|walked| {
+                        let entry = walked.entry.ok()?;
                         let conditions = entry.conditions.through_json().ok()?;
                         Some(IndexEntry { conditions, ..entry })
                     })
@@ -173,90 +368,167 @@ impl Engine {
         };
         if let Some(snap) = snapshot {
             for entry in snap.entries {
-                let platforms = Value::Seq(entry.platforms.iter().cloned().map(Value::Str).collect());
-                if !gates::platform_matches(Some(&platforms), &self.env) {
-                    continue;
-                }
+                let path = snapshot::skill_md_of(skills_dir, &entry);
                 let name =
                     if entry.shown_name.is_empty() { entry.skill_name.clone() } else { entry.shown_name.clone() };
+                let category = if entry.category.is_empty() { "general".to_owned() } else { entry.category };
+                let platforms = Value::Seq(entry.platforms.iter().cloned().map(Value::Str).collect());
+                if !gates::platform_matches(Some(&platforms), &self.env) {
+                    leave_out(name, category, path, LeftOutWhy::Platform);
+                    continue;
+                }
                 if disabled.contains(&name) || disabled.contains(&entry.skill_name) {
+                    leave_out(name, category, path, LeftOutWhy::Disabled);
                     continue;
                 }
                 if !gates::should_show(&entry.conditions, avail)? {
+                    leave_out(name, category, path, LeftOutWhy::Conditions);
                     continue;
                 }
-                let category = if entry.category.is_empty() { "general".to_owned() } else { entry.category };
-                by_category.entry(category).or_default().push((name, entry.description));
+                by_category.entry(category).or_default().push(Candidate { name, desc: entry.description, path });
             }
             cat_descs.extend(snap.category_descriptions);
         } else {
             // Hermes builds each entry, then filters it, skill by skill.
-            for (entry, compatible, fm) in self.local_index_entries() {
+            let (walked, descriptions) = self.index_walk(skills_dir);
+            for WalkedSkill { path, compatible, entry } in walked {
                 let entry = entry?;
-                if !compatible || disabled.contains(&entry.shown_name) || disabled.contains(&entry.skill_name) {
+                let path = Some(path);
+                if !compatible {
+                    leave_out(entry.shown_name, entry.category, path, LeftOutWhy::Platform);
                     continue;
                 }
-                if !gates::should_show(&Conditions::from_frontmatter(&fm), avail)? {
+                if disabled.contains(&entry.shown_name) || disabled.contains(&entry.skill_name) {
+                    leave_out(entry.shown_name, entry.category, path, LeftOutWhy::Disabled);
                     continue;
                 }
-                by_category.entry(entry.category).or_default().push((entry.shown_name, entry.description));
+                if !gates::should_show(&entry.conditions, avail)? {
+                    leave_out(entry.shown_name, entry.category, path, LeftOutWhy::Conditions);
+                    continue;
+                }
+                let candidate = Candidate { name: entry.shown_name, desc: entry.description, path };
+                by_category.entry(entry.category).or_default().push(candidate);
             }
-            cat_descs.extend(category_descriptions(skills_dir));
+            cat_descs.extend(descriptions);
         }
 
-        let mut seen: HashSet<String> = by_category.values().flatten().map(|(n, _)| n.clone()).collect();
+        let mut seen: HashSet<String> = by_category.values().flatten().map(|c| c.name.clone()).collect();
         for ext in &self.home.external_dirs {
             if !paths::exists(ext) {
                 continue;
             }
-            for file in discover::index_and_read(ext, "SKILL.md").0 {
-                let path = &file.path;
-                let (compatible, fm, desc) = parse_skill_file(self, &file);
+            let (walked, descriptions) = self.index_walk(ext);
+            for WalkedSkill { path, compatible, entry } in walked {
                 if !compatible {
+                    // Hermes builds no entry for it (the entry here only names it).
+                    let (name, category) = match entry {
+                        Ok(e) => (e.shown_name, e.category),
+                        Err(_) => (folder_name(&path), external_category(&path, ext)),
+                    };
+                    leave_out(name, category, Some(path), LeftOutWhy::Platform);
                     continue;
                 }
-                let Ok(entry) = snapshot_entry(path, ext, &fm, desc) else {
+                let Ok(entry) = entry else {
+                    leave_out(folder_name(&path), external_category(&path, ext), Some(path), LeftOutWhy::Raises);
                     continue;
                 };
-                if seen.contains(&entry.shown_name)
-                    || disabled.contains(&entry.shown_name)
-                    || disabled.contains(&entry.skill_name)
-                {
+                let path = Some(path);
+                if seen.contains(&entry.shown_name) {
+                    leave_out(entry.shown_name, entry.category, path, LeftOutWhy::NameTaken);
                     continue;
                 }
-                if !gates::should_show(&Conditions::from_frontmatter(&fm), avail).unwrap_or(false) {
+                if disabled.contains(&entry.shown_name) || disabled.contains(&entry.skill_name) {
+                    leave_out(entry.shown_name, entry.category, path, LeftOutWhy::Disabled);
+                    continue;
+                }
+                if !gates::should_show(&entry.conditions, avail).unwrap_or(false) {
+                    leave_out(entry.shown_name, entry.category, path, LeftOutWhy::Conditions);
                     continue;
                 }
                 seen.insert(entry.shown_name.clone());
-                by_category.entry(entry.category).or_default().push((entry.shown_name, entry.description));
+                let candidate = Candidate { name: entry.shown_name, desc: entry.description, path };
+                by_category.entry(entry.category).or_default().push(candidate);
             }
-            for (cat, desc) in category_descriptions(ext) {
+            for (cat, desc) in descriptions {
                 cat_descs.entry(cat).or_insert(desc);
             }
         }
 
-        if by_category.is_empty() {
-            return Ok(String::new());
-        }
-        let mut lines = Vec::new();
-        for (category, skills) in &mut by_category {
-            match cat_descs.get(category).filter(|d| !d.is_empty()) {
-                Some(desc) => lines.push(format!("  {category}: {desc}")),
-                None => lines.push(format!("  {category}:")),
-            }
-            skills.sort_by(|a, b| a.0.cmp(&b.0));
-            let mut shown = HashSet::new();
-            for (name, desc) in skills.iter() {
-                if !shown.insert(name.clone()) {
-                    continue;
-                }
-                if desc.is_empty() {
-                    lines.push(format!("    - {name}"));
+        let mut categories = Vec::with_capacity(by_category.len());
+        for (category, mut skills) in by_category {
+            let top = category.split('/').next().unwrap_or(&category);
+            // Hermes sorts by name alone, keeping the first of a name.
+            skills.sort_by(|a, b| a.name.cmp(&b.name));
+            let mut shown: HashSet<String> = HashSet::new();
+            let mut kept = Vec::with_capacity(skills.len());
+            for c in skills {
+                if shown.insert(c.name.clone()) {
+                    kept.push(c);
                 } else {
-                    lines.push(format!("    - {name}: {desc}"));
+                    leave_out(c.name, category.clone(), c.path, LeftOutWhy::NameTaken);
                 }
             }
+            if request.compact.contains(top) {
+                let count = kept.len();
+                let skills = kept
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, c)| {
+                        let text = if i + 1 < count { format!("{}, ", c.name) } else { c.name.clone() };
+                        IndexSkill { name: c.name, text, path: c.path }
+                    })
+                    .collect();
+                let header = format!("  {category} [names only]: ");
+                categories.push(IndexCategory { name: category, demoted: true, header, skills });
+                continue;
+            }
+            let header = match cat_descs.get(&category).filter(|d| !d.is_empty()) {
+                Some(desc) => format!("  {category}: {desc}"),
+                None => format!("  {category}:"),
+            };
+            let skills = kept
+                .into_iter()
+                .map(|c| {
+                    let text = if c.desc.is_empty() {
+                        format!("    - {}\n", c.name)
+                    } else {
+                        format!("    - {}: {}\n", c.name, c.desc)
+                    };
+                    IndexSkill { name: c.name, text, path: c.path }
+                })
+                .collect();
+            categories.push(IndexCategory { name: category, demoted: false, header, skills });
         }
-        Ok(format!("{GUIDANCE}{}\n{CLOSING}", lines.join("\n")))
+        Ok(PromptIndex { categories, left_out })
     }
+}
+
+/// A SKILL.md the index's walk read: its entry (or the error building it
+/// raises) and whether it is compatible now.
+struct WalkedSkill {
+    path: PathBuf,
+    compatible: bool,
+    entry: Result<IndexEntry, PyError>,
+}
+
+impl discover::Found for WalkedSkill {
+    fn path(&self) -> &Path {
+        &self.path
+    }
+}
+
+/// A skill the index may show, before names are deduplicated.
+struct Candidate {
+    name: String,
+    desc: String,
+    path: Option<PathBuf>,
+}
+
+fn folder_name(skill_md: &Path) -> String {
+    skill_md.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+}
+
+/// The category `_build_snapshot_entry` gives a SKILL.md under `root`.
+fn external_category(skill_md: &Path, root: &Path) -> String {
+    snapshot_entry(skill_md, root, &Map::new(), String::new()).map(|e| e.category).unwrap_or_default()
 }

@@ -8,7 +8,7 @@ use crate::home::Home;
 use crate::value::Value;
 use serde_json::Value as Json;
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 pub const SNAPSHOT_FILE: &str = ".skills_prompt_snapshot.json";
 
@@ -17,6 +17,15 @@ pub const SNAPSHOT_FILE: &str = ".skills_prompt_snapshot.json";
 pub struct Snapshot {
     pub entries: Vec<IndexEntry>,
     pub category_descriptions: Vec<(String, String)>,
+}
+
+/// The SKILL.md a snapshot entry was made from, when it still exists:
+/// `category/skill_name/SKILL.md`, or `skill_name/SKILL.md` for a skill at
+/// the top (whose category is its own folder).
+pub fn skill_md_of(skills_dir: &Path, entry: &IndexEntry) -> Option<PathBuf> {
+    let nested = skills_dir.join(&entry.category).join(&entry.skill_name).join("SKILL.md");
+    let top = skills_dir.join(&entry.skill_name).join("SKILL.md");
+    [nested, top].into_iter().find(|p| crate::paths::is_file(p))
 }
 
 /// `_build_skills_manifest`: relative path -> (mtime_ns, size) of every

@@ -1,0 +1,333 @@
+//! What skills cost the agent: the system-prompt index as Hermes renders it
+//! ([`crate::prompt`]), measured whole, by category and by skill line, and
+//! what loading a skill costs (its `skill_view` content and the message its
+//! slash command sends). Characters (Python's `len()`) and UTF-8 bytes are
+//! exact; tokens are counted with OpenAI's encodings (`tiktoken-rs`, no
+//! network): `o200k_base` by default, `cl100k_base` on request.
+
+use crate::context::Context;
+use crate::paths;
+use crate::prompt::{IndexRequest, PromptIndex};
+use crate::py::PyError;
+use crate::view::SkillRef;
+use crate::Engine;
+use serde_json::{json, Value as Json};
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// A token encoding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tokenizer {
+    /// GPT-4o and later.
+    #[default]
+    O200kBase,
+    /// GPT-4 and GPT-3.5.
+    Cl100kBase,
+}
+
+impl Tokenizer {
+    pub const ALL: [Tokenizer; 2] = [Tokenizer::O200kBase, Tokenizer::Cl100kBase];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tokenizer::O200kBase => "o200k_base",
+            Tokenizer::Cl100kBase => "cl100k_base",
+        }
+    }
+
+    pub fn parse(text: &str) -> Option<Tokenizer> {
+        Tokenizer::ALL.into_iter().find(|t| t.name() == text.trim())
+    }
+
+    fn bpe(self) -> &'static tiktoken_rs::CoreBPE {
+        match self {
+            Tokenizer::O200kBase => tiktoken_rs::o200k_base_singleton(),
+            Tokenizer::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+        }
+    }
+
+    /// Tokens of `text`, special tokens read as plain text.
+    pub fn count(self, text: &str) -> usize {
+        if text.is_empty() {
+            return 0;
+        }
+        self.bpe().encode_ordinary(text).len()
+    }
+
+    /// Loads the encoding on another thread (a tenth of a second): the
+    /// first count then finds it ready.
+    pub fn prepare_in_background(self) {
+        std::thread::spawn(move || {
+            self.bpe();
+        });
+    }
+}
+
+/// How big a text is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Size {
+    /// Unicode scalar values: Python's `len()`, what budgets count.
+    pub chars: usize,
+    pub bytes: usize,
+    pub tokens: usize,
+}
+
+fn add(a: Size, b: Size) -> Size {
+    Size { chars: a.chars + b.chars, bytes: a.bytes + b.bytes, tokens: a.tokens + b.tokens }
+}
+
+impl Size {
+    pub fn of(text: &str, tokenizer: Tokenizer) -> Size {
+        Size { chars: text.chars().count(), bytes: text.len(), tokens: tokenizer.count(text) }
+    }
+
+    fn json(&self) -> Json {
+        json!({"chars": self.chars, "bytes": self.bytes, "tokens": self.tokens})
+    }
+
+    fn json_short(&self) -> Json {
+        json!({"chars": self.chars, "tokens": self.tokens})
+    }
+}
+
+/// One category of the index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryCost {
+    pub category: String,
+    pub skills: usize,
+    /// Shown names-only.
+    pub demoted: bool,
+    pub size: Size,
+}
+
+/// One skill the index's walk read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillCost {
+    pub name: String,
+    pub category: String,
+    pub skill_md: Option<PathBuf>,
+    /// In the index.
+    pub offered: bool,
+    /// Its line in the index (its name and separator in a names-only
+    /// category); nothing when not offered.
+    pub line: Option<String>,
+    pub index: Size,
+    pub loaded: Option<Loaded>,
+}
+
+/// What loading a skill puts in the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Loaded {
+    /// The `content` of `skill_view(name)`: what the agent reads when it
+    /// loads the skill from the index.
+    pub view: Size,
+    /// The message its slash command sends (`/name`), when it has one.
+    pub message: Option<Size>,
+}
+
+/// The cost of a home's skills.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostReport {
+    pub tokenizer: Tokenizer,
+    pub index: Size,
+    /// The index's text around its categories (its instructions and footer).
+    pub frame: Size,
+    /// Biggest first.
+    pub categories: Vec<CategoryCost>,
+    /// Biggest index line first, then by name.
+    pub skills: Vec<SkillCost>,
+    /// The categories shown names-only.
+    pub compact: Vec<String>,
+}
+
+/// What a report measures.
+#[derive(Debug, Clone, Default)]
+pub struct CostRequest {
+    pub index: IndexRequest,
+    pub tokenizer: Tokenizer,
+    /// Measure what loading each skill costs too (reads every SKILL.md).
+    pub loaded: bool,
+}
+
+impl Engine {
+    /// The cost of the index the request asks for, and of its skills.
+    pub fn cost(&self, request: &CostRequest) -> Result<CostReport, PyError> {
+        let tokenizer = request.tokenizer;
+        tokenizer.prepare_in_background();
+        let index = self.prompt_index(&request.index)?;
+        Ok(self.cost_of(&index, request))
+    }
+
+    /// Measures an index already built. Each line of the index ends in a
+    /// newline and no line is blank, so both encodings' pre-tokenizers end a
+    /// piece at every line's end and the index's tokens are the sum of its
+    /// lines' (a names-only category is one line; a test holds the sum to the
+    /// whole text's count). The lines are encoded in parallel.
+    pub fn cost_of(&self, index: &PromptIndex, request: &CostRequest) -> CostReport {
+        let tokenizer = request.tokenizer;
+        // An index without skills is no text at all.
+        let (head, tail) = if index.is_empty() { ("", "") } else { index.frame() };
+        let headers: Vec<String> = index.categories.iter().map(|c| c.header_line()).collect();
+        let mut texts: Vec<&str> = vec![head, tail];
+        texts.extend(headers.iter().map(String::as_str));
+        texts.extend(index.categories.iter().flat_map(|c| c.skills.iter().map(|s| s.text.as_str())));
+        let sizes = crate::parallel_map_min(&texts, 256, |t| Size::of(t, tokenizer));
+        let frame = add(sizes[0], sizes[1]);
+        let (header_sizes, mut line_sizes) = sizes[2..].split_at(headers.len());
+        let mut whole = frame;
+        let mut categories = Vec::with_capacity(index.categories.len());
+        let mut skills: Vec<SkillCost> = Vec::new();
+        for (category, &header) in index.categories.iter().zip(header_sizes) {
+            let mut size = header;
+            let (own, rest) = line_sizes.split_at(category.skills.len());
+            line_sizes = rest;
+            for (s, &line) in category.skills.iter().zip(own) {
+                if !category.demoted {
+                    size = add(size, line);
+                }
+                skills.push(SkillCost {
+                    name: s.name.clone(),
+                    category: category.name.clone(),
+                    skill_md: s.path.clone(),
+                    offered: true,
+                    line: Some(s.text.clone()),
+                    index: line,
+                    loaded: None,
+                });
+            }
+            whole = add(whole, size);
+            categories.push(CategoryCost {
+                category: category.name.clone(),
+                skills: category.skills.len(),
+                demoted: category.demoted,
+                size,
+            });
+        }
+        categories.sort_by(|a, b| b.size.chars.cmp(&a.size.chars).then_with(|| a.category.cmp(&b.category)));
+        for l in &index.left_out {
+            skills.push(SkillCost {
+                name: l.name.clone(),
+                category: l.category.clone(),
+                skill_md: l.path.clone(),
+                offered: false,
+                line: None,
+                index: Size::default(),
+                loaded: None,
+            });
+        }
+        if request.loaded {
+            let loaded = self.loaded_costs(&skills, tokenizer);
+            for (skill, loaded) in skills.iter_mut().zip(loaded) {
+                skill.loaded = loaded;
+            }
+        }
+        skills.sort_by(|a, b| {
+            b.index
+                .chars
+                .cmp(&a.index.chars)
+                .then_with(|| a.name.cmp(&b.name))
+                .then_with(|| a.category.cmp(&b.category))
+        });
+        CostReport {
+            tokenizer,
+            index: whole,
+            frame,
+            categories,
+            skills,
+            compact: request.index.compact.iter().cloned().collect(),
+        }
+    }
+
+    /// `skill_view` and the slash command's message of each skill, measured
+    /// on worker threads (the encoder keeps a regex per thread).
+    fn loaded_costs(&self, skills: &[SkillCost], tokenizer: Tokenizer) -> Vec<Option<Loaded>> {
+        let ctx = Context::new(self);
+        let session = Some(self.options.session_id.as_str());
+        let keys: HashMap<PathBuf, String> =
+            ctx.commands().iter().map(|(key, c)| (c.skill_md_path.clone(), key.clone())).collect();
+        crate::parallel_map(skills, |skill| {
+            let path = skill.skill_md.as_ref()?;
+            let view = ctx.skill_view(SkillRef::File(path), None, session, true);
+            let content = view.get("content").and_then(Json::as_str).unwrap_or_default();
+            let message = keys.get(path).and_then(|key| ctx.invocation_message(key, "", session));
+            Some(Loaded { view: Size::of(content, tokenizer), message: message.map(|m| Size::of(&m, tokenizer)) })
+        })
+    }
+}
+
+impl CostReport {
+    /// `{"tokenizer", "index", "categories", "skills"}`, as `cost --json`
+    /// prints it.
+    pub fn to_json(&self) -> Json {
+        let categories: Vec<Json> = self
+            .categories
+            .iter()
+            .map(|c| {
+                json!({
+                    "category": c.category,
+                    "skills": c.skills,
+                    "names_only": c.demoted,
+                    "chars": c.size.chars,
+                    "tokens": c.size.tokens,
+                })
+            })
+            .collect();
+        let skills: Vec<Json> = self
+            .skills
+            .iter()
+            .map(|s| {
+                let mut o = json!({
+                    "name": s.name,
+                    "category": s.category,
+                    "path": s.skill_md.as_deref().map(paths::path_string),
+                    "offered": s.offered,
+                    "index": s.index.json_short(),
+                });
+                if let Some(l) = &s.loaded {
+                    o["loaded"] = json!({
+                        "chars": l.view.chars,
+                        "tokens": l.view.tokens,
+                        "message": l.message.as_ref().map(Size::json_short),
+                    });
+                }
+                o
+            })
+            .collect();
+        json!({
+            "tokenizer": self.tokenizer.name(),
+            "index": self.index.json(),
+            "frame": self.frame.json_short(),
+            "compact": self.compact,
+            "categories": categories,
+            "skills": skills,
+        })
+    }
+
+    /// The skill whose SKILL.md is `path`.
+    pub fn skill_at(&self, path: &std::path::Path) -> Option<&SkillCost> {
+        self.skills.iter().find(|s| s.skill_md.as_deref() == Some(path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_count_characters_bytes_and_tokens() {
+        let size = Size::of("héllo wörld", Tokenizer::O200kBase);
+        assert_eq!((size.chars, size.bytes), (11, 13));
+        assert!(size.tokens >= 2 && size.tokens <= 5, "{size:?}");
+        assert_eq!(Tokenizer::O200kBase.count(""), 0);
+        assert_eq!(Tokenizer::Cl100kBase.count("hello world"), 2);
+        assert_eq!(Tokenizer::O200kBase.count("hello world"), 2);
+        assert_eq!(Tokenizer::parse("cl100k_base"), Some(Tokenizer::Cl100kBase));
+        assert_eq!(Tokenizer::parse("gpt2"), None);
+    }
+
+    #[test]
+    fn special_tokens_are_counted_as_text() {
+        // `<|endoftext|>` in a skill is text to the agent, not a control token.
+        assert!(Tokenizer::O200kBase.count("<|endoftext|>") > 1);
+    }
+}
