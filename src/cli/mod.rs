@@ -16,6 +16,7 @@ mod output;
 mod prompt;
 mod scan;
 mod skills;
+mod why;
 
 use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;
@@ -139,6 +140,15 @@ pub enum Command {
         /// its slash command's message
         #[arg(long)]
         loaded: bool,
+    },
+    /// Why a skill is or is not offered: Hermes' pipeline for it, one step
+    /// a line, each with the Hermes function, its outcome (pass, fail,
+    /// note) and the file and line that decided it
+    Why {
+        /// A skill's name, folder name, or path
+        name: String,
+        #[command(flatten)]
+        index: prompt::IndexArgs,
     },
     /// List the slash commands skills register, in scan order
     Commands,
@@ -549,6 +559,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         }
         Command::Prompt { index } => prompt::run(engine, &index, json, &mut out),
         Command::Cost { index, tokenizer, loaded } => cost::run(engine, &index, tokenizer, loaded, json, &mut out),
+        Command::Why { name, index } => why::run(engine, &name, &index, json, &mut out),
         Command::Commands => commands::run(engine, json, &mut out),
         Command::Invoke { key, instruction } => skills::invoke(engine, &key, &instruction, json, &mut out),
         Command::Preload { names } => skills::preload(engine, &names, json, &mut out),

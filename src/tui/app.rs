@@ -68,7 +68,8 @@ pub struct App {
     pub engine: Arc<Engine>,
     /// Per-user layers, when the browser was opened with `--user`.
     pub layers: Option<Layers>,
-    pub catalog: Catalog,
+    /// Shared with the jobs that need every skill (a skill's Why).
+    pub catalog: Arc<Catalog>,
     /// The usage records by name (tree markers and sort) and the archive.
     pub usage: UsageOverview,
     pub theme: Theme,
@@ -149,7 +150,7 @@ impl App {
         let mut app = App {
             engine: Arc::new(engine),
             layers,
-            catalog,
+            catalog: Arc::new(catalog),
             usage,
             theme,
             generation: 1,

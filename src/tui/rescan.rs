@@ -61,7 +61,7 @@ impl App {
     /// The first scan is done: its catalog replaces the empty one.
     pub fn scanned(&mut self, catalog: Catalog) {
         self.scan = None;
-        self.catalog = catalog;
+        self.catalog = Arc::new(catalog);
         self.usage = self.engine.usage_overview();
         self.catalog_changed(None, 0, true);
     }
@@ -133,7 +133,7 @@ impl App {
         let key = self.selected_key();
         let scroll = self.view.scroll;
         self.engine = Arc::new(fresh.engine);
-        let old_catalog = std::mem::replace(&mut self.catalog, fresh.catalog);
+        let old_catalog = std::mem::replace(&mut self.catalog, Arc::new(fresh.catalog));
         self.usage = fresh.usage;
         let mut tree = fresh.tree;
         // The order may have changed meanwhile: the tree is then made again.
@@ -230,9 +230,9 @@ impl App {
                 let skills: Vec<usize> = skills.into_iter().collect();
                 let names = |c: &Catalog| -> Vec<String> { skills.iter().map(|&i| c.skills[i].name.clone()).collect() };
                 let before = names(&self.catalog);
-                self.engine.refresh_skills(&mut self.catalog, &skills);
+                self.engine.refresh_skills(Arc::make_mut(&mut self.catalog), &skills);
                 if bundles {
-                    self.engine.refresh_bundles(&mut self.catalog);
+                    self.engine.refresh_bundles(Arc::make_mut(&mut self.catalog));
                 }
                 // The tree shows names, sorted: it stays unless one changed.
                 let rebuild = names(&self.catalog) != before;

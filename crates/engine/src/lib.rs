@@ -44,6 +44,7 @@ pub mod symlink;
 pub mod value;
 pub mod view;
 pub mod watch;
+pub mod why;
 pub mod words;
 pub mod yaml;
 

@@ -1,4 +1,5 @@
-//! Counts said for people: `1 skill`, `2 skills`, `1 info`.
+//! Words for people: counts (`1 skill`, `2 skills`, `1 info`) and how far
+//! a mistyped name is from a real one.
 
 /// `n` and the noun in the number it takes.
 pub fn count(n: impl Into<i128>, one: &str, many: &str) -> String {
@@ -14,6 +15,22 @@ pub fn count_s(n: impl Into<i128>, noun: &str) -> String {
     } else {
         format!("{n} {noun}s")
     }
+}
+
+/// Levenshtein distance, in characters.
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let substitution = diagonal + usize::from(ca != *cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
+        }
+    }
+    row[b.len()]
 }
 
 #[cfg(test)]

@@ -125,28 +125,12 @@ fn closest(given: &str) -> Vec<String> {
     }
     let mut scored: Vec<(usize, String)> = candidates
         .into_iter()
-        .map(|c| (edit_distance(&given_lower, &c.to_ascii_lowercase()), c))
+        .map(|c| (crate::words::edit_distance(&given_lower, &c.to_ascii_lowercase()), c))
         .filter(|(d, c)| *d <= (c.len().max(given.len()) / 3).max(2))
         .collect();
     scored.sort();
     scored.dedup_by(|a, b| a.1 == b.1);
     scored.into_iter().take(3).map(|(_, c)| c).collect()
-}
-
-/// Levenshtein distance, in characters.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let substitution = diagonal + usize::from(ca != *cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitution.min(row[j] + 1).min(row[j + 1] + 1);
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

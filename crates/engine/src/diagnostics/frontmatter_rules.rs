@@ -45,7 +45,7 @@ const TOP_ONLY: [&str; 6] = [
 ];
 
 /// The 1-based line of a top-level key in the frontmatter.
-fn key_line(text: &str, key: &str) -> Option<usize> {
+pub(crate) fn key_line(text: &str, key: &str) -> Option<usize> {
     text.lines().take_while_inclusive_fence().position(|l| l.starts_with(&format!("{key}:"))).map(|i| i + 1)
 }
 

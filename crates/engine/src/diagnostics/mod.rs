@@ -4,7 +4,7 @@
 
 pub(crate) mod bundles;
 mod content;
-mod frontmatter_rules;
+pub(crate) mod frontmatter_rules;
 pub mod guard;
 pub(crate) mod home_rules;
 pub mod rules;

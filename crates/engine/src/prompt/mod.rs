@@ -119,6 +119,21 @@ impl PromptIndex {
         self.categories.is_empty()
     }
 
+    /// The category and entry of the skill whose SKILL.md is `path`.
+    pub fn entry_of(&self, path: &Path) -> Option<(&IndexCategory, &IndexSkill)> {
+        self.categories.iter().find_map(|c| c.skills.iter().find(|s| s.path.as_deref() == Some(path)).map(|s| (c, s)))
+    }
+
+    /// Why the walk left out the skill whose SKILL.md is `path`, if it did.
+    pub fn left_out_of(&self, path: &Path) -> Option<&LeftOut> {
+        self.left_out.iter().find(|l| l.path.as_deref() == Some(path))
+    }
+
+    /// The SKILL.md files of the skills shown.
+    pub fn offered_paths(&self) -> HashSet<&Path> {
+        self.categories.iter().flat_map(|c| c.skills.iter().filter_map(|s| s.path.as_deref())).collect()
+    }
+
     /// Whether a category is shown names-only (the footer note follows).
     pub fn demotes_any(&self) -> bool {
         self.categories.iter().any(|c| c.demoted)
