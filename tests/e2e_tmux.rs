@@ -244,7 +244,10 @@ fn the_demo_shows_lifecycle_markers_view_8_the_sort_and_the_archive() {
     tmux.keys(&["Up"]);
     tmux.wait_for("the archive's list", |s| s.contains("1 skill in the archive"));
     tmux.keys(&["S"]);
-    tmux.wait_for("the system prompt", |s| s.contains("6 Prompt") && s.contains("<available_skills>"));
+    tmux.wait_for("the system prompt", |s| s.contains("6 Prompt") && s.contains("By category (tokens)"));
+    // `c` shows the focus posture's index beside the configured one.
+    tmux.keys(&["c"]);
+    tmux.wait_for("the focus posture", |s| s.contains("The skills index, the focus posture"));
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }

@@ -5,6 +5,7 @@ use super::prompt::IndexArgs;
 use super::{EXIT_ANSWER_ERROR, EXIT_OK};
 use crate::engine::cost::{CostReport, CostRequest, Size, Tokenizer};
 use crate::engine::posture::NON_CODING_CATEGORIES;
+use crate::engine::words::thousands;
 use crate::engine::Engine;
 use crate::sanitize::clean_line;
 use std::collections::BTreeSet;
@@ -48,18 +49,6 @@ pub fn run(
     Ok(EXIT_OK)
 }
 
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn size(s: &Size) -> String {
     format!("{} chars, {} tokens", thousands(s.chars), thousands(s.tokens))
 }
@@ -85,9 +74,9 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
     if !report.categories.is_empty() {
         writeln!(out, "\nCategories, biggest first:")?;
         let width = report.categories.iter().take(SHOWN).map(|c| c.category.chars().count()).max().unwrap_or(0);
-        let biggest = report.categories.first().map_or(1, |c| c.size.chars.max(1));
+        let biggest = report.categories.first().map_or(1, |c| c.size.tokens.max(1));
         for c in report.categories.iter().take(SHOWN) {
-            let bar = "█".repeat((c.size.chars * 20).div_ceil(biggest).min(20));
+            let bar = "█".repeat((c.size.tokens * 20).div_ceil(biggest).min(20));
             let names_only = if c.demoted { " (names only)" } else { "" };
             writeln!(
                 out,
@@ -109,6 +98,7 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
         let width = offered_skills.iter().take(SHOWN).map(|s| s.name.chars().count()).max().unwrap_or(0);
         for s in offered_skills.iter().take(SHOWN) {
             let loaded = match &s.loaded {
+                Some(l) if l.error.is_some() => "   loaded: skill_view fails".to_owned(),
                 Some(l) => {
                     let message =
                         l.message.map_or(String::new(), |m| format!(", /{}: {} tokens", s.name, thousands(m.tokens)));

@@ -11,7 +11,7 @@ pub use super::state::{CopyItem, CopyMenu, Diagnostics, DiagnosticsView, LayoutS
 use super::state::{JobState, Nav, Prefs, RenderState, RescanState, ViewState};
 pub use super::tab::ViewTab;
 use super::theme::Theme;
-use super::tree::{NodeKey, Row, Tree, TreeSort};
+use super::tree::{NodeKey, Row, SortBasis, Tree, TreeSort};
 use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
@@ -70,6 +70,8 @@ pub struct App {
     pub layers: Option<Layers>,
     /// Shared with the jobs that need every skill (a skill's Why).
     pub catalog: Arc<Catalog>,
+    /// Each offered skill's tokens in the index (for the cost order).
+    pub index_tokens: Arc<HashMap<PathBuf, usize>>,
     /// The usage records by name (tree markers and sort) and the archive.
     pub usage: UsageOverview,
     pub theme: Theme,
@@ -146,11 +148,13 @@ impl App {
     /// The browser on a catalog already read.
     pub fn with_catalog(engine: Engine, theme: Theme, layers: Option<Layers>, catalog: Catalog) -> App {
         let usage = engine.usage_overview();
-        let tree = Tree::build(&catalog, &usage, TreeSort::Name);
+        let no_costs = HashMap::new();
+        let tree = Tree::build(&catalog, SortBasis { usage: &usage, index_tokens: &no_costs }, TreeSort::Name);
         let mut app = App {
             engine: Arc::new(engine),
             layers,
             catalog: Arc::new(catalog),
+            index_tokens: Arc::default(),
             usage,
             theme,
             generation: 1,
@@ -161,6 +165,7 @@ impl App {
                 scroll: 0,
                 h_scroll: 0,
                 raw: false,
+                focus_posture: false,
                 file_cursor: 0,
                 file_wanted: None,
                 // The tree's markers and the view show warnings and up
@@ -512,6 +517,15 @@ impl App {
             }
             Action::SystemPrompt => self.show(ViewTab::Prompt),
             Action::CycleSort => self.cycle_sort(),
+            Action::TogglePosture => {
+                self.view.focus_posture = !self.view.focus_posture;
+                self.render.clear();
+                self.notice = Some(if self.view.focus_posture {
+                    "system prompt: the focus posture (non-coding categories names-only)".to_owned()
+                } else {
+                    "system prompt: the posture config.yaml sets for this directory".to_owned()
+                });
+            }
             Action::ToggleRaw => {
                 self.view.raw = !self.view.raw;
                 self.view.scroll = 0;
@@ -706,6 +720,10 @@ impl App {
             effects.extend(self.request(JobKind::Diagnostics(self.layers.clone(), self.prefs.check_policy.clone())));
         }
         effects.extend(self.view_job());
+        if self.jobs.prompt.is_none() {
+            // The status line and the tree's cost order need the index.
+            effects.extend(self.request(JobKind::Prompt));
+        }
         effects
     }
 
@@ -725,6 +743,14 @@ impl App {
             self.jobs.diagnostics_progress = Some(progress.0.clone());
         }
         Some(Effect::Job(JobRequest { id, kind, progress }))
+    }
+
+    /// The index in the posture the System prompt view shows, once measured.
+    pub fn index_answer(&self) -> Option<&super::jobs::PostureIndex> {
+        match &self.jobs.prompt {
+            Some(JobOutput::Prompt(Ok(answer))) => Some(answer.shown(self.view.focus_posture)),
+            _ => None,
+        }
     }
 
     /// The Agent view's question for the selected skill.
@@ -804,7 +830,29 @@ impl App {
         match result.kind {
             JobKind::Agent { .. } => self.jobs.agent = Some((result.kind, result.output)),
             JobKind::Bundles => self.jobs.bundles = Some(result.output),
-            JobKind::Prompt => self.jobs.prompt = Some(result.output),
+            JobKind::Prompt => {
+                self.index_tokens = Arc::new(match &result.output {
+                    JobOutput::Prompt(Ok(answer)) => answer
+                        .configured
+                        .cost
+                        .skills
+                        .iter()
+                        .filter(|s| s.offered)
+                        .filter_map(|s| Some((s.skill_md.clone()?, s.index.tokens)))
+                        .collect(),
+                    _ => HashMap::new(),
+                });
+                self.jobs.prompt = Some(result.output);
+                if self.nav.sort == TreeSort::IndexCost {
+                    let key = self.selected_key();
+                    self.rebuild_tree();
+                    self.refresh_rows();
+                    self.restore_selection(key.as_ref());
+                }
+                // The header cards and the Why sections quote the index.
+                self.render.clear();
+                return;
+            }
             JobKind::Lifecycle { .. } => self.jobs.lifecycle = Some((result.kind, result.output)),
             JobKind::Diagnostics(..) => {
                 if let JobOutput::Diagnostics(findings) = result.output {

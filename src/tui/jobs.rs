@@ -8,13 +8,16 @@
 
 use crate::engine::check::Progress;
 use crate::engine::context::Context;
+use crate::engine::cost::{CostReport, CostRequest, SkillCost, Tokenizer};
 use crate::engine::diagnostics::Finding;
 use crate::engine::layers::{read_db, Layers};
 use crate::engine::lifecycle::{Curator, SkillLife};
 use crate::engine::messages::MemberStatus;
-use crate::engine::prompt::IndexRequest;
+use crate::engine::posture;
+use crate::engine::prompt::{IndexRequest, PromptIndex};
 use crate::engine::scan::Scan;
 use crate::engine::Engine;
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Receiver, Sender};
 use std::sync::{Arc, Condvar, Mutex};
@@ -31,6 +34,9 @@ pub enum JobKind {
         user: Option<String>,
     },
     Bundles,
+    /// The skills index in the posture config.yaml gives the working
+    /// directory, and with the focus posture's categories names-only, each
+    /// measured ([`IndexAnswer`]).
     Prompt,
     /// One skill's lifecycle at `now` and its guard scan (a big skill
     /// folder is read whole).
@@ -92,6 +98,59 @@ pub struct BundleReport {
     pub message: Option<String>,
 }
 
+/// The index in one posture: its text, its parts, and what they cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PostureIndex {
+    pub text: String,
+    pub index: Arc<PromptIndex>,
+    pub cost: CostReport,
+    /// Each skill's place in `cost.skills`, by its SKILL.md.
+    by_path: HashMap<PathBuf, usize>,
+}
+
+impl PostureIndex {
+    fn new(engine: &Engine, index: PromptIndex) -> PostureIndex {
+        let cost = engine.cost_of(&index, &CostRequest::default());
+        let by_path = cost.skills.iter().enumerate().filter_map(|(i, s)| Some((s.skill_md.clone()?, i))).collect();
+        PostureIndex { text: index.render(), index: Arc::new(index), cost, by_path }
+    }
+
+    /// The cost of the skill whose SKILL.md is `path`.
+    pub fn skill(&self, path: &std::path::Path) -> Option<&SkillCost> {
+        self.by_path.get(path).map(|&i| &self.cost.skills[i])
+    }
+}
+
+/// The index as config.yaml's posture has it for this working directory,
+/// and as the focus posture has it in a code workspace (the non-coding
+/// categories names-only), to compare.
+#[derive(Debug, Clone, PartialEq)]
+pub struct IndexAnswer {
+    pub configured: PostureIndex,
+    pub focus: PostureIndex,
+}
+
+impl IndexAnswer {
+    fn build(engine: &Engine) -> Result<IndexAnswer, crate::engine::py::PyError> {
+        Tokenizer::default().prepare_in_background();
+        let cwd = std::env::current_dir().unwrap_or_default();
+        let compact = posture::compact_categories(engine, None, &cwd);
+        let index = engine.prompt_index(&IndexRequest { compact, ..IndexRequest::default() })?;
+        let focus_categories = posture::NON_CODING_CATEGORIES.iter().map(|c| (*c).to_owned()).collect();
+        let focus = index.demoted(&focus_categories);
+        Ok(IndexAnswer { configured: PostureIndex::new(engine, index), focus: PostureIndex::new(engine, focus) })
+    }
+
+    /// The posture shown.
+    pub fn shown(&self, focus: bool) -> &PostureIndex {
+        if focus {
+            &self.focus
+        } else {
+            &self.configured
+        }
+    }
+}
+
 /// What the Lifecycle view shows of one skill.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LifecycleAnswer {
@@ -111,7 +170,7 @@ pub enum JobOutput {
         prompt_lines: Vec<String>,
     },
     Bundles(Vec<BundleReport>),
-    Prompt(Result<String, crate::engine::py::PyError>),
+    Prompt(Result<Arc<IndexAnswer>, crate::engine::py::PyError>),
     Lifecycle(Box<LifecycleAnswer>),
     Diagnostics(Vec<Finding>),
     View(super::view_jobs::ViewAnswer),
@@ -170,7 +229,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                 .collect();
             JobOutput::Bundles(reports)
         }
-        JobKind::Prompt => JobOutput::Prompt(engine.system_prompt(&IndexRequest::default())),
+        JobKind::Prompt => JobOutput::Prompt(IndexAnswer::build(engine).map(Arc::new)),
         JobKind::Lifecycle { name, skill_md, skill_dir, now } => {
             let (life, curator, problems) = engine.skill_lifecycle(name, skill_md, *now);
             let scan = crate::engine::scan::scan_skill(skill_dir, &crate::engine::scan::Origin::Trust("community"));

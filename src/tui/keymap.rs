@@ -35,6 +35,7 @@ pub enum Action {
     ToggleRaw,
     SystemPrompt,
     CycleSort,
+    TogglePosture,
     NextPlatform,
     OpenEditor,
     Copy,
@@ -249,7 +250,12 @@ pub static BINDINGS: &[Binding] = &[
         |k| { plain(k, 'f') }
     ),
     bind!("] [", Normal, Action::NextView, "next-view", "next / previous view", |k| plain(k, ']') || plain(k, '[')),
-    bind!("s", Normal, Action::CycleSort, "sort", "sort skills by name, last activity, use count", |k| plain(k, 's')),
+    bind!("s", Normal, Action::CycleSort, "sort", "sort skills by name, last activity, use count, index cost", |k| {
+        plain(k, 's')
+    }),
+    bind!("c", Normal, Action::TogglePosture, "posture", "system prompt: as configured / in the focus posture", |k| {
+        plain(k, 'c')
+    }),
     bind!("S", Normal, Action::SystemPrompt, "system-prompt", "the whole system-prompt skills index (view 6)", |k| k
         .code
         == KeyCode::Char('S')),

@@ -23,6 +23,7 @@ mod launch;
 pub mod line_edit;
 pub mod lines;
 pub mod markdown;
+mod prompt_view;
 mod prompts;
 pub mod render;
 pub mod rescan;

@@ -145,7 +145,7 @@ impl App {
         let width = self.layout.view_width.max(1);
         let theme = &self.theme;
         match self.view.tab {
-            ViewTab::Prompt => return Plan::Lines(views::prompt(self, width)),
+            ViewTab::Prompt => return Plan::Lines(super::prompt_view::prompt(self, width)),
             ViewTab::Bundles => return Plan::Lines(views::bundles(self, width)),
             ViewTab::Diagnostics => return Plan::Lines(views::diagnostics(self, width)),
             _ => {}

@@ -9,7 +9,7 @@ use super::app::{load_catalog, App};
 use super::cache::drop_elsewhere;
 use super::jobs::JobKind;
 use super::state::JobState;
-use super::tree::{NodeKey, Tree, TreeSort};
+use super::tree::{NodeKey, SortBasis, Tree, TreeSort};
 use crate::engine::catalog::Catalog;
 use crate::engine::diagnostics::Severity;
 use crate::engine::layers::Layers;
@@ -17,6 +17,8 @@ use crate::engine::lifecycle::UsageOverview;
 use crate::engine::reload::{self, Pending, ReloadPlan};
 use crate::engine::Engine;
 use crate::search;
+use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 /// A rescan to run on another thread.
@@ -25,6 +27,7 @@ pub struct RescanJob {
     engine: Engine,
     layers: Option<Layers>,
     sort: TreeSort,
+    index_tokens: Arc<HashMap<PathBuf, usize>>,
 }
 
 /// A rescan's answer: everything the tree and the views are drawn from.
@@ -41,7 +44,8 @@ impl RescanJob {
     pub fn run(self) -> Rescanned {
         let catalog = load_catalog(&self.engine, self.layers.as_ref());
         let usage = self.engine.usage_overview();
-        let tree = Tree::build(&catalog, &usage, self.sort);
+        let basis = SortBasis { usage: &usage, index_tokens: &self.index_tokens };
+        let tree = Tree::build(&catalog, basis, self.sort);
         Rescanned { id: self.id, engine: self.engine, catalog, usage, tree, sort: self.sort }
     }
 }
@@ -114,7 +118,13 @@ impl App {
     fn rescan_job(&mut self, engine: Engine) -> RescanJob {
         self.rescan.next_id += 1;
         self.rescan.running = Some(self.rescan.next_id);
-        RescanJob { id: self.rescan.next_id, engine, layers: self.layers.clone(), sort: self.nav.sort }
+        RescanJob {
+            id: self.rescan.next_id,
+            engine,
+            layers: self.layers.clone(),
+            sort: self.nav.sort,
+            index_tokens: self.index_tokens.clone(),
+        }
     }
 
     /// A rescan's answer: it replaces the catalog and tree, selection and
@@ -275,7 +285,8 @@ impl App {
     /// The tree again from the catalog and usage records, folders kept open
     /// or closed as they were.
     pub(super) fn rebuild_tree(&mut self) {
-        let mut tree = Tree::build(&self.catalog, &self.usage, self.nav.sort);
+        let basis = SortBasis { usage: &self.usage, index_tokens: &self.index_tokens };
+        let mut tree = Tree::build(&self.catalog, basis, self.nav.sort);
         tree.keep_expansion_of(&self.nav.tree);
         self.nav.tree = tree;
     }

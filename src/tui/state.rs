@@ -150,6 +150,8 @@ pub(super) struct ViewState {
     /// Columns scrolled away from lines wider than the view (code).
     pub(super) h_scroll: usize,
     pub(super) raw: bool,
+    /// The System prompt view shows the focus posture's index.
+    pub(super) focus_posture: bool,
     pub(super) file_cursor: usize,
     /// The file to put the cursor on when the folder's files arrive (a
     /// finding's file).

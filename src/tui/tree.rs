@@ -5,6 +5,7 @@
 use crate::engine::catalog::Catalog;
 use crate::engine::lifecycle::{UsageMark, UsageOverview};
 use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::PathBuf;
 
 /// How skills are ordered inside each folder (`s` cycles); folders stay
 /// by name.
@@ -16,6 +17,18 @@ pub enum TreeSort {
     LastActivity,
     /// Most used first.
     UseCount,
+    /// Biggest line in the system-prompt index first; skills it does not
+    /// show last.
+    IndexCost,
+}
+
+/// What the orders other than by name read.
+#[derive(Debug, Clone, Copy)]
+pub struct SortBasis<'a> {
+    pub usage: &'a UsageOverview,
+    /// Each offered skill's tokens in the index, by SKILL.md (empty until
+    /// the index is measured).
+    pub index_tokens: &'a HashMap<PathBuf, usize>,
 }
 
 impl TreeSort {
@@ -23,7 +36,8 @@ impl TreeSort {
         match self {
             TreeSort::Name => TreeSort::LastActivity,
             TreeSort::LastActivity => TreeSort::UseCount,
-            TreeSort::UseCount => TreeSort::Name,
+            TreeSort::UseCount => TreeSort::IndexCost,
+            TreeSort::IndexCost => TreeSort::Name,
         }
     }
 
@@ -32,6 +46,7 @@ impl TreeSort {
             TreeSort::Name => "name",
             TreeSort::LastActivity => "last activity",
             TreeSort::UseCount => "use count",
+            TreeSort::IndexCost => "index cost",
         }
     }
 }
@@ -125,7 +140,8 @@ fn root_label(root: &crate::engine::catalog::Root) -> String {
 impl Tree {
     /// The catalog's skills by folder, in `sort` order, and the archive
     /// as a last root of its own.
-    pub fn build(catalog: &Catalog, usage: &UsageOverview, sort: TreeSort) -> Tree {
+    pub fn build(catalog: &Catalog, basis: SortBasis, sort: TreeSort) -> Tree {
+        let usage = basis.usage;
         // root -> category path -> skills, sorted by name.
         let mut grouped: BTreeMap<usize, BTreeMap<Vec<String>, Vec<usize>>> = BTreeMap::new();
         for (i, s) in catalog.skills.iter().enumerate() {
@@ -190,7 +206,7 @@ impl Tree {
                 }
             }
         }
-        tree.sort_children(catalog, usage, sort);
+        tree.sort_children(catalog, basis, sort);
         if !usage.archived.is_empty() {
             let label = "archive · not loaded".to_owned();
             let archive = tree.push(NodeKey::Archive, label, 0, None);
@@ -235,8 +251,8 @@ impl Tree {
     }
 
     /// Categories first by label, then skills in `sort` order (ties by label).
-    fn sort_children(&mut self, catalog: &Catalog, usage: &UsageOverview, sort: TreeSort) {
-        let mark = |node: &Node| -> Option<&UsageMark> { usage.mark(&catalog.skills[node.skill?]) };
+    fn sort_children(&mut self, catalog: &Catalog, basis: SortBasis, sort: TreeSort) {
+        let mark = |node: &Node| -> Option<&UsageMark> { basis.usage.mark(&catalog.skills[node.skill?]) };
         // Larger first: the key is negated; no record sorts after any.
         let rank = |node: &Node| -> i64 {
             match sort {
@@ -245,6 +261,10 @@ impl Tree {
                     mark(node).and_then(|m| m.last_activity).map_or(i64::MAX, |t| t.saturating_neg())
                 }
                 TreeSort::UseCount => mark(node).map_or(i64::MAX, |m| m.use_count.saturating_neg()),
+                TreeSort::IndexCost => node
+                    .skill
+                    .and_then(|i| basis.index_tokens.get(&catalog.skills[i].skill_md))
+                    .map_or(i64::MAX, |&t| -(t as i64)),
             }
         };
         let order = |nodes: &Vec<Node>, list: &mut Vec<usize>| {

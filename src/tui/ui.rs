@@ -11,6 +11,7 @@ use super::theme::Theme;
 use super::tree::{NodeKey, TreeSort};
 use super::view_text;
 use crate::engine::lifecycle::UsageMark;
+use crate::engine::words::thousands;
 use crate::sanitize::clean_line;
 use crate::tui::markdown::fit;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -99,19 +100,6 @@ pub fn draw(frame: &mut Frame, app: &App) {
     }
 }
 
-/// `12,345`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 fn block<'a>(title: Line<'a>, focused: bool, app: &App) -> Block<'a> {
     Block::default()
         .borders(Borders::ALL)
@@ -195,7 +183,8 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             }
             // A database skill has no usage record to sort by.
             if !ranked && skill.db_row.is_none() {
-                if let Some(text) = sort_hint(app.nav.sort, usage, now) {
+                let tokens = app.index_tokens.get(&skill.skill_md).copied();
+                if let Some(text) = sort_hint(app.nav.sort, usage, tokens, now) {
                     spans.push(Span::styled(format!("  {text}"), theme.dim));
                 }
             }
@@ -224,13 +213,22 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 /// What the tree's order is by, after a skill's name: `3 days ago`, `12 uses`.
-fn sort_hint(sort: TreeSort, usage: Option<&UsageMark>, now: crate::engine::isotime::Micros) -> Option<String> {
+fn sort_hint(
+    sort: TreeSort,
+    usage: Option<&UsageMark>,
+    index_tokens: Option<usize>,
+    now: crate::engine::isotime::Micros,
+) -> Option<String> {
     match sort {
         TreeSort::Name => None,
         TreeSort::LastActivity => {
             Some(usage.and_then(|u| u.last_activity).map_or("never".to_owned(), |t| lines::relative(now, t)))
         }
         TreeSort::UseCount => Some(crate::engine::words::count_s(usage.map_or(0, |u| u.use_count), "use")),
+        TreeSort::IndexCost => Some(match index_tokens {
+            Some(t) => crate::engine::words::count_s(t as u64, "token"),
+            None => "not in the index".to_owned(),
+        }),
     }
 }
 
@@ -409,6 +407,11 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     };
     // The old catalog stays on screen while the new one is read.
     let counts = if app.rescanning() { format!("{counts}, rescanning…") } else { counts };
+    // What the index costs every conversation, once it is measured.
+    let counts = match app.index_answer() {
+        Some(shown) => format!("{counts} │ index {} tokens", thousands(shown.cost.index.tokens)),
+        None => counts,
+    };
     let hermes = app.hermes.as_ref().and_then(|h| h.short_label()).map_or(String::new(), |label| format!("│ {label} "));
     let left = format!(" {place} │ {} │ {} │ {counts} {hermes}", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.

@@ -7,20 +7,24 @@ use super::cache::ViewKey;
 use super::lines::{kv, line, marker, numbered, placeholder, when, wrap_prose, wrap_text};
 use super::markdown::{self, fit, highlight::Highlighter};
 use super::theme::Theme;
-use crate::engine::catalog::CatalogSkill;
+use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::context::Context;
+use crate::engine::cost::{Size, Tokenizer};
 use crate::engine::frontmatter;
 use crate::engine::isotime;
 use crate::engine::layers::{Source, TABLE};
 use crate::engine::lifecycle::Archived;
 use crate::engine::messages;
 use crate::engine::paths;
+use crate::engine::prompt::PromptIndex;
 use crate::engine::readiness;
 use crate::engine::source;
 use crate::engine::symlink::{self, Link, LinkEnd};
 use crate::engine::value::Value;
 use crate::engine::view::linked_files_in;
 use crate::engine::view::SkillRef;
+use crate::engine::why::{Outcome, WhyInputs};
+use crate::engine::words::thousands;
 use crate::engine::Engine;
 use crate::sanitize::clean_line;
 use ratatui::text::{Line, Span};
@@ -87,6 +91,28 @@ pub struct ViewAnswer {
     pub files: Option<(Arc<Vec<FileEntry>>, usize)>,
 }
 
+/// A skill's part of the system-prompt index, as the header card says it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum IndexShare {
+    /// The index is being built and measured.
+    Measuring,
+    Offered {
+        line: String,
+        tokens: usize,
+        chars: usize,
+    },
+    NotOffered,
+}
+
+/// What a skill's Why section reads: every skill, and the index.
+#[derive(Debug, Clone)]
+pub struct WhyBasis {
+    pub catalog: Arc<Catalog>,
+    pub index: Arc<PromptIndex>,
+    /// The skill's place in the catalog.
+    pub skill: usize,
+}
+
 /// One skill as its views need it, with what they say of the skills it
 /// shadows or is confused with.
 #[derive(Debug, Clone)]
@@ -100,6 +126,9 @@ pub struct SkillSnapshot {
     pub shadows_md: Vec<PathBuf>,
     pub shadowed_by_md: Option<PathBuf>,
     pub ambiguous_md: Vec<PathBuf>,
+    pub index: IndexShare,
+    /// Absent until the index is built.
+    pub why: Option<WhyBasis>,
 }
 
 impl SkillSnapshot {
@@ -131,7 +160,8 @@ pub fn run(engine: &Engine, job: &ViewJob) -> ViewAnswer {
     }
 }
 
-fn card(engine: &Engine, snap: &SkillSnapshot, theme: &Theme, width: u16) -> Vec<Line<'static>> {
+/// The header card; `loaded` is what loading the skill costs, when known.
+fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let skill = &snap.skill;
     let w = usize::from(width).saturating_sub(4).max(10);
     let mut out = Vec::new();
@@ -168,6 +198,22 @@ fn card(engine: &Engine, snap: &SkillSnapshot, theme: &Theme, width: u16) -> Vec
         "status",
         format!("{mark} {state}{}", skill.status.command.as_ref().map(|c| format!(", {c}")).unwrap_or_default()),
     );
+    row(
+        "index line",
+        match &snap.index {
+            IndexShare::Measuring => "measuring…".to_owned(),
+            IndexShare::Offered { line, tokens, chars } => {
+                format!("{} tokens, {} chars: {}", thousands(*tokens), thousands(*chars), line.trim())
+            }
+            IndexShare::NotOffered => "none: not in the index (the Readiness view says why)".to_owned(),
+        },
+    );
+    if let Some(loaded) = loaded {
+        row(
+            "loading it",
+            format!("{} tokens, {} chars (skill_view content)", thousands(loaded.tokens), thousands(loaded.chars)),
+        );
+    }
     for (k, v) in snap.frontmatter(engine).iter() {
         if *k == "name" || *k == "description" {
             continue;
@@ -190,7 +236,7 @@ fn preview(engine: &Engine, snap: &SkillSnapshot, raw: bool, theme: &Theme, widt
         }
         let view = engine.db_view(row, Some(&engine.options.session_id));
         let content = view.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
-        let mut out = card(engine, snap, theme, width);
+        let mut out = card(engine, snap, Some(Size::of(content, Tokenizer::default())), theme, width);
         out.extend(markdown::render(frontmatter::parse(content).1, width, theme));
         return out;
     }
@@ -202,7 +248,8 @@ fn preview(engine: &Engine, snap: &SkillSnapshot, raw: bool, theme: &Theme, widt
     }
     let view =
         Context::new(engine).skill_view(SkillRef::File(&skill.skill_md), None, Some(&engine.options.session_id), true);
-    let mut out = card(engine, snap, theme, width);
+    let content = view.get("content").and_then(serde_json::Value::as_str);
+    let mut out = card(engine, snap, content.map(|c| Size::of(c, Tokenizer::default())), theme, width);
     if view.get("success").and_then(serde_json::Value::as_bool) != Some(true) {
         let err = view.get("error").and_then(serde_json::Value::as_str).unwrap_or("skill_view failed");
         out.push(line(format!("skill_view answers: {err}"), theme.error));
@@ -433,48 +480,7 @@ fn readiness(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'
     }
     out.push(Line::default());
 
-    let s = &skill.status;
-    out.push(line("Offered to the agent", theme.heading));
-    let yes_no = |b: bool| if b { "yes" } else { "no" };
-    out.push(kv("listed", yes_no(s.listed), theme));
-    out.push(kv("platforms", platforms_line(fm.get("platforms"), s.platform_ok, engine.env.os.name()), theme));
-    let envs = match fm.get("environments").filter(|v| v.truthy()) {
-        Some(Value::Seq(items)) => items.iter().map(Value::py_str).collect::<Vec<_>>().join(", "),
-        Some(other) => other.py_str(),
-        None => "any".to_owned(),
-    };
-    out.push(kv(
-        "environments",
-        format!("{envs} ({})", if s.environment_ok { "ok" } else { "hidden: not active here" }),
-        theme,
-    ));
-    out.push(kv("disabled", yes_no(s.disabled), theme));
-    for other in &snap.shadows_md {
-        out.push(kv("shadows", other.display().to_string(), theme));
-    }
-    if let Some(first) = &snap.shadowed_by_md {
-        out.push(kv("shadowed by", first.display().to_string(), theme));
-    }
-    for other in &snap.ambiguous_md {
-        out.push(kv("same name as", other.display().to_string(), theme));
-    }
-    if s.unlistable {
-        out.push(line("  skills_list drops it: its name is not a string or its description is unusable", theme.warn));
-    }
-    out.push(kv("slash command", s.command.clone().unwrap_or_else(|| "none".into()), theme));
-    let cond = crate::engine::gates::Conditions::from_frontmatter(fm);
-    if !cond.is_empty() {
-        for (k, v) in [
-            ("requires_toolsets", &cond.requires_toolsets),
-            ("fallback_for_toolsets", &cond.fallback_for_toolsets),
-            ("requires_tools", &cond.requires_tools),
-            ("fallback_for_tools", &cond.fallback_for_tools),
-        ] {
-            if v.truthy() {
-                out.push(kv(k, v.py_str(), theme));
-            }
-        }
-    }
+    out.extend(why_section(engine, snap, theme));
     out.push(Line::default());
 
     out.push(line("Environment variables", theme.heading));
@@ -547,21 +553,38 @@ fn readiness(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'
 
 /// The `platforms` gate for a person: the values as written, and whether
 /// they hide the skill here, or everywhere when no value names an OS.
-fn platforms_line(platforms: Option<&Value>, ok_here: bool, os: &str) -> String {
-    let Some(platforms) = platforms.filter(|v| v.truthy()) else { return format!("all (ok on {os})") };
-    let values = match platforms {
-        Value::Seq(items) => items.clone(),
-        other => vec![other.clone()],
+
+/// Hermes' pipeline for the skill, one step a line (`skillscope why`).
+fn why_section(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = vec![line("Why it is or is not offered", theme.heading)];
+    let Some(basis) = &snap.why else {
+        out.push(line("  building the index…", theme.dim));
+        return out;
     };
-    let shown = values.iter().map(Value::py_str).collect::<Vec<_>>().join(", ");
-    let unknown: Vec<String> =
-        values.iter().filter(|v| !crate::engine::gates::platform_value_known(v)).map(Value::py_str).collect();
-    if unknown.len() == values.len() {
-        return format!("{shown} (hidden everywhere: no value names an OS Hermes knows)");
+    if basis.catalog.skills.get(basis.skill).map(|s| &s.skill_md) != Some(&snap.skill.skill_md) {
+        out.push(line("  the skills changed: rescanning…", theme.dim));
+        return out;
     }
-    let verdict = if ok_here { format!("ok on {os}") } else { format!("hidden on {os}") };
-    match unknown.as_slice() {
-        [] => format!("{shown} ({verdict})"),
-        names => format!("{shown} ({verdict}; {} names no OS)", names.join(", ")),
+    let inputs = WhyInputs { engine, catalog: &basis.catalog, index: &basis.index };
+    let trace = inputs.trace(basis.skill, &[basis.skill]);
+    for step in &trace.steps {
+        let (mark, style) = match step.outcome {
+            Outcome::Pass => ("✓", theme.ok),
+            Outcome::Fail => ("✗", theme.error),
+            Outcome::Note => ("·", theme.dim),
+        };
+        let place = match (&step.file, step.line) {
+            (Some(file), Some(l)) => {
+                format!("  {}:{l}", file.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+            }
+            _ => String::new(),
+        };
+        out.push(Line::from(vec![
+            // One span: wrapped lines go on under the detail.
+            Span::styled(format!("  {mark} {:<12}", step.step), style),
+            Span::styled(clean_line(&step.detail), theme.text),
+            Span::styled(clean_line(&place), theme.dim),
+        ]));
     }
+    out
 }

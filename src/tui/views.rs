@@ -8,7 +8,7 @@ use super::jobs::{JobKind, JobOutput, LifecycleAnswer};
 use super::lines::{bold, kv, line, marker, severity_mark, when, wrap_fenced, wrap_prose, wrap_text, ARCHIVED_MARK};
 use super::markdown::fit;
 use super::theme::Theme;
-use super::view_jobs::SkillSnapshot;
+use super::view_jobs::{IndexShare, SkillSnapshot, WhyBasis};
 use crate::engine::catalog::CatalogSkill;
 use crate::engine::diagnostics::Severity;
 use crate::engine::messages::{MemberStatus, MissingMember};
@@ -30,6 +30,22 @@ pub fn snapshot(app: &App, i: usize) -> SkillSnapshot {
         shadows_md: skill.status.shadows.iter().map(|&o| md(o)).collect(),
         shadowed_by_md: skill.status.shadowed_by.map(md),
         ambiguous_md: skill.status.ambiguous_with.iter().map(|&o| md(o)).collect(),
+        index: match app.index_answer() {
+            None => IndexShare::Measuring,
+            Some(shown) => match shown.skill(&skill.skill_md).filter(|s| s.offered) {
+                Some(cost) => IndexShare::Offered {
+                    line: cost.line.clone().unwrap_or_default(),
+                    tokens: cost.index.tokens,
+                    chars: cost.index.chars,
+                },
+                None => IndexShare::NotOffered,
+            },
+        },
+        why: app.index_answer().map(|shown| WhyBasis {
+            catalog: app.catalog.clone(),
+            index: shown.index.clone(),
+            skill: i,
+        }),
     }
 }
 
@@ -310,22 +326,6 @@ pub fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
         }
     }
     out
-}
-
-pub fn prompt(app: &App, width: u16) -> Vec<Line<'static>> {
-    let theme = &app.theme;
-    match &app.jobs.prompt {
-        Some(JobOutput::Prompt(Ok(text))) if text.is_empty() => {
-            vec![line("Hermes adds no skills index: no skill survives the filters.", theme.dim)]
-        }
-        Some(JobOutput::Prompt(Ok(text))) => {
-            let mut out = vec![line("The skills index in the agent's system prompt:", theme.heading), Line::default()];
-            out.extend(wrap_text(text, width, theme.text));
-            out
-        }
-        Some(JobOutput::Prompt(Err(e))) => vec![line(format!("Hermes fails to build the index: {e}"), theme.error)],
-        _ => pending(theme),
-    }
 }
 
 pub fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {

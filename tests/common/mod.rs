@@ -253,3 +253,85 @@ pub fn py_json(text: &str) -> Json {
     }
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {}", &text[..text.len().min(200)]))
 }
+
+/// Runs the `skillscope` binary on a scenario's home as `tests/cli.rs` does
+/// and as `hermes-ref/ref_env.sh` isolates Hermes: a clean environment, the
+/// fixture's `env=` lines, then `extra`; `--home` comes first.
+pub fn run_skillscope(scenario: &Scenario, args: &[&str], extra: &[(&str, &str)]) -> std::process::Output {
+    let mut cmd = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"));
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .env("HOME", &scenario.fake_home)
+        .env("HERMES_HOME", &scenario.home)
+        .env("TERMINAL_ENV", "local")
+        .env("SKILLSCOPE_LISTING_ORDER", "fnv1a")
+        .env("HERMES_MANAGED_DIR", "/nonexistent-managed-dir")
+        .env("REF_EXT_DIR", scenario.ext.as_ref().map(|e| e.display().to_string()).unwrap_or_default())
+        .arg("--home")
+        .arg(&scenario.home)
+        .args(args);
+    for line in scenario.conf.all("env") {
+        if let Some((k, v)) = line.split_once('=') {
+            cmd.env(k, v);
+        }
+    }
+    for (k, v) in extra {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("the skillscope binary runs")
+}
+
+/// Copies a folder tree, symlinks as symlinks.
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read_dir") {
+        let entry = entry.expect("entry");
+        let target = to.join(entry.file_name());
+        let ty = entry.file_type().expect("file type");
+        if ty.is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else if ty.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).expect("link"), &target).expect("symlink");
+        } else {
+            std::fs::copy(entry.path(), &target).expect("copy");
+        }
+    }
+}
+
+/// The corpus homes `tests/golden/regen.py` builds, under `tmp` (a
+/// canonical folder): `corpus_hermes` (corpus/hermes, its optional-skills an
+/// external dir) and `corpus_others` (the other collections as external dirs).
+pub fn corpus_scenario(name: &str, tmp: &Path) -> Scenario {
+    let home = tmp.join(name).join("home");
+    match name {
+        "corpus_hermes" => {
+            copy_tree(&corpus().join("hermes"), &home);
+            std::fs::write(home.join("config.yaml"), "skills:\n  external_dirs:\n    - ${REF_EXT_DIR}\n")
+                .expect("config");
+            let ext = home.join("optional-skills");
+            Scenario::new(home, Some(ext), RefConf::default())
+        }
+        "corpus_others" => {
+            std::fs::create_dir_all(home.join("skills")).expect("mkdir");
+            let list: String = OTHER_COLLECTIONS.iter().map(|d| format!("    - ${{REF_EXT_DIR}}/{d}\n")).collect();
+            std::fs::write(home.join("config.yaml"), format!("skills:\n  external_dirs:\n{list}")).expect("config");
+            Scenario::new(home, Some(corpus()), RefConf::default())
+        }
+        other => panic!("no corpus home {other}"),
+    }
+}
+
+/// Where two strings first differ, in characters (Python's indices), with
+/// some text of each around it.
+pub fn first_char_difference(ours: &str, theirs: &str) -> String {
+    let at = ours.chars().zip(theirs.chars()).take_while(|(a, b)| a == b).count();
+    let around = |s: &str| s.chars().skip(at.saturating_sub(60)).take(160).collect::<String>();
+    format!(
+        "first difference at char {at} (ours {} chars, Hermes {}):\n    ours:   {:?}\n    hermes: {:?}",
+        ours.chars().count(),
+        theirs.chars().count(),
+        around(ours),
+        around(theirs)
+    )
+}

@@ -116,11 +116,13 @@ pub struct SkillCost {
 }
 
 /// What loading a skill puts in the conversation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Loaded {
     /// The `content` of `skill_view(name)`: what the agent reads when it
     /// loads the skill from the index.
     pub view: Size,
+    /// skill_view's error, when it fails on the skill (`view` is then empty).
+    pub error: Option<String>,
     /// The message its slash command sends (`/name`), when it has one.
     pub message: Option<Size>,
 }
@@ -132,9 +134,9 @@ pub struct CostReport {
     pub index: Size,
     /// The index's text around its categories (its instructions and footer).
     pub frame: Size,
-    /// Biggest first.
+    /// Most tokens first.
     pub categories: Vec<CategoryCost>,
-    /// Biggest index line first, then by name.
+    /// Most tokens in the index first, then by name.
     pub skills: Vec<SkillCost>,
     /// The categories shown names-only.
     pub compact: Vec<String>,
@@ -203,7 +205,9 @@ impl Engine {
                 size,
             });
         }
-        categories.sort_by(|a, b| b.size.chars.cmp(&a.size.chars).then_with(|| a.category.cmp(&b.category)));
+        categories.sort_by(|a, b| {
+            (b.size.tokens, b.size.chars).cmp(&(a.size.tokens, a.size.chars)).then_with(|| a.category.cmp(&b.category))
+        });
         for l in &index.left_out {
             skills.push(SkillCost {
                 name: l.name.clone(),
@@ -222,9 +226,8 @@ impl Engine {
             }
         }
         skills.sort_by(|a, b| {
-            b.index
-                .chars
-                .cmp(&a.index.chars)
+            (b.index.tokens, b.index.chars)
+                .cmp(&(a.index.tokens, a.index.chars))
                 .then_with(|| a.name.cmp(&b.name))
                 .then_with(|| a.category.cmp(&b.category))
         });
@@ -249,8 +252,16 @@ impl Engine {
             let path = skill.skill_md.as_ref()?;
             let view = ctx.skill_view(SkillRef::File(path), None, session, true);
             let content = view.get("content").and_then(Json::as_str).unwrap_or_default();
+            let error = match view.get("success").and_then(Json::as_bool) {
+                Some(true) => None,
+                _ => Some(view.get("error").and_then(Json::as_str).unwrap_or("skill_view fails").to_owned()),
+            };
             let message = keys.get(path).and_then(|key| ctx.invocation_message(key, "", session));
-            Some(Loaded { view: Size::of(content, tokenizer), message: message.map(|m| Size::of(&m, tokenizer)) })
+            Some(Loaded {
+                view: Size::of(content, tokenizer),
+                error,
+                message: message.map(|m| Size::of(&m, tokenizer)),
+            })
         })
     }
 }
@@ -283,12 +294,18 @@ impl CostReport {
                     "offered": s.offered,
                     "index": s.index.json_short(),
                 });
-                if let Some(l) = &s.loaded {
-                    o["loaded"] = json!({
-                        "chars": l.view.chars,
-                        "tokens": l.view.tokens,
-                        "message": l.message.as_ref().map(Size::json_short),
-                    });
+                match &s.loaded {
+                    Some(Loaded { error: Some(error), message, .. }) => {
+                        o["loaded"] = json!({"error": error, "message": message.as_ref().map(Size::json_short)});
+                    }
+                    Some(l) => {
+                        o["loaded"] = json!({
+                            "chars": l.view.chars,
+                            "tokens": l.view.tokens,
+                            "message": l.message.as_ref().map(Size::json_short),
+                        });
+                    }
+                    None => {}
                 }
                 o
             })

@@ -155,6 +155,19 @@ fn platform(s: &Subject) -> Step {
         other if !gates::platform_value_known(other) => vec![other.py_str()],
         _ => Vec::new(),
     };
+    let values = match value {
+        Value::Seq(items) => items.len(),
+        _ => 1,
+    };
+    if unknown.len() == values && !s.skill.status.platform_ok {
+        return step(
+            "platform",
+            F,
+            Outcome::Fail,
+            format!("`platforms: {shown}` names no OS Hermes knows (macos, linux, windows): hidden everywhere"),
+        )
+        .at(s.md(), line);
+    }
     let (outcome, mut detail) = if s.skill.status.platform_ok {
         (Outcome::Pass, format!("`platforms: {shown}` includes {os}"))
     } else {
@@ -323,7 +336,7 @@ fn index_step(s: &Subject) -> (Step, bool) {
         let detail = if category.demoted {
             format!("names-only in `{}` (a category the focus posture demotes): `{}`", category.name, entry.name)
         } else {
-            format!("under `{}`: {}", category.name, entry.text.trim_end())
+            format!("under `{}`: {}", category.name, entry.text.trim())
         };
         return (step("index", F, Outcome::Pass, detail), true);
     }
