@@ -551,9 +551,6 @@ fn readiness(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'
     out
 }
 
-/// The `platforms` gate for a person: the values as written, and whether
-/// they hide the skill here, or everywhere when no value names an OS.
-
 /// Hermes' pipeline for the skill, one step a line (`skillscope why`).
 fn why_section(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = vec![line("Why it is or is not offered", theme.heading)];
