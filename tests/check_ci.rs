@@ -438,3 +438,39 @@ fn the_corpus_with_settings_and_suppressions() {
     );
     assert!(summary.starts_with(&format!("{errors} error{}, {warnings} warning", if errors == 1 { "" } else { "s" })));
 }
+
+/// `[cost]` budgets in the settings file: the index and each SKILL.md
+/// held to them in tokens; the agentskills.io body guidance as an info.
+#[test]
+fn cost_budgets_in_the_repository() {
+    let repo = Repo::new();
+    let long_body: String = (0..600).map(|i| format!("Step {i}: check the output and go on.\n")).collect();
+    repo.write("skills/big/SKILL.md", &skill("big", &long_body))
+        .write("skills/small/SKILL.md", &skill("small", "Short.\n"));
+    let found = |out: &Output| -> Vec<(String, String, String)> {
+        json(out)
+            .iter()
+            .map(|f| {
+                let s = |k: &str| f[k].as_str().unwrap_or("").to_owned();
+                (s("path"), s("rule"), s("severity"))
+            })
+            .filter(|(_, rule, _)| rule.starts_with("cost-") || rule == "spec-body-size")
+            .collect()
+    };
+    // Without budgets, only the guidance.
+    let none = found(&repo.check(&["--json", "--min-severity", "info"]));
+    assert_eq!(none, [("big/SKILL.md".to_owned(), "spec-body-size".to_owned(), "info".to_owned())]);
+    repo.write("skillscope.toml", "[cost]\nmax-index-tokens = 100\nmax-skill-tokens = 2000\n");
+    let out = repo.check(&["--json", "--min-severity", "info"]);
+    let all = found(&out);
+    assert!(all.iter().any(|f| f.1 == "cost-index-budget" && f.2 == "warning"), "{all:?}");
+    assert!(all.contains(&("big/SKILL.md".into(), "cost-skill-budget".into(), "warning".into())), "{all:?}");
+    assert!(!all.iter().any(|f| f.0 == "small/SKILL.md"), "{all:?}");
+    let index = json(&out).into_iter().find(|f| f["rule"] == "cost-index-budget").expect("index finding");
+    let message = index["message"].as_str().unwrap_or("");
+    assert!(message.contains("over the budget of 100"), "{message}");
+    // A generous budget says nothing.
+    repo.write("skillscope.toml", "[cost]\nmax-index-tokens = 100000\nmax-skill-tokens = 100000\n");
+    let calm = found(&repo.check(&["--json", "--min-severity", "info"]));
+    assert!(calm.iter().all(|f| f.1 == "spec-body-size"), "{calm:?}");
+}

@@ -121,6 +121,11 @@ fn cases() -> Vec<Case> {
         ("spec-extension-key", vec![s("skills/a/SKILL.md", ok_skill("a", "platforms: [linux]\n", ""))], good()),
         ("spec-unknown-key", vec![s("skills/a/SKILL.md", ok_skill("a", "owner: ops\n", ""))], good()),
         (
+            "spec-body-size",
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", &"Check the output.\n".repeat(501)))],
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", &"Check the output.\n".repeat(499)))],
+        ),
+        (
             "hermes-yaml-fallback",
             vec![s("skills/a/SKILL.md", "---\nname: a\ndescription: x: [y\n---\n".into())],
             good(),
@@ -352,6 +357,9 @@ fn every_rule_triggers_and_stays_quiet() {
         "file-not-checked",
         "layer-shadows-shared",
         "layer-row-unused",
+        // Need budgets in a settings file: tests/check_ci.rs covers them.
+        "cost-index-budget",
+        "cost-skill-budget",
     ];
     for r in RULES {
         assert!(cases.iter().any(|c| c.0 == r.id) || special.contains(&r.id), "rule {} has no case", r.id);

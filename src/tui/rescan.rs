@@ -178,6 +178,7 @@ impl App {
                     per_path_ignores: check.per_path_ignores.clone(),
                     base: settings.base().map(std::path::Path::to_path_buf),
                     min: Severity::Info,
+                    budgets: settings.cost,
                 };
                 if let Some(min) = check.min_severity {
                     self.view.diag.min = min;

@@ -142,6 +142,22 @@ pub struct CostReport {
     pub compact: Vec<String>,
 }
 
+/// Token budgets (`[cost]`): what `cost-index-budget` and
+/// `cost-skill-budget` hold the skills to.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CostBudgets {
+    /// The whole system-prompt index.
+    pub max_index_tokens: Option<usize>,
+    /// One SKILL.md, as the agent reads it when it loads the skill.
+    pub max_skill_tokens: Option<usize>,
+}
+
+impl CostBudgets {
+    pub fn is_empty(&self) -> bool {
+        self.max_index_tokens.is_none() && self.max_skill_tokens.is_none()
+    }
+}
+
 /// What a report measures.
 #[derive(Debug, Clone, Default)]
 pub struct CostRequest {

@@ -33,6 +33,8 @@ pub struct Policy {
     /// The folder `per_path_ignores` globs are relative to.
     pub base: Option<PathBuf>,
     pub min: Severity,
+    /// `[cost]`: the token budgets the cost rules hold the skills to.
+    pub budgets: settings::CostBudgets,
 }
 
 /// Why a finding is not reported.

@@ -78,6 +78,7 @@ pub fn resolve(args: &Overrides, checked: &Path) -> Result<Resolved, CheckError>
         per_path_ignores: check.per_path_ignores.clone(),
         base: settings.base().map(Path::to_path_buf),
         min: args.min_severity.or(check.min_severity).unwrap_or(Severity::Error),
+        budgets: settings.cost,
     };
     Ok(Resolved { policy, trust: args.trust.or(check.trust), settings: settings.path })
 }

@@ -16,6 +16,10 @@
 //! [check.per-path-ignores]         # globs relative to this file
 //! "vendor/**" = ["spec-"]
 //! "SKILL.md" = ["H013"]            # without a `/`: any file of that name
+//!
+//! [cost]                           # token budgets (o200k_base)
+//! max-index-tokens = 8000          # the whole skills index: cost-index-budget
+//! max-skill-tokens = 4000          # one SKILL.md as the agent loads it: cost-skill-budget
 //! ```
 
 use super::select::{Selector, UnknownRule};
@@ -80,12 +84,15 @@ pub struct CheckSettings {
     pub per_path_ignores: Vec<PathIgnore>,
 }
 
+pub use crate::cost::CostBudgets;
+
 /// A settings file, read.
 #[derive(Debug, Clone, Default)]
 pub struct Settings {
     /// The file read; `None` for no file (defaults).
     pub path: Option<PathBuf>,
     pub check: CheckSettings,
+    pub cost: CostBudgets,
 }
 
 impl Settings {
@@ -118,6 +125,14 @@ impl std::error::Error for SettingsError {}
 #[serde(deny_unknown_fields)]
 struct FileTables {
     check: Option<CheckTable>,
+    cost: Option<CostTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct CostTable {
+    max_index_tokens: Option<Spanned<i64>>,
+    max_skill_tokens: Option<Spanned<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -161,7 +176,22 @@ pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
         line: e.span().map(|s| line_of(s.start)),
         message: e.message().trim().to_owned(),
     })?;
-    let mut settings = Settings { path: Some(path.to_path_buf()), check: CheckSettings::default() };
+    let mut settings = Settings { path: Some(path.to_path_buf()), ..Settings::default() };
+    if let Some(cost) = &tables.cost {
+        let budget = |key: &str, value: &Option<Spanned<i64>>| -> Result<Option<usize>, SettingsError> {
+            let Some(value) = value else { return Ok(None) };
+            match usize::try_from(*value.get_ref()) {
+                Ok(n) if n > 0 => Ok(Some(n)),
+                _ => {
+                    Err(fail(value.span().start, format!("{key} {}: use a number of tokens above 0", value.get_ref())))
+                }
+            }
+        };
+        settings.cost = CostBudgets {
+            max_index_tokens: budget("max-index-tokens", &cost.max_index_tokens)?,
+            max_skill_tokens: budget("max-skill-tokens", &cost.max_skill_tokens)?,
+        };
+    }
     let Some(table) = tables.check else { return Ok(settings) };
     let selectors = |list: &[Spanned<String>]| -> Result<Vec<Selector>, SettingsError> {
         list.iter()
@@ -233,6 +263,17 @@ mod tests {
         let by_name = c.per_path_ignores.iter().find(|p| p.glob == "SKILL.md").expect("glob");
         assert!(by_name.covers(Path::new("skills/deploy/SKILL.md")));
         assert_eq!(s.base(), Some(Path::new("/repo")));
+    }
+
+    #[test]
+    fn cost_budgets() {
+        let s = parsed("[cost]\nmax-index-tokens = 8000\nmax-skill-tokens = 4000\n").expect("parses");
+        assert_eq!(s.cost, CostBudgets { max_index_tokens: Some(8000), max_skill_tokens: Some(4000) });
+        let e = parsed("[cost]\nmax-index-tokens = 0\n").unwrap_err();
+        assert_eq!(e.line, Some(2));
+        assert!(e.message.contains("max-index-tokens"), "{e}");
+        let e = parsed("[cost]\nmax-tokens = 5\n").unwrap_err();
+        assert!(e.message.contains("unknown field"), "{e}");
     }
 
     #[test]

@@ -9,7 +9,8 @@ use super::{apply_suppressions, Dropped, Policy, Tally};
 use crate::catalog::{Catalog, CatalogSkill, Source};
 use crate::context::Context;
 use crate::diagnostics::{
-    self, bundles, home_rules, is_noted_md, linked_findings, md_file_names, read_error, skill_files, Finding, Severity,
+    self, bundles, cost_rules, home_rules, is_noted_md, linked_findings, md_file_names, read_error, skill_files,
+    Finding, Severity,
 };
 use crate::discover::WalkReport;
 use crate::layers::{DbRead, Layers, TABLE};
@@ -107,6 +108,12 @@ impl Engine {
         // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
         let ctx = Context::prepared(self, &catalog).knowing_md_names(std::sync::Arc::new(md_names));
         bundles::check(&ctx, &roots, &mut home);
+        if policy.budgets.max_index_tokens.is_some() {
+            // Hermes' own walk and rendering of the index, measured.
+            if let Ok(report) = self.cost(&crate::cost::CostRequest::default()) {
+                home.extend(cost_rules::check_index_budget(&report, &policy.budgets, &self.home.skills_dir, &roots));
+            }
+        }
         let suppressed = apply_suppressions(&mut home, &[], &roots);
         policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut home, &progress.tally);
@@ -138,6 +145,9 @@ impl Engine {
             &|skill, text, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
                 let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
+                if let Some(text) = text {
+                    cost_rules::check_skill_budget(skill, text, &policy.budgets, &roots, &mut found);
+                }
                 // A skill whose files hold suppression comments keeps all
                 // its findings until its name collisions are known; the
                 // others are judged now: a big home's findings below `min`

@@ -4,6 +4,7 @@
 
 pub(crate) mod bundles;
 mod content;
+pub(crate) mod cost_rules;
 pub(crate) mod frontmatter_rules;
 pub mod guard;
 pub(crate) mod home_rules;

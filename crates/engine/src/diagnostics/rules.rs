@@ -51,6 +51,15 @@ rules! {
     "S009", "spec-unknown-key", Info, "top-level key neither agentskills.io nor Hermes reads",
         "Move it under `metadata:` if it is information for people; no agent acts on it where it is.",
         "owner: ops-team";
+    "S010", "spec-body-size", Info, "the body is over 5,000 tokens or 500 lines",
+        "agentskills.io advises a SKILL.md body under 5,000 tokens and 500 lines: the agent reads it whole on every load; move detail into references/.",
+        "<a body of 620 lines>";
+    "C001", "cost-index-budget", Warning, "the skills index is over the token budget",
+        "The index goes with every conversation: shorten descriptions, disable skills a platform does not need, or demote categories (focus posture); the budget is `[cost] max-index-tokens` in skillscope.toml.",
+        "[cost] max-index-tokens = 8000  # index of 9,120 tokens";
+    "C002", "cost-skill-budget", Warning, "a SKILL.md is over the token budget",
+        "Loading the skill puts all of it in the conversation: move detail into references/ the agent reads on demand; the budget is `[cost] max-skill-tokens` in skillscope.toml.",
+        "[cost] max-skill-tokens = 4000  # SKILL.md of 6,300 tokens";
     "H001", "hermes-unreadable", Error, "the SKILL.md cannot be read",
         "Save it as UTF-8 text; Hermes skips files it cannot decode or open.",
         "<binary or invalid UTF-8 bytes>";
