@@ -30,7 +30,6 @@ pub fn run(
     out: &mut Out,
 ) -> io::Result<i32> {
     let request = CostRequest { index: index.request(engine), tokenizer, loaded };
-    tokenizer.prepare_in_background();
     let built = match engine.prompt_index(&request.index) {
         Ok(built) => built,
         Err(e) => {
@@ -72,7 +71,7 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
         writeln!(out, "  names only: {}", report.compact.join(", "))?;
     }
     if !report.categories.is_empty() {
-        writeln!(out, "\nCategories, biggest first:")?;
+        writeln!(out, "\nCategories, most tokens first:")?;
         let width = report.categories.iter().take(SHOWN).map(|c| c.category.chars().count()).max().unwrap_or(0);
         let biggest = report.categories.first().map_or(1, |c| c.size.tokens.max(1));
         for c in report.categories.iter().take(SHOWN) {
@@ -94,7 +93,7 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
     }
     let offered_skills: Vec<_> = report.skills.iter().filter(|s| s.offered).collect();
     if !offered_skills.is_empty() {
-        writeln!(out, "\nSkills, biggest index line first:")?;
+        writeln!(out, "\nSkills, most tokens in the index first:")?;
         let width = offered_skills.iter().take(SHOWN).map(|s| s.name.chars().count()).max().unwrap_or(0);
         for s in offered_skills.iter().take(SHOWN) {
             let loaded = match &s.loaded {

@@ -518,6 +518,10 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             return scan_path(Path::new(target), source, *trust, *force, *all, global.json);
         }
     }
+    // The encoding loads (a tenth of a second) while the home is read.
+    if let Command::Cost { tokenizer, .. } = &command {
+        tokenizer.prepare_in_background();
+    }
     let session = match open_session(&global, Env::from_process(), false) {
         Ok(s) => s,
         Err(msg) => {
