@@ -247,7 +247,9 @@ fn check_exit_statuses_json_and_filters() {
 }
 
 /// The summary counts every finding, also those below `--min-severity`
-/// (which a whole-home check drops as it goes), for the home or the names.
+/// (which a whole-home check drops as it goes), for the home or the names;
+/// but `index-similar-descriptions`, which needs a walk of its own and runs
+/// only when its findings are shown.
 #[test]
 fn check_summary_counts_what_it_leaves_out() {
     let s = Scenario::fixture("basic");
@@ -255,7 +257,10 @@ fn check_summary_counts_what_it_leaves_out() {
     for names in [&[][..], &["deploy-tool", "longdesc"][..]] {
         let all = run(&s, &[&["--home", &h, "check", "--json", "--min-severity", "info"][..], names].concat());
         let all: Json = serde_json::from_slice(&all.stdout).expect("json");
-        let count = |sev: &str| all.as_array().expect("array").iter().filter(|f| f["severity"] == sev).count();
+        let count = |sev: &str| {
+            let all = all.as_array().expect("array").iter();
+            all.filter(|f| f["severity"] == sev && f["rule"] != "index-similar-descriptions").count()
+        };
         assert!(count("info") > 0, "the fixture has infos to leave out");
         let out = run(&s, &[&["--home", &h, "check", "--min-severity", "warning"][..], names].concat());
         let text = String::from_utf8_lossy(&out.stdout);

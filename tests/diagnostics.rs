@@ -52,7 +52,12 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
         let expected: Vec<Finding> = on_a_catalog.iter().filter(|f| f.severity >= min).cloned().collect();
         assert_eq!(kept, expected, "findings at or above {min:?}");
         for severity in [Severity::Info, Severity::Warning] {
-            let below = on_a_catalog.iter().filter(|f| f.severity == severity && severity < min).count();
+            // The index's similarity is not computed when nothing of it
+            // would be shown, so it is not counted among the left out.
+            let below = on_a_catalog
+                .iter()
+                .filter(|f| f.severity == severity && severity < min && f.rule != "index-similar-descriptions")
+                .count();
             assert_eq!(progress.dropped(severity), below, "{severity:?} findings left out below {min:?}");
         }
     }
@@ -61,6 +66,10 @@ fn checked_both_ways(engine: &Engine) -> Vec<Finding> {
 
 fn ok_skill(name: &str, extra: &str, body: &str) -> String {
     format!("---\nname: {name}\ndescription: Does {name} things well\n{extra}---\n{body}")
+}
+
+fn ok_skill_described(name: &str, description: &str) -> String {
+    format!("---\nname: {name}\ndescription: {description}\n---\nBody.\n")
 }
 
 /// (rule, triggering home, clean home)
@@ -120,6 +129,20 @@ fn cases() -> Vec<Case> {
         ),
         ("spec-extension-key", vec![s("skills/a/SKILL.md", ok_skill("a", "platforms: [linux]\n", ""))], good()),
         ("spec-unknown-key", vec![s("skills/a/SKILL.md", ok_skill("a", "owner: ops\n", ""))], good()),
+        (
+            "index-similar-descriptions",
+            vec![
+                s("skills/a/SKILL.md", ok_skill_described("review-code", "Review pull request code changes for bugs")),
+                s(
+                    "skills/b/SKILL.md",
+                    ok_skill_described("code-review", "Review code changes in a pull request for bugs"),
+                ),
+            ],
+            vec![
+                s("skills/a/SKILL.md", ok_skill_described("review-code", "Review pull request code changes for bugs")),
+                s("skills/b/SKILL.md", ok_skill_described("release-notes", "Write release notes from merged commits")),
+            ],
+        ),
         (
             "spec-body-size",
             vec![s("skills/a/SKILL.md", ok_skill("a", "", &"Check the output.\n".repeat(501)))],

@@ -7,6 +7,7 @@
 //! are kept by what they show, whichever request brought them).
 
 use crate::engine::check::Progress;
+use crate::engine::confusable::Confusable;
 use crate::engine::context::Context;
 use crate::engine::cost::{CostReport, CostRequest, SkillCost, Tokenizer};
 use crate::engine::diagnostics::Finding;
@@ -104,6 +105,8 @@ pub struct PostureIndex {
     pub text: String,
     pub index: Arc<PromptIndex>,
     pub cost: CostReport,
+    /// Its skills compared by their lines.
+    pub confusable: Arc<Confusable>,
     /// Each skill's place in `cost.skills`, by its SKILL.md.
     by_path: HashMap<PathBuf, usize>,
 }
@@ -112,7 +115,8 @@ impl PostureIndex {
     fn new(engine: &Engine, index: PromptIndex) -> PostureIndex {
         let cost = engine.cost_of(&index, &CostRequest::default());
         let by_path = cost.skills.iter().enumerate().filter_map(|(i, s)| Some((s.skill_md.clone()?, i))).collect();
-        PostureIndex { text: index.render(), index: Arc::new(index), cost, by_path }
+        let confusable = Arc::new(Confusable::of(&index));
+        PostureIndex { text: index.render(), index: Arc::new(index), cost, confusable, by_path }
     }
 
     /// The cost of the skill whose SKILL.md is `path`.

@@ -8,6 +8,7 @@ use super::lines::{kv, line, marker, numbered, placeholder, when, wrap_prose, wr
 use super::markdown::{self, fit, highlight::Highlighter};
 use super::theme::Theme;
 use crate::engine::catalog::{Catalog, CatalogSkill};
+use crate::engine::confusable::Confusable;
 use crate::engine::context::Context;
 use crate::engine::cost::{Size, Tokenizer};
 use crate::engine::frontmatter;
@@ -18,6 +19,7 @@ use crate::engine::messages;
 use crate::engine::paths;
 use crate::engine::prompt::PromptIndex;
 use crate::engine::readiness;
+use crate::engine::similar::CONFUSABLE_THRESHOLD;
 use crate::engine::source;
 use crate::engine::symlink::{self, Link, LinkEnd};
 use crate::engine::value::Value;
@@ -109,6 +111,7 @@ pub enum IndexShare {
 pub struct WhyBasis {
     pub catalog: Arc<Catalog>,
     pub index: Arc<PromptIndex>,
+    pub confusable: Arc<Confusable>,
     /// The skill's place in the catalog.
     pub skill: usize,
 }
@@ -581,6 +584,22 @@ fn why_section(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line
             Span::styled(format!("  {mark} {:<12}", step.step), style),
             Span::styled(clean_line(&step.detail), theme.text),
             Span::styled(clean_line(&place), theme.dim),
+        ]));
+    }
+    out.push(Line::default());
+    out.push(line("Skills with the most alike index lines", theme.heading));
+    let neighbours = basis.confusable.most_similar(&snap.skill.skill_md, 5);
+    if neighbours.is_empty() {
+        out.push(line("  none shares a word with its line", theme.dim));
+    }
+    for n in neighbours {
+        let (mark, style) =
+            if n.score >= CONFUSABLE_THRESHOLD { ("the agent may confuse them", theme.warn) } else { ("", theme.dim) };
+        out.push(Line::from(vec![
+            Span::styled(format!("  {:.2}  ", n.score), style),
+            Span::styled(clean_line(&n.skill.name), theme.text),
+            Span::styled(format!("  {}  ", clean_line(&n.skill.category)), theme.dim),
+            Span::styled(mark, style),
         ]));
     }
     out

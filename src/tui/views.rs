@@ -44,6 +44,7 @@ pub fn snapshot(app: &App, i: usize) -> SkillSnapshot {
         why: app.index_answer().map(|shown| WhyBasis {
             catalog: app.catalog.clone(),
             index: shown.index.clone(),
+            confusable: shown.confusable.clone(),
             skill: i,
         }),
     }

@@ -108,6 +108,19 @@ impl Policy {
         self.severity.iter().filter(|(s, _)| s.matches(rule)).max_by_key(|(s, _)| s.specificity()).map(|(_, l)| *l)
     }
 
+    /// Whether a finding of the rule named `id` would be shown: selected,
+    /// not off, and at or above the minimum severity. (Rules costly to run
+    /// are run only then.)
+    pub fn would_report(&self, id: &str) -> bool {
+        let Some(rule) = rules::lookup(id) else { return false };
+        let severity = match self.level_of(rule) {
+            Some(Level::Off) => return false,
+            Some(Level::At(s)) => s,
+            None => rule.severity,
+        };
+        self.reports(rule) && severity >= self.min
+    }
+
     /// Whether a rule is reported at all, as selection says.
     pub fn reports(&self, rule: &RuleRef) -> bool {
         (self.select.is_empty() || self.select.iter().any(|s| s.matches(rule)))

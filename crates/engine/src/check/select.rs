@@ -120,7 +120,7 @@ pub fn split_list(text: &str) -> Vec<String> {
 fn closest(given: &str) -> Vec<String> {
     let given_lower = given.to_ascii_lowercase();
     let mut candidates: Vec<String> = rules::all().iter().flat_map(|r| [r.name.clone(), r.code.clone()]).collect();
-    for family in ["spec-", "hermes-", "bundle-", "layer-", "guard-", "cost-"] {
+    for family in ["spec-", "hermes-", "bundle-", "layer-", "guard-", "cost-", "index-"] {
         candidates.push(family.to_owned());
     }
     let mut scored: Vec<(usize, String)> = candidates

@@ -8,8 +8,9 @@
 use super::{apply_suppressions, Dropped, Policy, Tally};
 use crate::catalog::{Catalog, CatalogSkill, Source};
 use crate::context::Context;
+use crate::cost::CostBudgets;
 use crate::diagnostics::{
-    self, bundles, cost_rules, home_rules, is_noted_md, linked_findings, md_file_names, read_error, skill_files,
+    self, bundles, home_rules, index_rules, is_noted_md, linked_findings, md_file_names, read_error, skill_files,
     Finding, Severity,
 };
 use crate::discover::WalkReport;
@@ -108,12 +109,8 @@ impl Engine {
         // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
         let ctx = Context::prepared(self, &catalog).knowing_md_names(std::sync::Arc::new(md_names));
         bundles::check(&ctx, &roots, &mut home);
-        if policy.budgets.max_index_tokens.is_some() {
-            // Hermes' own walk and rendering of the index, measured.
-            if let Ok(report) = self.cost(&crate::cost::CostRequest::default()) {
-                home.extend(cost_rules::check_index_budget(&report, &policy.budgets, &self.home.skills_dir, &roots));
-            }
-        }
+        let similar = policy.would_report("index-similar-descriptions");
+        self.index_findings(&catalog, &roots, &policy.budgets, similar, &mut home);
         let suppressed = apply_suppressions(&mut home, &[], &roots);
         policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut home, &progress.tally);
@@ -146,7 +143,7 @@ impl Engine {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
                 let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
                 if let Some(text) = text {
-                    cost_rules::check_skill_budget(skill, text, &policy.budgets, &roots, &mut found);
+                    index_rules::check_skill_budget(skill, text, &policy.budgets, &roots, &mut found);
                 }
                 // A skill whose files hold suppression comments keeps all
                 // its findings until its name collisions are known; the
@@ -207,6 +204,30 @@ impl Engine {
         (catalog, findings)
     }
 
+    /// The rules on the system-prompt index: the budget of `budgets`, and
+    /// with `similar` the skills the agent may confuse. The index is Hermes'
+    /// own walk and rendering (a second walk, made only when a rule needs it).
+    fn index_findings(
+        &self,
+        catalog: &Catalog,
+        roots: &[PathBuf],
+        budgets: &CostBudgets,
+        similar: bool,
+        out: &mut Vec<Finding>,
+    ) {
+        if budgets.max_index_tokens.is_none() && !similar {
+            return;
+        }
+        let Ok(index) = self.prompt_index(&crate::prompt::IndexRequest::default()) else { return };
+        if budgets.max_index_tokens.is_some() {
+            let report = self.cost_of(&index, &crate::cost::CostRequest::default());
+            out.extend(index_rules::check_index_budget(&report, budgets, &self.home.skills_dir, roots));
+        }
+        if similar {
+            index_rules::check_similar(&crate::confusable::Confusable::of(&index), catalog, roots, out);
+        }
+    }
+
     /// The findings of every skill of a catalog (no home-level rules).
     pub fn check_skills(&self, catalog: &Catalog, progress: &Progress) -> Vec<Finding> {
         let indices: Vec<usize> = (0..catalog.skills.len()).collect();
@@ -235,6 +256,7 @@ impl Engine {
         home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
         home_rules::check(self, catalog, &roots, &mut home);
         bundles::check(&Context::prepared(self, catalog), &roots, &mut home);
+        self.index_findings(catalog, &roots, &CostBudgets::default(), true, &mut home);
         apply_suppressions(&mut home, &[], &roots);
         findings.append(&mut home);
         findings

@@ -25,7 +25,7 @@ pub(super) fn check(skill: &CatalogSkill, text: &str, flagged: &[usize], files: 
     check_templates(text, sink);
     check_injection_phrases(text, flagged, sink);
     check_references(skill, text, body_offset, files, sink);
-    super::cost_rules::check_body(text, sink);
+    super::index_rules::check_body(text, sink);
 }
 
 /// The phrases skill_view warns about, looked for in the lowercased text,

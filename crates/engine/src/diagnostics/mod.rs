@@ -4,10 +4,10 @@
 
 pub(crate) mod bundles;
 mod content;
-pub(crate) mod cost_rules;
 pub(crate) mod frontmatter_rules;
 pub mod guard;
 pub(crate) mod home_rules;
+pub(crate) mod index_rules;
 pub mod rules;
 
 pub use rules::{rule, RuleInfo, RULES};

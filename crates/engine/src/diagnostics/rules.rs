@@ -60,6 +60,9 @@ rules! {
     "C002", "cost-skill-budget", Warning, "a SKILL.md is over the token budget",
         "Loading the skill puts all of it in the conversation: move detail into references/ the agent reads on demand; the budget is `[cost] max-skill-tokens` in skillscope.toml.",
         "[cost] max-skill-tokens = 4000  # SKILL.md of 6,300 tokens";
+    "I001", "index-similar-descriptions", Info, "the skill's index line is much like another's",
+        "The agent picks a skill by its line in the index: say what sets this skill apart in the first 60 characters of its description (the index cuts there), or merge the two.",
+        "description: Review code for bugs  # beside: Review code changes for bugs";
     "H001", "hermes-unreadable", Error, "the SKILL.md cannot be read",
         "Save it as UTF-8 text; Hermes skips files it cannot decode or open.",
         "<binary or invalid UTF-8 bytes>";

@@ -1,9 +1,11 @@
-//! Rules on what skills cost the agent's prompt: the agentskills.io size
-//! guidance for a body, and the token budgets a repository sets in
-//! `skillscope.toml` (`[cost]`). Tokens are o200k_base's.
+//! Rules on the system-prompt index and what skills cost in it: the
+//! agentskills.io size guidance for a body, the token budgets a repository
+//! sets in `skillscope.toml` (`[cost]`; tokens are o200k_base's), and lines
+//! alike enough for the agent to confuse their skills.
 
 use super::{relative, skill_sink, Finding, Sink};
-use crate::catalog::CatalogSkill;
+use crate::catalog::{Catalog, CatalogSkill};
+use crate::confusable::Confusable;
 use crate::cost::{CostBudgets, CostReport, Tokenizer};
 use crate::words::thousands;
 use std::path::{Path, PathBuf};
@@ -84,4 +86,39 @@ pub(crate) fn check_index_budget(
         Sink { findings: &mut findings, skill_md: None, skill_name: None, path, rel_path: relative(at, roots) };
     sink.add("cost-index-budget", None, message);
     findings.pop()
+}
+
+/// `index-similar-descriptions`: each offered skill whose index line is
+/// close to another's ([`crate::similar::CONFUSABLE_THRESHOLD`]), with its
+/// closest partner.
+pub(crate) fn check_similar(
+    confusable: &Confusable,
+    catalog: &Catalog,
+    roots: &[PathBuf],
+    findings: &mut Vec<Finding>,
+) {
+    let by_path: std::collections::HashMap<&Path, usize> =
+        catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
+    for (skill, partners) in confusable.confusable_pairs() {
+        let Some(index) = skill.path.as_deref().and_then(|p| by_path.get(p).copied()) else { continue };
+        let Some(closest) = partners.first() else { continue };
+        let others = match partners.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        let message = format!(
+            "the agent may confuse `{}` with `{}`{others}: their index lines are alike (similarity {:.2}): `{}` / `{}`",
+            skill.name, closest.skill.name, closest.score, skill.text, closest.skill.text
+        );
+        let catalog_skill = &catalog.skills[index];
+        let line = crate::source::read_text(&catalog_skill.skill_md)
+            .ok()
+            .and_then(|t| super::frontmatter_rules::key_line(&t, "description"));
+        let mut found = Vec::new();
+        skill_sink(&mut found, catalog_skill, roots).add("index-similar-descriptions", line, message);
+        for f in &mut found {
+            f.skill = Some(index);
+        }
+        findings.append(&mut found);
+    }
 }
