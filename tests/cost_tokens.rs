@@ -4,7 +4,7 @@
 //! corpus homes, the token counts (o200k_base and cl100k_base) of the index
 //! the real Hermes Agent 0.19.0 renders, of its frame, its categories and
 //! each skill's line, and of each skill's `skill_view` content, all counted
-//! by Hugging Face `tokenizers` built from the BPE ranks (not by tiktoken-rs,
+//! by Hugging Face `tokenizers` built from the BPE ranks (not by bpe-openai,
 //! which skillscope uses). `cost --json` must give the same numbers.
 //! Regenerate with `python3 tests/golden/regen_tokens.py`.
 

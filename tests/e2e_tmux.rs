@@ -539,7 +539,9 @@ fn the_installed_hermes_version_is_in_the_status_line() {
     let s = tmux.wait_for("the warning", |s| s.contains("Hermes Agent 0.20.1 is installed"));
     assert!(s.contains(&format!("at {}; skillscope models 0.19.0, so answers may differ", entry.display())), "{s}");
     tmux.keys(&["j"]);
-    tmux.wait_for("the version in the status line", |s| s.contains("1/1 offered │ Hermes 0.20.1 ≠ 0.19.0"));
+    tmux.wait_for("the version in the status line", |s| {
+        s.contains("│ Hermes 0.20.1 ≠ 0.19.0") && s.contains("1/1 offered")
+    });
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }

@@ -9,9 +9,9 @@ them) and a few fixtures (HOMES), the real Hermes (regen.py's venv, isolated
 as regen.py isolates it) gives the skills index (`build_skills_system_prompt()`,
 cold path) and each indexed skill's `skill_view(name)["content"]`. Hugging
 Face `tokenizers` (in target/tok-venv, installed from PyPI once) counts their
-tokens with o200k_base and cl100k_base, each built from the BPE rank files
-shipped in the tiktoken-rs crate (~/.cargo/registry) as transformers'
-TikTokenConverter builds them. tokens/NAME.json holds, per encoding:
+tokens with o200k_base and cl100k_base, each built from OpenAI's BPE rank
+files as the bpe-openai crate ships them (~/.cargo/registry) the way
+transformers' TikTokenConverter builds them. tokens/NAME.json holds, per encoding:
 
   index       the whole index (and its len())
   frame       the text before the first category and from </available_skills> on
@@ -119,11 +119,24 @@ def tok_python():
     return py
 
 
+_UNPACKED = tempfile.mkdtemp(prefix="ranks-")
+
+
 def assets():
+    """A folder holding o200k_base.tiktoken and cl100k_base.tiktoken: OpenAI's
+    rank files as the bpe-openai crate ships them (gzipped), else as the
+    tiktoken-rs crate does."""
+    import gzip
     cargo = os.environ.get("CARGO_HOME", str(Path.home() / ".cargo"))
+    packed = sorted(glob.glob(f"{cargo}/registry/src/*/bpe-openai-*/data/o200k_base.tiktoken.gz"))
+    if packed:
+        for name in ("o200k_base", "cl100k_base"):
+            source = Path(packed[-1]).parent / f"{name}.tiktoken.gz"
+            Path(_UNPACKED, f"{name}.tiktoken").write_bytes(gzip.decompress(source.read_bytes()))
+        return _UNPACKED
     found = sorted(glob.glob(f"{cargo}/registry/src/*/tiktoken-rs-*/assets/o200k_base.tiktoken"))
     if not found:
-        sys.exit("no tiktoken-rs assets in the cargo registry: run `cargo fetch` first")
+        sys.exit("no rank files in the cargo registry (bpe-openai or tiktoken-rs): run `cargo fetch` first")
     return str(Path(found[-1]).parent)
 
 

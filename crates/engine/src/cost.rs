@@ -2,8 +2,8 @@
 //! ([`crate::prompt`]), measured whole, by category and by skill line, and
 //! what loading a skill costs (its `skill_view` content and the message its
 //! slash command sends). Characters (Python's `len()`) and UTF-8 bytes are
-//! exact; tokens are counted with OpenAI's encodings (`tiktoken-rs`, no
-//! network): `o200k_base` by default, `cl100k_base` on request.
+//! exact; tokens are counted with OpenAI's encodings (`bpe-openai`, built
+//! in, no network): `o200k_base` by default, `cl100k_base` on request.
 
 use crate::context::Context;
 use crate::paths;
@@ -39,10 +39,10 @@ impl Tokenizer {
         Tokenizer::ALL.into_iter().find(|t| t.name() == text.trim())
     }
 
-    fn bpe(self) -> &'static tiktoken_rs::CoreBPE {
+    fn bpe(self) -> &'static bpe_openai::Tokenizer {
         match self {
-            Tokenizer::O200kBase => tiktoken_rs::o200k_base_singleton(),
-            Tokenizer::Cl100kBase => tiktoken_rs::cl100k_base_singleton(),
+            Tokenizer::O200kBase => bpe_openai::o200k_base(),
+            Tokenizer::Cl100kBase => bpe_openai::cl100k_base(),
         }
     }
 
@@ -51,10 +51,10 @@ impl Tokenizer {
         if text.is_empty() {
             return 0;
         }
-        self.bpe().encode_ordinary(text).len()
+        self.bpe().count(text)
     }
 
-    /// Loads the encoding on another thread (a tenth of a second): the
+    /// Loads the encoding on another thread (some hundredths of a second): the
     /// first count then finds it ready.
     pub fn prepare_in_background(self) {
         std::thread::spawn(move || {
