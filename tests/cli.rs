@@ -331,3 +331,22 @@ fn json_numbers_are_written_as_python_writes_them() {
         assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     }
 }
+
+/// A home given as a relative path works as an absolute one: slash
+/// commands keep their message (their folders would otherwise be relative,
+/// and skill_view would not find them).
+#[test]
+fn a_relative_home_invokes_its_commands() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let skill = tmp.path().join("home/skills/ops/deploy/SKILL.md");
+    std::fs::create_dir_all(skill.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&skill, "---\nname: deploy\ndescription: Ship it\n---\nRun the deploy.\n").expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(tmp.path())
+        .env("HOME", tmp.path().join("nohome"))
+        .args(["--home", "home", "invoke", "/deploy"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Run the deploy."));
+}

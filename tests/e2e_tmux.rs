@@ -607,3 +607,33 @@ fn keys_are_answered_while_a_snippet_sleeps_and_while_a_rescan_runs() {
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
+
+/// What skills cost and why, in a real terminal: the index's tokens in the
+/// status line, `s` to the order by index cost, and the Readiness view's
+/// Why trace with the skills whose lines are most alike.
+#[test]
+fn the_demo_shows_the_index_cost_the_cost_order_and_why() {
+    let tmux = Tmux::new("cost");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let command = format!(
+        "env TERM=xterm-256color HOME={} {} --demo; echo SKILLSCOPE-EXITED $?; sleep 60",
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "140", "-y", "50", &command]);
+    tmux.wait_for("the index's tokens", |s| s.contains("│ index 443 tokens"));
+    // Name, last activity, use count, then index cost.
+    for _ in 0..3 {
+        tmux.keys(&["s"]);
+    }
+    let s = tmux.wait_for("the cost order", |s| s.contains("by index cost"));
+    assert!(s.contains("code-review  19 tokens"), "{s}");
+    assert!(s.contains("screenshot  not in the index"), "{s}");
+    tmux.keys(&["3"]);
+    let s = tmux.wait_for("the Why trace", |s| {
+        s.contains("Why it is or is not offered") && s.contains("Skills with the most alike index lines")
+    });
+    assert!(s.contains("✓ index"), "{s}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}

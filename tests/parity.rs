@@ -5,6 +5,7 @@
 
 mod common;
 
+use common::copy_tree;
 use common::{compare, RefConf, Scenario};
 use serde_json::{json, Map, Value as Json};
 use skillscope::engine::context::Context;
@@ -16,7 +17,6 @@ use skillscope::engine::value::Value;
 use skillscope::engine::view::SkillRef;
 use skillscope::engine::Engine;
 use std::collections::HashSet;
-use std::path::Path;
 
 fn set(items: &[&str]) -> Option<HashSet<String>> {
     Some(items.iter().map(|s| s.to_string()).collect())
@@ -240,23 +240,6 @@ fn check_fixture(name: &str) {
     let list_before = copied.engine().skills_list(None);
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
     check_scenario(name, &copied, Some(list_before));
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for entry in std::fs::read_dir(from).expect("read_dir") {
-        let entry = entry.expect("entry");
-        let target = to.join(entry.file_name());
-        let ty = entry.file_type().expect("file type");
-        if ty.is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else if ty.is_symlink() {
-            #[cfg(unix)]
-            std::os::unix::fs::symlink(std::fs::read_link(entry.path()).expect("link"), &target).expect("symlink");
-        } else {
-            std::fs::copy(entry.path(), &target).expect("copy");
-        }
-    }
 }
 
 macro_rules! fixtures {

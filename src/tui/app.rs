@@ -722,7 +722,7 @@ impl App {
         effects.extend(self.view_job());
         if self.jobs.prompt.is_none() {
             // The status line and the tree's cost order need the index.
-            effects.extend(self.request(JobKind::Prompt));
+            effects.extend(self.request(self.prompt_kind()));
         }
         effects
     }
@@ -743,6 +743,22 @@ impl App {
             self.jobs.diagnostics_progress = Some(progress.0.clone());
         }
         Some(Effect::Job(JobRequest { id, kind, progress }))
+    }
+
+    /// The index question: with layers, the user's layer's index too.
+    fn prompt_kind(&self) -> JobKind {
+        JobKind::Prompt { user: self.layers.as_ref().map(|l| l.user.clone()) }
+    }
+
+    /// The index a skill is offered in (its layer's), in the posture shown,
+    /// once measured.
+    pub fn index_of_skill(&self, skill: &CatalogSkill) -> Option<&super::jobs::PostureIndex> {
+        match &self.jobs.prompt {
+            Some(JobOutput::Prompt(Ok(answer))) => {
+                Some(answer.for_source(self.source_of(skill), self.view.focus_posture))
+            }
+            _ => None,
+        }
     }
 
     /// The index in the posture the System prompt view shows, once measured.
@@ -779,7 +795,7 @@ impl App {
         let kind = match tab {
             ViewTab::Agent => self.agent_kind(),
             ViewTab::Bundles => Some(JobKind::Bundles),
-            ViewTab::Prompt => Some(JobKind::Prompt),
+            ViewTab::Prompt => Some(self.prompt_kind()),
             ViewTab::Lifecycle => {
                 self.selected_skill().map(|i| self.skill(i)).filter(|s| s.db_row.is_none()).map(|s| {
                     // By the minute: a redraw does not ask again.
@@ -799,7 +815,7 @@ impl App {
         let have = match &kind {
             JobKind::Agent { .. } => self.jobs.agent.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Bundles => self.jobs.bundles.is_some(),
-            JobKind::Prompt => self.jobs.prompt.is_some(),
+            JobKind::Prompt { .. } => self.jobs.prompt.is_some(),
             JobKind::Lifecycle { .. } => self.jobs.lifecycle.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Diagnostics(..) => self.jobs.diagnostics.is_some(),
             JobKind::View(_) => false,
@@ -830,13 +846,11 @@ impl App {
         match result.kind {
             JobKind::Agent { .. } => self.jobs.agent = Some((result.kind, result.output)),
             JobKind::Bundles => self.jobs.bundles = Some(result.output),
-            JobKind::Prompt => {
+            JobKind::Prompt { .. } => {
                 self.index_tokens = Arc::new(match &result.output {
-                    JobOutput::Prompt(Ok(answer)) => answer
-                        .configured
-                        .cost
-                        .skills
-                        .iter()
+                    JobOutput::Prompt(Ok(answer)) => std::iter::once(&answer.configured)
+                        .chain(answer.user.as_ref())
+                        .flat_map(|posture| &posture.cost.skills)
                         .filter(|s| s.offered)
                         .filter_map(|s| Some((s.skill_md.clone()?, s.index.tokens)))
                         .collect(),

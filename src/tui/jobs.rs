@@ -37,8 +37,10 @@ pub enum JobKind {
     Bundles,
     /// The skills index in the posture config.yaml gives the working
     /// directory, and with the focus posture's categories names-only, each
-    /// measured ([`IndexAnswer`]).
-    Prompt,
+    /// measured ([`IndexAnswer`]); with layers, also the user's layer's.
+    Prompt {
+        user: Option<String>,
+    },
     /// One skill's lifecycle at `now` and its guard scan (a big skill
     /// folder is read whole).
     Lifecycle {
@@ -130,19 +132,35 @@ impl PostureIndex {
 /// categories names-only), to compare.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexAnswer {
+    /// The index of the user's folder, when layers are on: Hermes builds
+    /// one index per skills folder, and a user's skills are in that one.
+    pub user: Option<PostureIndex>,
     pub configured: PostureIndex,
     pub focus: PostureIndex,
 }
 
 impl IndexAnswer {
-    fn build(engine: &Engine) -> Result<IndexAnswer, crate::engine::py::PyError> {
+    fn build(engine: &Engine, user: Option<&str>) -> Result<IndexAnswer, crate::engine::py::PyError> {
         Tokenizer::default().prepare_in_background();
         let cwd = std::env::current_dir().unwrap_or_default();
         let compact = posture::compact_categories(engine, None, &cwd);
-        let index = engine.prompt_index(&IndexRequest { compact, ..IndexRequest::default() })?;
+        let request = IndexRequest { compact, ..IndexRequest::default() };
+        let index = engine.prompt_index(&request)?;
         let focus_categories = posture::NON_CODING_CATEGORIES.iter().map(|c| (*c).to_owned()).collect();
         let focus = index.demoted(&focus_categories);
-        Ok(IndexAnswer { configured: PostureIndex::new(engine, index), focus: PostureIndex::new(engine, focus) })
+        let user = user.and_then(|u| {
+            let layer = engine.user_engine(u);
+            layer.prompt_index(&request).ok().map(|index| PostureIndex::new(&layer, index))
+        });
+        Ok(IndexAnswer { configured: PostureIndex::new(engine, index), focus: PostureIndex::new(engine, focus), user })
+    }
+
+    /// The index a skill from `source` is offered in, in the posture shown.
+    pub fn for_source(&self, source: Option<crate::engine::catalog::Source>, focus: bool) -> &PostureIndex {
+        match (source, &self.user) {
+            (Some(crate::engine::catalog::Source::User), Some(user)) => user,
+            _ => self.shown(focus),
+        }
     }
 
     /// The posture shown.
@@ -233,7 +251,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
                 .collect();
             JobOutput::Bundles(reports)
         }
-        JobKind::Prompt => JobOutput::Prompt(IndexAnswer::build(engine).map(Arc::new)),
+        JobKind::Prompt { user } => JobOutput::Prompt(IndexAnswer::build(engine, user.as_deref()).map(Arc::new)),
         JobKind::Lifecycle { name, skill_md, skill_dir, now } => {
             let (life, curator, problems) = engine.skill_lifecycle(name, skill_md, *now);
             let scan = crate::engine::scan::scan_skill(skill_dir, &crate::engine::scan::Origin::Trust("community"));
@@ -451,9 +469,12 @@ mod tests {
         });
         let check = JobKind::Diagnostics(None, SharedPolicy::default());
         worker.submit(big, JobRequest { id: 1, kind: check.clone(), progress: SharedProgress::default() });
-        worker.submit(small, JobRequest { id: 2, kind: JobKind::Prompt, progress: SharedProgress::default() });
+        worker.submit(
+            small,
+            JobRequest { id: 2, kind: JobKind::Prompt { user: None }, progress: SharedProgress::default() },
+        );
         let first = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("an answer");
-        assert_eq!(first, std::mem::discriminant(&JobKind::Prompt), "the view answers first");
+        assert_eq!(first, std::mem::discriminant(&JobKind::Prompt { user: None }), "the view answers first");
         let second = rx.recv_timeout(std::time::Duration::from_secs(120)).expect("the check ends");
         assert_eq!(second, std::mem::discriminant(&check));
     }

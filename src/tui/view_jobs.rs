@@ -114,6 +114,8 @@ pub struct WhyBasis {
     pub confusable: Arc<Confusable>,
     /// The skill's place in the catalog.
     pub skill: usize,
+    /// The user whose folder the skill is in (layers): traced in that layer.
+    pub user: Option<String>,
 }
 
 /// One skill as its views need it, with what they say of the skills it
@@ -557,6 +559,10 @@ fn readiness(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'
 /// Hermes' pipeline for the skill, one step a line (`skillscope why`).
 fn why_section(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line<'static>> {
     let mut out = vec![line("Why it is or is not offered", theme.heading)];
+    if snap.skill.db_row.is_some() {
+        out.push(line("  a database row: Hermes builds its index from skill folders", theme.dim));
+        return out;
+    }
     let Some(basis) = &snap.why else {
         out.push(line("  building the index…", theme.dim));
         return out;
@@ -565,7 +571,8 @@ fn why_section(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line
         out.push(line("  the skills changed: rescanning…", theme.dim));
         return out;
     }
-    let inputs = WhyInputs { engine, catalog: &basis.catalog, index: &basis.index };
+    let layer = basis.user.as_ref().map(|u| engine.user_engine(u));
+    let inputs = WhyInputs { engine: layer.as_ref().unwrap_or(engine), catalog: &basis.catalog, index: &basis.index };
     let trace = inputs.trace(basis.skill, &[basis.skill]);
     for step in &trace.steps {
         let (mark, style) = match step.outcome {

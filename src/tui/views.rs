@@ -9,7 +9,7 @@ use super::lines::{bold, kv, line, marker, severity_mark, when, wrap_fenced, wra
 use super::markdown::fit;
 use super::theme::Theme;
 use super::view_jobs::{IndexShare, SkillSnapshot, WhyBasis};
-use crate::engine::catalog::CatalogSkill;
+use crate::engine::catalog::{CatalogSkill, Source};
 use crate::engine::diagnostics::Severity;
 use crate::engine::messages::{MemberStatus, MissingMember};
 use crate::engine::paths;
@@ -30,7 +30,7 @@ pub fn snapshot(app: &App, i: usize) -> SkillSnapshot {
         shadows_md: skill.status.shadows.iter().map(|&o| md(o)).collect(),
         shadowed_by_md: skill.status.shadowed_by.map(md),
         ambiguous_md: skill.status.ambiguous_with.iter().map(|&o| md(o)).collect(),
-        index: match app.index_answer() {
+        index: match app.index_of_skill(skill) {
             None => IndexShare::Measuring,
             Some(shown) => match shown.skill(&skill.skill_md).filter(|s| s.offered) {
                 Some(cost) => IndexShare::Offered {
@@ -41,11 +41,15 @@ pub fn snapshot(app: &App, i: usize) -> SkillSnapshot {
                 None => IndexShare::NotOffered,
             },
         },
-        why: app.index_answer().map(|shown| WhyBasis {
+        why: app.index_of_skill(skill).map(|shown| WhyBasis {
             catalog: app.catalog.clone(),
             index: shown.index.clone(),
             confusable: shown.confusable.clone(),
             skill: i,
+            user: match (app.source_of(skill), &app.layers) {
+                (Some(Source::User), Some(l)) => Some(l.user.clone()),
+                _ => None,
+            },
         }),
     }
 }

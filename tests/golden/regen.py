@@ -78,6 +78,22 @@ def run_ref(script, home, ext, env_lines, args):
     return result.stdout
 
 
+def scratch_copy(tmp, name, source, conf, prepare=None):
+    """The fixture `source` (or an empty folder, then `prepare`d) copied into
+    the scratch folder `tmp`, since Hermes writes into its home: the copy,
+    its home and its external dir (or None)."""
+    copy = Path(tmp) / name
+    if source is not None:
+        shutil.copytree(source, copy, symlinks=True)
+    else:
+        copy.mkdir()
+    home = copy / conf.get("home", ["home"])[0]
+    ext = copy / conf["ext"][0] if "ext" in conf else None
+    if prepare:
+        ext = prepare(copy, home) or ext
+    return copy, home, ext
+
+
 def generate(name, source, conf, prepare=None):
     has_extra = any(k in conf for k in ("views", "preload", "invoke", "prompts"))
     outputs = [("json", REF / "ref.py", conf.get("names", []))]
@@ -85,15 +101,7 @@ def generate(name, source, conf, prepare=None):
         outputs.append(("extra.json", Path(__file__).with_name("ref_more.py"), [str(source / "ref.conf")]))
     for suffix, script, args in outputs:
         with tempfile.TemporaryDirectory(prefix="skillscope-golden-") as tmp:
-            copy = Path(tmp) / name
-            if source is not None:
-                shutil.copytree(source, copy, symlinks=True)
-            else:
-                copy.mkdir()
-            home = copy / conf.get("home", ["home"])[0]
-            ext = copy / conf["ext"][0] if "ext" in conf else None
-            if prepare:
-                ext = prepare(copy, home) or ext
+            copy, home, ext = scratch_copy(tmp, name, source, conf, prepare)
             if suffix == "extra.json":
                 args = [str(source / "ref.conf")]
             text = run_ref(script, home, ext, conf.get("env", []), args)

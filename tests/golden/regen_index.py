@@ -26,7 +26,7 @@ Each home is a scratch copy (Hermes writes its snapshot into it), isolated as
 regen.py isolates it (hermes-ref/ref_env.sh, fnv1a listing order). The Hermes
 venv is regen.py's (target/hermes-venv).
 """
-import json, shutil, sys, tempfile
+import json, sys, tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -73,15 +73,7 @@ print(json.dumps(out))
 
 def index_home(name, source, conf, prepare=None):
     with tempfile.TemporaryDirectory(prefix="skillscope-index-") as tmp:
-        copy = Path(tmp) / name
-        if source is not None:
-            shutil.copytree(source, copy, symlinks=True)
-        else:
-            copy.mkdir()
-        home = copy / conf.get("home", ["home"])[0]
-        ext = copy / conf["ext"][0] if "ext" in conf else None
-        if prepare:
-            ext = prepare(copy, home) or ext
+        _, home, ext = regen.scratch_copy(tmp, name, source, conf, prepare)
         if not home.is_dir():
             print(f"{name}: skipped, not a home")
             return

@@ -23,7 +23,7 @@ transformers' TikTokenConverter builds them. tokens/NAME.json holds, per encodin
 
 The script checks that the lines' counts add up to the whole index's.
 """
-import glob, json, os, subprocess, sys, tempfile, shutil
+import glob, json, os, subprocess, sys, tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -152,15 +152,7 @@ def hermes_answer(name, source, conf, prepare=None):
     """Hermes' index and skill_view contents; a content that holds a path of
     this run is replaced by None, skill_dir is masked as ref.py masks it."""
     with tempfile.TemporaryDirectory(prefix="skillscope-tokens-") as tmp:
-        copy = Path(tmp) / name
-        if source is not None:
-            shutil.copytree(source, copy, symlinks=True)
-        else:
-            copy.mkdir()
-        home = copy / conf.get("home", ["home"])[0]
-        ext = copy / conf["ext"][0] if "ext" in conf else None
-        if prepare:
-            ext = prepare(copy, home) or ext
+        _, home, ext = regen.scratch_copy(tmp, name, source, conf, prepare)
         script = Path(tmp) / "hermes.py"
         script.write_text(HERMES, encoding="utf-8")
         answer = json.loads(regen.run_ref(script, home, ext, conf.get("env", []), [str(regen.REF)]))

@@ -177,7 +177,8 @@ struct DirLookup {
     /// The name of every entry below the root (symlinked folders not
     /// entered): a pattern of several parts matches only under a folder
     /// holding its first part. Walked on the first lookup that needs it.
-    entry_names: std::sync::OnceLock<HashSet<std::ffi::OsString>>,
+    /// Every entry below the root by name, in the order `rglob` walks.
+    entries: std::sync::OnceLock<HashMap<std::ffi::OsString, Vec<PathBuf>>>,
 }
 
 impl DirLookup {
@@ -196,24 +197,24 @@ impl DirLookup {
                 by_name.entry(n.clone()).or_default().push(i);
             }
         }
-        let (md_files, entry_names) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
-        DirLookup { root, skills, by_name, md_files, md_names, entry_names }
+        let (md_files, entries) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
+        DirLookup { root, skills, by_name, md_files, md_names, entries }
     }
 
     /// `root.rglob(file_name)`.
     fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
         if !paths::has_magic(file_name) && file_name.contains('/') {
             // `rglob("a/b.md")` matches `d/a/b.md` for folders `d` it walks,
-            // each a real folder below the root, so `a` is an entry there.
-            // (An absolute skill folder, as invocations name skills, is such
-            // a pattern: without this, every invocation walked the tree.)
-            let first = file_name.split('/').find(|c| !c.is_empty() && *c != ".");
-            let names =
-                self.entry_names.get_or_init(|| paths::entries_by_name(&self.root, |_| true).into_keys().collect());
-            if first.is_some_and(|f| !names.contains(std::ffi::OsStr::new(f))) {
-                return Vec::new();
-            }
-            return paths::rglob(&self.root, file_name);
+            // each a real folder below the root holding an entry `a`: only
+            // those are looked in. (An absolute skill folder, as invocations
+            // name skills, is such a pattern: without this, every invocation
+            // walked the tree.)
+            let Some(first) = file_name.split('/').find(|c| !c.is_empty() && *c != ".") else {
+                return paths::rglob(&self.root, file_name);
+            };
+            let entries = self.entries.get_or_init(|| paths::entries_by_name(&self.root, |_| true));
+            let holders = entries.get(std::ffi::OsStr::new(first)).into_iter().flatten().filter_map(|a| a.parent());
+            return paths::glob_in(holders, file_name);
         }
         if paths::has_magic(file_name) || !file_name.ends_with(".md") {
             return paths::rglob(&self.root, file_name);

@@ -31,7 +31,11 @@ pub struct Home {
 /// Where HERMES_HOME is: an explicit path, else env `HERMES_HOME`, else `~/.hermes`.
 pub fn resolve_home_path(explicit: Option<&Path>, env: &Env) -> PathBuf {
     if let Some(p) = explicit {
-        return paths::normalize(p);
+        // Absolute, as an installed Hermes' home is: a relative one would
+        // make every slash command's folder relative, and its message fail.
+        let absolute =
+            if p.is_absolute() { p.to_path_buf() } else { std::env::current_dir().unwrap_or_default().join(p) };
+        return paths::normalize(&absolute);
     }
     if let Some(v) = env.var("HERMES_HOME") {
         let v = v.trim();

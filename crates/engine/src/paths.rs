@@ -301,11 +301,17 @@ pub fn glob(dir: &Path, pattern: &str) -> Vec<PathBuf> {
 /// `dir`, then depth first in listing order in every subdirectory that is
 /// not a symlink, each directory's matches in listing order.
 pub fn rglob(dir: &Path, pattern: &str) -> Vec<PathBuf> {
+    glob_in(walk_dirs_no_follow(dir).iter().map(PathBuf::as_path), pattern)
+}
+
+/// `pattern` matched in each of `dirs`, in order, each path once: `rglob`
+/// over folders already known (in the order `rglob` walks them).
+pub fn glob_in<'a>(dirs: impl Iterator<Item = &'a Path>, pattern: &str) -> Vec<PathBuf> {
     let comps = components(pattern);
     let mut out = Vec::new();
     let mut seen = std::collections::HashSet::new();
-    for d in walk_dirs_no_follow(dir) {
-        for p in select(&d, &comps) {
+    for d in dirs {
+        for p in select(d, &comps) {
             if seen.insert(p.clone()) {
                 out.push(p);
             }

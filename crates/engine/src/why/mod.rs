@@ -134,15 +134,14 @@ pub enum Lookup {
 /// then scan order.
 pub fn lookup(catalog: &Catalog, index: &PromptIndex, query: &str) -> Lookup {
     let query = query.trim();
-    let as_path = Path::new(query);
+    // Resolved once: a path names a skill folder or its SKILL.md.
+    let as_path = (!query.is_empty()).then(|| paths::resolve(Path::new(query)));
     let wanted = |i: usize| {
         let s = &catalog.skills[i];
         s.name == query
             || s.frontmatter_name() == Some(query)
             || s.skill_dir.file_name().is_some_and(|n| n.to_string_lossy() == query)
-            || (as_path.is_absolute() && (s.skill_md == as_path || s.skill_dir == as_path))
-            || paths::resolve(as_path) == s.skill_dir
-            || paths::resolve(as_path) == s.skill_md
+            || as_path.as_ref().is_some_and(|p| *p == s.skill_dir || *p == s.skill_md)
     };
     let mut found: Vec<usize> = (0..catalog.skills.len()).filter(|&i| wanted(i)).collect();
     if found.is_empty() {

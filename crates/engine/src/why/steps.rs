@@ -446,12 +446,14 @@ fn bundles(s: &Subject) -> Step {
     let mut skipping: Vec<(String, PathBuf)> = Vec::new();
     for (key, bundle) in &s.inputs.catalog.bundles.bundles {
         for id in &bundle.skills {
-            let lookup = s.inputs.engine.normalize_lookup_name(id.trim());
+            // As bundle_members reads an entry: Python's strip().
+            let id = crate::py::py_strip(id);
+            let lookup = s.inputs.engine.normalize_lookup_name(id);
             if !ctx.candidates(&lookup, None).iter().any(|f| f.skill_md == s.skill.skill_md) {
                 continue;
             }
             let members = ctx.bundle_members(bundle);
-            match members.iter().find(|(member, _)| member == id.trim()).map(|(_, status)| status) {
+            match members.iter().find(|(member, _)| member == id).map(|(_, status)| status) {
                 Some(crate::messages::MemberStatus::Loaded(_)) => loading.push(key.clone()),
                 Some(crate::messages::MemberStatus::Missing(why)) => {
                     skipping.push((format!("{key} skips it: {}", why.reason()), bundle.path.clone()))
