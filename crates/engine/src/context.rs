@@ -120,10 +120,12 @@ impl<'a> Context<'a> {
     /// roots, in Hermes' order.
     pub fn candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Found> {
         let index = self.lookup();
-        let mut candidates = Vec::new();
-        let mut seen: HashSet<PathBuf> = HashSet::new();
+        // Hermes keeps the first of each resolved path. The same path
+        // written the same way is one; resolving (a syscall per component)
+        // is left for when different paths remain.
+        let mut candidates: Vec<Found> = Vec::new();
         let mut record = |skill_dir: Option<PathBuf>, skill_md: PathBuf| {
-            if seen.insert(paths::resolve(&skill_md)) {
+            if !candidates.iter().any(|c| c.skill_md == skill_md) {
                 candidates.push(Found { skill_dir, skill_md });
             }
         };
@@ -151,6 +153,10 @@ impl<'a> Context<'a> {
                     record(None, found);
                 }
             }
+        }
+        if candidates.len() > 1 {
+            let mut seen: HashSet<PathBuf> = HashSet::new();
+            candidates.retain(|c| seen.insert(paths::resolve(&c.skill_md)));
         }
         candidates
     }

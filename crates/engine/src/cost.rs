@@ -2,66 +2,18 @@
 //! ([`crate::prompt`]), measured whole, by category and by skill line, and
 //! what loading a skill costs (its `skill_view` content and the message its
 //! slash command sends). Characters (Python's `len()`) and UTF-8 bytes are
-//! exact; tokens are counted with OpenAI's encodings (`bpe-openai`, built
-//! in, no network): `o200k_base` by default, `cl100k_base` on request.
+//! exact; tokens are counted with OpenAI's encodings ([`crate::tokens`]).
 
 use crate::context::Context;
 use crate::paths;
 use crate::prompt::{IndexRequest, PromptIndex};
 use crate::py::PyError;
-use crate::view::SkillRef;
 use crate::Engine;
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
 use std::path::PathBuf;
 
-/// A token encoding.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Tokenizer {
-    /// GPT-4o and later.
-    #[default]
-    O200kBase,
-    /// GPT-4 and GPT-3.5.
-    Cl100kBase,
-}
-
-impl Tokenizer {
-    pub const ALL: [Tokenizer; 2] = [Tokenizer::O200kBase, Tokenizer::Cl100kBase];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Tokenizer::O200kBase => "o200k_base",
-            Tokenizer::Cl100kBase => "cl100k_base",
-        }
-    }
-
-    pub fn parse(text: &str) -> Option<Tokenizer> {
-        Tokenizer::ALL.into_iter().find(|t| t.name() == text.trim())
-    }
-
-    fn bpe(self) -> &'static bpe_openai::Tokenizer {
-        match self {
-            Tokenizer::O200kBase => bpe_openai::o200k_base(),
-            Tokenizer::Cl100kBase => bpe_openai::cl100k_base(),
-        }
-    }
-
-    /// Tokens of `text`, special tokens read as plain text.
-    pub fn count(self, text: &str) -> usize {
-        if text.is_empty() {
-            return 0;
-        }
-        self.bpe().count(text)
-    }
-
-    /// Loads the encoding on another thread (some hundredths of a second): the
-    /// first count then finds it ready.
-    pub fn prepare_in_background(self) {
-        std::thread::spawn(move || {
-            self.bpe();
-        });
-    }
-}
+pub use crate::tokens::Tokenizer;
 
 /// How big a text is.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -258,15 +210,16 @@ impl Engine {
     }
 
     /// `skill_view` and the slash command's message of each skill, measured
-    /// on worker threads (the encoder keeps a regex per thread).
+    /// on worker threads. One walk prepares the name lookups and commands.
     fn loaded_costs(&self, skills: &[SkillCost], tokenizer: Tokenizer) -> Vec<Option<Loaded>> {
-        let ctx = Context::new(self);
+        let (catalog, md_names) = self.lean_catalog_noting_md_names();
+        let ctx = Context::prepared(self, &catalog).knowing_md_names(std::sync::Arc::new(md_names));
         let session = Some(self.options.session_id.as_str());
         let keys: HashMap<PathBuf, String> =
             ctx.commands().iter().map(|(key, c)| (c.skill_md_path.clone(), key.clone())).collect();
         crate::parallel_map(skills, |skill| {
             let path = skill.skill_md.as_ref()?;
-            let view = ctx.skill_view(SkillRef::File(path), None, session, true);
+            let view = ctx.skill_view_content(path, session);
             let content = view.get("content").and_then(Json::as_str).unwrap_or_default();
             let error = match view.get("success").and_then(Json::as_bool) {
                 Some(true) => None,
@@ -351,11 +304,6 @@ mod tests {
         let size = Size::of("héllo wörld", Tokenizer::O200kBase);
         assert_eq!((size.chars, size.bytes), (11, 13));
         assert!(size.tokens >= 2 && size.tokens <= 5, "{size:?}");
-        assert_eq!(Tokenizer::O200kBase.count(""), 0);
-        assert_eq!(Tokenizer::Cl100kBase.count("hello world"), 2);
-        assert_eq!(Tokenizer::O200kBase.count("hello world"), 2);
-        assert_eq!(Tokenizer::parse("cl100k_base"), Some(Tokenizer::Cl100kBase));
-        assert_eq!(Tokenizer::parse("gpt2"), None);
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub mod similar;
 pub mod skill;
 pub mod source;
 pub mod symlink;
+pub mod tokens;
 pub mod value;
 pub mod view;
 pub mod watch;

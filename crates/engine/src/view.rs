@@ -71,6 +71,21 @@ fn py_exception(e: PyError) -> Json {
 /// How many names the not-found answer's `available_skills` shows.
 const AVAILABLE_SHOWN: usize = 20;
 
+/// A SKILL.md found already, named by its folder.
+fn found_file(skill_md: &Path) -> (String, Found) {
+    let skill_dir = skill_md.parent().map(Path::to_path_buf);
+    let name =
+        skill_dir.as_deref().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    (name, Found { skill_dir, skill_md: skill_md.to_path_buf() })
+}
+
+/// Whether a view lists the skill's linked files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Links {
+    Listed,
+    Skipped,
+}
+
 /// The skill a `skill_view` is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SkillRef<'a> {
@@ -99,14 +114,8 @@ impl Context<'_> {
         let name = match skill {
             SkillRef::Name(name) => name,
             SkillRef::File(skill_md) => {
-                let skill_dir = skill_md.parent().map(Path::to_path_buf);
-                let name = skill_dir
-                    .as_deref()
-                    .and_then(Path::file_name)
-                    .map(|n| n.to_string_lossy().into_owned())
-                    .unwrap_or_default();
-                let found = Found { skill_dir, skill_md: skill_md.to_path_buf() };
-                return engine.view_found(&name, &found, file_path, task_id, preprocess);
+                let (name, found) = found_file(skill_md);
+                return engine.view_found(&name, &found, file_path, task_id, preprocess, Links::Listed);
             }
         };
         if let Some(err) = lookup_path_error(name) {
@@ -154,7 +163,15 @@ impl Context<'_> {
                 Err(e) => py_exception(e),
             };
         };
-        engine.view_found(name, &found, file_path, task_id, preprocess)
+        engine.view_found(name, &found, file_path, task_id, preprocess, Links::Listed)
+    }
+
+    /// `skill_view(name)` of a SKILL.md found already, preprocessed, without
+    /// its `linked_files` (nothing else depends on them): what the agent reads
+    /// when it loads the skill, at one folder walk less.
+    pub fn skill_view_content(&self, skill_md: &Path, task_id: Option<&str>) -> Json {
+        let (name, found) = found_file(skill_md);
+        self.engine.view_found(&name, &found, None, task_id, true, Links::Skipped)
     }
 
     /// The first `n` names in skills_list order (the not-found answer):
@@ -183,6 +200,7 @@ impl Engine {
         file_path: Option<&str>,
         task_id: Option<&str>,
         preprocess: bool,
+        links: Links,
     ) -> Json {
         let content = match source::read_text(&found.skill_md) {
             Ok(c) => c,
@@ -214,7 +232,10 @@ impl Engine {
             return view_file(name, dir, fp);
         }
 
-        let linked = found.skill_dir.as_deref().map(linked_files).unwrap_or_default();
+        let linked = match (links, found.skill_dir.as_deref()) {
+            (Links::Listed, Some(dir)) => linked_files(dir),
+            _ => Default::default(),
+        };
         let metadata = fm.get("metadata");
         if let Some(Value::Map(meta)) = metadata {
             if let Some(hermes) = meta.get("hermes").filter(|h| h.truthy() && h.as_map().is_none()) {

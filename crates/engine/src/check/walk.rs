@@ -120,6 +120,30 @@ impl Engine {
         (catalog, findings)
     }
 
+    /// A lean catalog (no frontmatter but the `name`) and the names of every
+    /// `*.md` file below its roots, in one walk: a context prepared with both
+    /// looks skills and commands up reading no file again.
+    pub fn lean_catalog_noting_md_names(&self) -> (Catalog, HashSet<OsString>) {
+        let mut walked = WalkReport::default();
+        let (mut catalog, per_skill) = self.walk_catalog(
+            &|skill, _, tree| {
+                let files = tree.unwrap_or_else(|| skill_files(skill));
+                crate::catalog::drop_frontmatter(skill);
+                md_file_names(&files)
+            },
+            true,
+            Some(&mut walked),
+        );
+        catalog.lean = true;
+        self.refresh_bundles(&mut catalog);
+        let mut md_names: HashSet<OsString> = walked.md_names.into_iter().collect();
+        for dir in &walked.excluded {
+            md_names.extend(crate::paths::entries_by_name(dir, is_noted_md).into_keys());
+        }
+        md_names.extend(per_skill.into_iter().flatten());
+        (catalog, md_names)
+    }
+
     /// [`Engine::check_home`] for the skills alone (no bundles,
     /// no home-level rules): a user's layer.
     pub fn checked_skills_catalog(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
