@@ -30,7 +30,6 @@ pub fn run(
     out: &mut Out,
 ) -> io::Result<i32> {
     let request = CostRequest { index: index.request(engine), tokenizer, loaded };
-    tokenizer.prepare_in_background();
     let built = match engine.prompt_index(&request.index) {
         Ok(built) => built,
         Err(e) => {

@@ -9,6 +9,7 @@ mod bundles;
 mod check;
 mod commands;
 mod cost;
+mod diff;
 mod lifecycle;
 mod list;
 mod mounts;
@@ -199,6 +200,12 @@ pub enum Command {
         #[arg(long)]
         all: bool,
     },
+    /// What a change does to the agent: skills added, removed, moved or
+    /// renamed, offered or not and why, index lines and cost, slash
+    /// commands, messages, readiness, bundles, findings and install
+    /// decisions, between a git revision (default HEAD) and the working
+    /// tree or another revision
+    Diff(diff::DiffArgs),
     /// Check skills against agentskills.io and what Hermes does with them
     Check {
         /// Skills (name, folder or category/skill) or bundles (/slug); default: the whole home
@@ -518,6 +525,10 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             return scan_path(Path::new(target), source, *trust, *force, *all, global.json);
         }
     }
+    // A diff opens a home for each state it compares.
+    if let Command::Diff(args) = &command {
+        return diff::run(&global, args);
+    }
     // The encoding loads (a tenth of a second) while the home is read.
     if let Command::Cost { tokenizer, .. } = &command {
         tokenizer.prepare_in_background();
@@ -561,6 +572,8 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             let only = source.map(SourceArg::source);
             skills::view(engine, layered, only, &name, file_path.as_deref(), json, &mut out)
         }
+        // Answered before a home is opened; the same answer here.
+        Command::Diff(args) => Ok(diff::run(&global, &args)),
         Command::Prompt { index } => prompt::run(engine, &index, json, &mut out),
         Command::Cost { index, tokenizer, loaded } => cost::run(engine, &index, tokenizer, loaded, json, &mut out),
         Command::Why { name, index } => why::run(engine, &name, &index, json, &mut out),

@@ -15,6 +15,7 @@ pub mod context;
 pub mod cost;
 pub mod db;
 pub mod diagnostics;
+pub mod diff;
 pub mod dirfd;
 pub mod discover;
 pub mod env;

@@ -99,6 +99,17 @@ impl Engine {
     /// dropped as they are made (and counted in `progress`), suppressions
     /// in the files applied.
     pub fn check_home(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
+        let (catalog, findings, _) = self.check_home_noting_md_names(progress, policy);
+        (catalog, findings)
+    }
+
+    /// [`Engine::check_home`], with the names of every `*.md` file below
+    /// the roots (for [`Context::knowing_md_names`]).
+    pub fn check_home_noting_md_names(
+        &self,
+        progress: &Progress,
+        policy: &Policy,
+    ) -> (Catalog, Vec<Finding>, std::sync::Arc<HashSet<OsString>>) {
         let mut md_names = HashSet::new();
         let (mut catalog, mut findings) = self.checked_skills_noting(progress, policy, Some(&mut md_names));
         self.refresh_bundles(&mut catalog);
@@ -107,7 +118,8 @@ impl Engine {
         home_rules::check(self, &catalog, &roots, &mut home);
         // Bundle members are looked up as Hermes does, with the names the
         // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
-        let ctx = Context::prepared(self, &catalog).knowing_md_names(std::sync::Arc::new(md_names));
+        let md_names = std::sync::Arc::new(md_names);
+        let ctx = Context::prepared(self, &catalog).knowing_md_names(md_names.clone());
         bundles::check(&ctx, &roots, &mut home);
         let similar = policy.would_report("index-similar-descriptions");
         self.index_findings(&catalog, &roots, &policy.budgets, similar, &mut home);
@@ -117,7 +129,7 @@ impl Engine {
         findings.append(&mut home);
         // The browser keeps them: no room for a doubling's slack.
         findings.shrink_to_fit();
-        (catalog, findings)
+        (catalog, findings, md_names)
     }
 
     /// A lean catalog (no frontmatter but the `name`) and the names of every
@@ -162,7 +174,7 @@ impl Engine {
         let roots = self.diagnostic_roots(&Catalog { roots: self.skill_roots(), ..Catalog::default() });
         let noting = md_names.is_some();
         let mut walked = WalkReport::default();
-        let (catalog, per_skill) = self.walk_catalog(
+        let (mut catalog, per_skill) = self.walk_catalog(
             &|skill, text, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
                 let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
@@ -191,6 +203,8 @@ impl Engine {
             true,
             noting.then_some(&mut walked),
         );
+        // Each skill's frontmatter was dropped once checked: read again on need.
+        catalog.lean = true;
         let mut findings = Vec::new();
         home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
         let suppressed = apply_suppressions(&mut findings, &[], &roots);

@@ -1,0 +1,292 @@
+//! A git repository read through its objects with the `git` command's
+//! plumbing (`rev-parse`, `ls-tree`, `cat-file --batch`, `diff-tree`): a
+//! revision's tree is written into a folder of our own, never checked out.
+//! Nothing here writes into the repository: every command runs with
+//! `GIT_OPTIONAL_LOCKS=0` (no index refresh) and none of them changes refs,
+//! the index or the work tree.
+
+use std::collections::BTreeSet;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+/// Blobs bigger than this are not read unless a skill is decided by them
+/// ([`is_deciding`]): a stand-in of the same size, all zeros, takes their place.
+pub const LARGE_BLOB_BYTES: u64 = 1 << 20;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GitError {
+    #[error("diff reads revisions with the `git` command, which is not installed (or not on PATH): {0}")]
+    NoGit(std::io::Error),
+    #[error("{0} is not in a git repository")]
+    NotARepository(PathBuf),
+    #[error("{rev}: no such revision in {repo}{shallow}")]
+    NoRevision { rev: String, repo: PathBuf, shallow: &'static str },
+    #[error("git {args}: {message}")]
+    Failed { args: String, message: String },
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+}
+
+/// A repository, by its work tree.
+#[derive(Debug, Clone)]
+pub struct Repo {
+    /// The work tree's top folder (`rev-parse --show-toplevel`).
+    pub root: PathBuf,
+    /// A shallow clone: older revisions may be missing.
+    pub shallow: bool,
+}
+
+/// One file of a revision's tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TreeEntry {
+    /// `100644`, `100755`, `120000` (a symlink) or `160000` (a submodule).
+    pub mode: String,
+    pub oid: String,
+    /// Bytes; none for a submodule.
+    pub size: Option<u64>,
+    /// Relative to the repository's top, `/`-separated.
+    pub path: String,
+}
+
+/// What writing a revision's tree left out.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    /// Submodules (their folders are left empty).
+    pub submodules: Vec<String>,
+    /// Large files stood in for by zeros of the same size.
+    pub not_read: Vec<String>,
+}
+
+fn git(repo: &Path) -> Command {
+    let mut command = Command::new("git");
+    command
+        .arg("-C")
+        .arg(repo)
+        .env("GIT_OPTIONAL_LOCKS", "0")
+        .env("GIT_TERMINAL_PROMPT", "0")
+        .env("LC_ALL", "C")
+        .stdin(Stdio::null());
+    command
+}
+
+/// Runs `git ARGS` in `repo`, its standard output on success.
+fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
+    let output = git(repo).args(args).output().map_err(GitError::NoGit)?;
+    if output.status.success() {
+        return Ok(output.stdout);
+    }
+    Err(GitError::Failed { args: args.join(" "), message: String::from_utf8_lossy(&output.stderr).trim().to_owned() })
+}
+
+fn text(bytes: Vec<u8>) -> String {
+    String::from_utf8_lossy(&bytes).trim_end_matches('\n').to_owned()
+}
+
+impl Repo {
+    /// The repository whose work tree holds `dir`.
+    pub fn discover(dir: &Path) -> Result<Repo, GitError> {
+        let out = match run(dir, &["rev-parse", "--show-toplevel", "--is-shallow-repository"]) {
+            Ok(out) => text(out),
+            Err(GitError::Failed { .. }) => return Err(GitError::NotARepository(dir.to_path_buf())),
+            Err(e) => return Err(e),
+        };
+        let mut lines = out.lines();
+        let root = PathBuf::from(lines.next().unwrap_or_default());
+        let shallow = lines.next() == Some("true");
+        Ok(Repo { root, shallow })
+    }
+
+    /// The commit `rev` names (any revision git accepts).
+    pub fn commit(&self, rev: &str) -> Result<String, GitError> {
+        let spec = format!("{rev}^{{commit}}");
+        match run(&self.root, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec]) {
+            Ok(out) if !out.is_empty() => Ok(text(out)),
+            Ok(_) | Err(GitError::Failed { .. }) => Err(GitError::NoRevision {
+                rev: rev.to_owned(),
+                repo: self.root.clone(),
+                shallow: if self.shallow {
+                    " (a shallow clone: it holds only the latest commits; `git fetch --unshallow` brings the rest)"
+                } else {
+                    ""
+                },
+            }),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The best common ancestor of two commits (`A...B`).
+    pub fn merge_base(&self, a: &str, b: &str) -> Result<String, GitError> {
+        run(&self.root, &["merge-base", a, b]).map(text)
+    }
+
+    /// Every file of a commit's tree.
+    pub fn tree(&self, commit: &str) -> Result<Vec<TreeEntry>, GitError> {
+        let out = run(&self.root, &["ls-tree", "-r", "-z", "-l", "--full-tree", commit])?;
+        Ok(out.split(|&b| b == 0).filter(|l| !l.is_empty()).filter_map(parse_tree_line).collect())
+    }
+
+    /// The paths that differ between two commits, or between a commit and
+    /// the work tree (`to` none), untracked and ignored files included.
+    pub fn changed_paths(&self, from: &str, to: Option<&str>) -> Result<BTreeSet<String>, GitError> {
+        let mut paths = BTreeSet::new();
+        let listed = match to {
+            Some(to) => run(&self.root, &["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to])?,
+            None => run(&self.root, &["diff", "-z", "--no-renames", "--name-only", "--no-ext-diff", from, "--"])?,
+        };
+        let names = |bytes: &[u8], paths: &mut BTreeSet<String>| {
+            for name in bytes.split(|&b| b == 0).filter(|n| !n.is_empty()) {
+                paths.insert(String::from_utf8_lossy(name).trim_end_matches('/').to_owned());
+            }
+        };
+        names(&listed, &mut paths);
+        if to.is_none() {
+            names(&run(&self.root, &["ls-files", "-z", "--others", "--directory"])?, &mut paths);
+        }
+        Ok(paths)
+    }
+
+    /// Writes the tree of `commit` into `dest` (an empty folder of ours).
+    pub fn write_tree(&self, commit: &str, dest: &Path) -> Result<Written, GitError> {
+        self.write_entries(&self.tree(commit)?, dest)
+    }
+
+    /// Writes a tree's files ([`Repo::tree`]) into `dest`.
+    pub fn write_entries(&self, entries: &[TreeEntry], dest: &Path) -> Result<Written, GitError> {
+        let mut written = Written::default();
+        let mut wanted: Vec<&TreeEntry> = Vec::new();
+        for entry in entries {
+            let target = dest.join(&entry.path);
+            if let Some(parent) = target.parent() {
+                std::fs::create_dir_all(parent)?;
+            }
+            match entry.mode.as_str() {
+                "160000" => {
+                    std::fs::create_dir_all(&target)?;
+                    written.submodules.push(entry.path.clone());
+                }
+                _ if entry.size.unwrap_or(0) > LARGE_BLOB_BYTES && !is_deciding(&entry.path) => {
+                    std::fs::File::create(&target)?.set_len(entry.size.unwrap_or(0))?;
+                    written.not_read.push(entry.path.clone());
+                }
+                _ => wanted.push(entry),
+            }
+        }
+        self.write_blobs(&wanted, dest)?;
+        Ok(written)
+    }
+
+    /// Streams the blobs through one `git cat-file --batch` into their files.
+    fn write_blobs(&self, entries: &[&TreeEntry], dest: &Path) -> Result<(), GitError> {
+        if entries.is_empty() {
+            return Ok(());
+        }
+        let mut child = git(&self.root)
+            .args(["cat-file", "--batch"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(GitError::NoGit)?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let ids: Vec<u8> = entries.iter().flat_map(|e| format!("{}\n", e.oid).into_bytes()).collect();
+        // Written from another thread: git answers while it reads.
+        let feeder = std::thread::spawn(move || stdin.write_all(&ids));
+        let mut reader = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
+        let mut header = String::new();
+        let mut body = Vec::new();
+        for entry in entries {
+            header.clear();
+            reader.read_line(&mut header)?;
+            let size: usize =
+                header.split_whitespace().nth(2).and_then(|s| s.parse().ok()).ok_or_else(|| GitError::Failed {
+                    args: "cat-file --batch".into(),
+                    message: format!("{}: {}", entry.path, header.trim()),
+                })?;
+            body.resize(size + 1, 0);
+            reader.read_exact(&mut body)?;
+            let content = &body[..size];
+            let target = dest.join(&entry.path);
+            if entry.mode == "120000" {
+                write_symlink(content, &target)?;
+            } else {
+                std::fs::write(&target, content)?;
+                #[cfg(unix)]
+                if entry.mode == "100755" {
+                    use std::os::unix::fs::PermissionsExt;
+                    std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
+                }
+            }
+        }
+        drop(reader);
+        let _ = feeder.join();
+        let output = child.wait_with_output()?;
+        if !output.status.success() {
+            return Err(GitError::Failed {
+                args: "cat-file --batch".into(),
+                message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+            });
+        }
+        Ok(())
+    }
+}
+
+#[cfg(unix)]
+fn write_symlink(target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(target_bytes), link)
+}
+
+#[cfg(not(unix))]
+fn write_symlink(target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
+    std::fs::write(link, target_bytes)
+}
+
+/// About how much room writing `entries` takes: their bytes (large files
+/// stand in as sparse files) and a block for each.
+pub fn room_needed(entries: &[TreeEntry]) -> u64 {
+    entries.iter().map(|e| e.size.filter(|&s| s <= LARGE_BLOB_BYTES || is_deciding(&e.path)).unwrap_or(0) + 4096).sum()
+}
+
+/// Files that decide what Hermes makes of a skill or a home: always read,
+/// whatever their size.
+pub fn is_deciding(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    name.ends_with(".md") || name.ends_with(".yaml") || name.ends_with(".yml") || name.ends_with(".toml")
+}
+
+/// `<mode> SP <type> SP <object> SP+ <size> TAB <path>`.
+fn parse_tree_line(line: &[u8]) -> Option<TreeEntry> {
+    let tab = line.iter().position(|&b| b == b'\t')?;
+    let head = std::str::from_utf8(&line[..tab]).ok()?;
+    let path = String::from_utf8_lossy(&line[tab + 1..]).into_owned();
+    let mut fields = head.split_whitespace();
+    let mode = fields.next()?.to_owned();
+    let _kind = fields.next()?;
+    let oid = fields.next()?.to_owned();
+    let size = fields.next().and_then(|s| s.parse().ok());
+    Some(TreeEntry { mode, oid, size, path })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tree_lines_parse() {
+        let line = b"100644 blob 3b18e512dba79e4c8300dd08aeb37f8e728b8dad      12\tskills/a b/SKILL.md";
+        let entry = parse_tree_line(line).unwrap();
+        assert_eq!(entry.mode, "100644");
+        assert_eq!(entry.size, Some(12));
+        assert_eq!(entry.path, "skills/a b/SKILL.md");
+        let sub = parse_tree_line(b"160000 commit 3b18e512dba79e4c8300dd08aeb37f8e728b8dad       -\tvendor/x").unwrap();
+        assert_eq!(sub.size, None);
+    }
+
+    #[test]
+    fn deciding_files_are_read_whatever_their_size() {
+        assert!(is_deciding("skills/a/SKILL.md"));
+        assert!(is_deciding("config.yaml"));
+        assert!(!is_deciding("skills/a/assets/video.mp4"));
+    }
+}

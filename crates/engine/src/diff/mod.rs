@@ -1,0 +1,364 @@
+//! What a change does to the agent: two states of a home, each answered by
+//! the same engine as if checked out alone, compared skill by skill. Diff
+//! holds no second model of Hermes: every field compared is an answer the
+//! other commands give (`list`, `prompt`, `cost`, `commands`, `invoke`,
+//! readiness, `check`, `scan`), and the costly ones (the `/name` message,
+//! the guard's decisions) are made only for skills whose files changed.
+
+pub mod git;
+mod report;
+
+use crate::catalog::Catalog;
+use crate::check::Policy;
+use crate::context::Context;
+use crate::cost::{CostReport, CostRequest, Size, Tokenizer};
+use crate::diagnostics::Finding;
+use crate::prompt::{IndexRequest, PromptIndex};
+use crate::py::PyError;
+use crate::why::WhyInputs;
+use crate::{paths, Engine};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+pub use report::{BundleChange, ChangeKind, DiffReport, FieldChange, FindingChanges, FindingRef, SkillChange};
+
+/// One state of a home, as our engine answers for it.
+pub struct State<'a> {
+    pub engine: &'a Engine,
+    pub catalog: Catalog,
+    pub findings: Vec<Finding>,
+    pub index: PromptIndex,
+    pub cost: CostReport,
+    /// Where this state's files were written, and the folder they stand
+    /// for: answers name the latter.
+    pub written_as: Option<(PathBuf, PathBuf)>,
+    /// Every `*.md` name below the roots: name lookups need no walk.
+    md_names: std::sync::Arc<HashSet<std::ffi::OsString>>,
+}
+
+/// How a state is read.
+#[derive(Debug, Clone, Default)]
+pub struct ReadOptions {
+    pub policy: Policy,
+    pub index: IndexRequest,
+    pub tokenizer: Tokenizer,
+}
+
+impl<'a> State<'a> {
+    /// Reads the home `engine` opens: its catalog and findings (one walk),
+    /// its index and the index's cost.
+    pub fn read(
+        engine: &'a Engine,
+        options: &ReadOptions,
+        written_as: Option<(PathBuf, PathBuf)>,
+    ) -> Result<State<'a>, PyError> {
+        options.tokenizer.prepare_in_background();
+        let progress = crate::check::Progress::default();
+        let (catalog, findings, md_names) = engine.check_home_noting_md_names(&progress, &options.policy);
+        let index = engine.prompt_index(&options.index)?;
+        let request = CostRequest { index: options.index.clone(), tokenizer: options.tokenizer, loaded: false };
+        let cost = engine.cost_of(&index, &request);
+        Ok(State { engine, catalog, findings, index, cost, written_as, md_names })
+    }
+
+    /// `path` as the user knows it: the written tree's folder replaced by
+    /// the one it stands for.
+    fn shown_path(&self, path: &Path) -> PathBuf {
+        match &self.written_as {
+            Some((written, real)) => match path.strip_prefix(written) {
+                Ok(rest) if rest.as_os_str().is_empty() => real.clone(),
+                Ok(rest) => real.join(rest),
+                Err(_) => path.to_path_buf(),
+            },
+            None => path.to_path_buf(),
+        }
+    }
+
+    /// `text` with the written tree's folder named as the one it stands for.
+    fn shown_text(&self, text: &str) -> String {
+        match &self.written_as {
+            Some((written, real)) => text.replace(&paths::path_string(written), &paths::path_string(real)),
+            None => text.to_owned(),
+        }
+    }
+
+    /// The `/name` message of the skill at `index`, paths as shown.
+    fn message(&self, ctx: &Context, index: usize) -> Option<String> {
+        let key = self.catalog.skills[index].status.command.as_deref()?;
+        let session = Some(self.engine.options.session_id.as_str());
+        ctx.invocation_message(key, "", session).map(|m| self.shown_text(&m))
+    }
+}
+
+/// What one skill is to the agent in one state.
+#[derive(Debug, Clone)]
+struct Answer {
+    index: usize,
+    /// Its folder as shown, relative to the home shown (else absolute):
+    /// what identifies it across states.
+    folder: String,
+    name: String,
+    category: String,
+    offered: bool,
+    line: Option<String>,
+    size: Size,
+    command: Option<String>,
+    missing_env: Vec<String>,
+    missing_files: Vec<String>,
+    findings: Vec<FindingRef>,
+}
+
+/// Which skill folders a change touched, as the caller knows it (git's
+/// changed paths): skills it did not touch need no message rendered.
+pub enum Touched<'a> {
+    /// Every skill may have changed (nothing is known, or a file outside
+    /// every skill folder changed).
+    All,
+    /// Paths relative to `base` (a repository's top), `/`-separated.
+    Paths { base: &'a Path, changed: &'a std::collections::BTreeSet<String> },
+}
+
+impl Touched<'_> {
+    fn touches(&self, folder: &Path) -> bool {
+        match self {
+            Touched::All => true,
+            Touched::Paths { base, changed } => {
+                let Ok(rel) = folder.strip_prefix(base) else { return true };
+                let rel = paths::rel_string(rel);
+                let inside = format!("{rel}/");
+                changed.iter().any(|c| c == &rel || c.starts_with(&inside) || inside.starts_with(&format!("{c}/")))
+            }
+        }
+    }
+}
+
+/// The skill folders `touched` does not account for: a changed path
+/// outside every skill folder of both states (config.yaml, a bundle, a
+/// credential file) may change any skill.
+pub fn touches_home(states: [&State; 2], base: &Path, changed: &std::collections::BTreeSet<String>) -> bool {
+    let mut folders: Vec<String> = Vec::new();
+    for state in states {
+        for skill in &state.catalog.skills {
+            if let Ok(rel) = state.shown_path(&skill.skill_dir).strip_prefix(base) {
+                folders.push(format!("{}/", paths::rel_string(rel)));
+            }
+        }
+    }
+    folders.sort();
+    changed.iter().any(|c| {
+        let probe = format!("{c}/");
+        // The last folder sorting at or before the path is the only one
+        // that can hold it.
+        let at = folders.partition_point(|f| f.as_str() <= probe.as_str());
+        !(at > 0 && probe.starts_with(&folders[at - 1]))
+    })
+}
+
+/// Compares two states. `home` is the home as the user names it (folders
+/// are shown relative to it).
+pub fn compare(before: &State, after: &State, home: &Path, touched: &Touched) -> DiffReport {
+    let old = answers(before, home);
+    let new = answers(after, home);
+    let pairs = pair_up(&old, &new);
+    let ctx_before = Context::prepared(before.engine, &before.catalog).knowing_md_names(before.md_names.clone());
+    let ctx_after = Context::prepared(after.engine, &after.catalog).knowing_md_names(after.md_names.clone());
+    let mut skills = Vec::new();
+    for pair in pairs {
+        let change = match pair {
+            (Some(o), None) => Some(SkillChange::gone(&old[o])),
+            (None, Some(n)) => Some(SkillChange::arrived(&new[n])),
+            (Some(o), Some(n)) => {
+                let (o, n) = (&old[o], &new[n]);
+                let dir_touched = touched.touches(&before.shown_path(&before.catalog.skills[o.index].skill_dir))
+                    || touched.touches(&after.shown_path(&after.catalog.skills[n.index].skill_dir));
+                let mut change = SkillChange::between(o, n);
+                if dir_touched || !change.fields.is_empty() {
+                    let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
+                    if m_old != m_new {
+                        change.message = Some((m_old, m_new));
+                    }
+                    change.decisions = decisions_changed(before, o.index, after, n.index);
+                }
+                if o.offered != n.offered {
+                    change.why = Some((why_not(before, o.index), why_not(after, n.index)));
+                }
+                (!change.is_empty()).then_some(change)
+            }
+            (None, None) => None,
+        };
+        skills.extend(change);
+    }
+    // A bundle's message is its members' messages: rendered again when one
+    // of theirs changed (a member is named by name or path).
+    let everything = matches!(touched, Touched::All);
+    let changed_names: HashSet<&str> = skills
+        .iter()
+        .filter(|s: &&SkillChange| s.message.is_some() || s.change != ChangeKind::Modified || !s.fields.is_empty())
+        .flat_map(|s| [s.name.as_str(), s.folder.rsplit('/').next().unwrap_or(&s.folder)])
+        .collect();
+    let renders = |bundle: &crate::bundles::Bundle| {
+        everything
+            || bundle.skills.iter().any(|m| {
+                let m = m.trim().trim_end_matches('/');
+                changed_names.contains(m) || changed_names.contains(m.rsplit('/').next().unwrap_or(m))
+            })
+    };
+    let bundles = report::bundle_changes(&ctx_before, &ctx_after, before, after, &renders);
+    let home_findings = report::finding_changes(&home_refs(before, home), &home_refs(after, home));
+    DiffReport {
+        skills,
+        bundles,
+        home_findings,
+        index_before: before.cost.index,
+        index_after: after.cost.index,
+        index_changed: before.index.render() != after.index.render(),
+        notes: Vec::new(),
+    }
+}
+
+/// Each skill's answer.
+fn answers(state: &State, home: &Path) -> Vec<Answer> {
+    let catalog = &state.catalog;
+    let lines: HashMap<&Path, (&str, Size)> = state
+        .cost
+        .skills
+        .iter()
+        .filter_map(|s| Some((s.skill_md.as_deref()?, (s.line.as_deref()?, s.index))))
+        .collect();
+    let mut by_skill: Vec<Vec<FindingRef>> = vec![Vec::new(); catalog.skills.len()];
+    for f in &state.findings {
+        if let Some(i) = f.skill.filter(|&i| i < by_skill.len()) {
+            by_skill[i].push(finding_ref(state, f, home));
+        }
+    }
+    catalog
+        .skills
+        .iter()
+        .enumerate()
+        .zip(by_skill)
+        .map(|((index, skill), findings)| {
+            let line = lines.get(skill.skill_md.as_path());
+            let readiness = skill.readiness();
+            Answer {
+                index,
+                folder: shown_folder(&state.shown_path(&skill.skill_dir), home),
+                name: skill.name.clone(),
+                category: skill.category_path(),
+                offered: line.is_some(),
+                line: line.map(|(l, _)| state.shown_text(l)),
+                size: line.map(|&(_, s)| s).unwrap_or_default(),
+                command: skill.status.command.clone(),
+                missing_env: readiness.missing_env.clone(),
+                missing_files: readiness.missing_files.iter().map(|f| state.shown_text(f)).collect(),
+                findings,
+            }
+        })
+        .collect()
+}
+
+fn shown_folder(dir: &Path, home: &Path) -> String {
+    match dir.strip_prefix(home) {
+        Ok(rel) => paths::rel_string(rel),
+        Err(_) => paths::path_string(dir),
+    }
+}
+
+fn finding_ref(state: &State, f: &Finding, home: &Path) -> FindingRef {
+    FindingRef {
+        rule: f.rule.to_string(),
+        severity: f.severity.name(),
+        file: shown_folder(&state.shown_path(&f.path), home),
+        line: f.line,
+        message: state.shown_text(&f.message),
+    }
+}
+
+fn home_refs(state: &State, home: &Path) -> Vec<FindingRef> {
+    state.findings.iter().filter(|f| f.skill.is_none()).map(|f| finding_ref(state, f, home)).collect()
+}
+
+/// Pairs each skill of one state with the same skill of the other: by
+/// folder; then a folder gone and one arrived holding the same SKILL.md
+/// (a move); then by name (a move with edits).
+fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)> {
+    let mut pairs = Vec::new();
+    let new_by_folder: HashMap<&str, usize> = new.iter().enumerate().map(|(i, a)| (a.folder.as_str(), i)).collect();
+    let mut new_paired: HashSet<usize> = HashSet::new();
+    let mut old_left = Vec::new();
+    for (i, a) in old.iter().enumerate() {
+        match new_by_folder.get(a.folder.as_str()) {
+            Some(&j) if new_paired.insert(j) => pairs.push((Some(i), Some(j))),
+            _ => old_left.push(i),
+        }
+    }
+    let new_left: Vec<usize> = (0..new.len()).filter(|j| !new_paired.contains(j)).collect();
+    if !old_left.is_empty() && !new_left.is_empty() {
+        let mut remaining_new: BTreeMap<usize, ()> = new_left.iter().map(|&j| (j, ())).collect();
+        let mut still_old = Vec::new();
+        // The same name, in scan order: a folder moved (edited or not).
+        for &i in &old_left {
+            let found = remaining_new.keys().copied().find(|&j| new[j].name == old[i].name);
+            match found {
+                Some(j) => {
+                    remaining_new.remove(&j);
+                    pairs.push((Some(i), Some(j)));
+                }
+                None => still_old.push(i),
+            }
+        }
+        old_left = still_old;
+        let new_rest: Vec<usize> = remaining_new.into_keys().collect();
+        pairs.extend(old_left.iter().map(|&i| (Some(i), None)));
+        pairs.extend(new_rest.iter().map(|&j| (None, Some(j))));
+    } else {
+        pairs.extend(old_left.iter().map(|&i| (Some(i), None)));
+        pairs.extend(new_left.iter().map(|&j| (None, Some(j))));
+    }
+    pairs
+}
+
+/// Why the skill at `index` is not offered: the first step of `why` that
+/// fails; nothing when it is offered.
+fn why_not(state: &State, index: usize) -> Option<String> {
+    let inputs = WhyInputs { engine: state.engine, catalog: &state.catalog, index: &state.index };
+    let trace = inputs.trace(index, &[index]);
+    if trace.offered {
+        return None;
+    }
+    let step = trace.first_failure().or_else(|| trace.steps.iter().find(|s| s.step == "index"))?;
+    Some(format!("{}: {}", step.step, state.shown_text(&step.detail)))
+}
+
+/// The guard's verdict and its install decision at each trust level,
+/// where they differ (one scan of each folder, as `skillscope scan` makes).
+fn decisions_changed(before: &State, old: usize, after: &State, new: usize) -> Vec<FieldChange> {
+    let decide = |state: &State, index: usize| -> Vec<(&'static str, &'static str)> {
+        let skill = &state.catalog.skills[index];
+        if skill.db_row.is_some() {
+            return Vec::new();
+        }
+        let scan = crate::scan::scan_skill(&skill.skill_dir, &crate::scan::Origin::Trust("community"));
+        let mut out = vec![("guard.verdict", scan.verdict)];
+        for (&level, field) in crate::scan::TRUST_LEVELS.iter().zip(INSTALL_FIELDS) {
+            let decision = crate::scan::Scan { trust_level: level, ..scan.clone() }.decision(false);
+            out.push((
+                field,
+                match decision.allowed {
+                    Some(true) => "allowed",
+                    Some(false) => "refused",
+                    None => "asks for confirmation",
+                },
+            ));
+        }
+        out
+    };
+    let (b, a) = (decide(before, old), decide(after, new));
+    b.iter()
+        .zip(&a)
+        .filter(|(x, y)| x.1 != y.1)
+        .map(|(&(field, was), &(_, is))| FieldChange::new(field, was.into(), is.into()))
+        .collect()
+}
+
+/// The install decision's field for each of [`crate::scan::TRUST_LEVELS`].
+const INSTALL_FIELDS: [&str; 4] = ["install.builtin", "install.trusted", "install.community", "install.agent-created"];

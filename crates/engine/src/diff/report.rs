@@ -1,0 +1,452 @@
+//! A diff's findings: what changed for each skill and bundle, and the JSON
+//! `diff --json` prints.
+
+use super::{Answer, State};
+use crate::context::Context;
+use crate::cost::Size;
+use serde_json::{json, Value as Json};
+use std::collections::HashMap;
+
+/// How a skill changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChangeKind {
+    Added,
+    Removed,
+    /// Its folder moved (and maybe more).
+    Moved,
+    /// Same folder, another name.
+    Renamed,
+    Modified,
+}
+
+impl ChangeKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "added",
+            ChangeKind::Removed => "removed",
+            ChangeKind::Moved => "moved",
+            ChangeKind::Renamed => "renamed",
+            ChangeKind::Modified => "modified",
+        }
+    }
+
+    /// `+`, `-`, `→`, `~` as a status column shows them.
+    pub fn mark(self) -> &'static str {
+        match self {
+            ChangeKind::Added => "+",
+            ChangeKind::Removed => "-",
+            ChangeKind::Moved | ChangeKind::Renamed => "→",
+            ChangeKind::Modified => "~",
+        }
+    }
+}
+
+/// One answer that differs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FieldChange {
+    pub field: &'static str,
+    pub before: Json,
+    pub after: Json,
+}
+
+impl FieldChange {
+    pub fn new(field: &'static str, before: Json, after: Json) -> FieldChange {
+        FieldChange { field, before, after }
+    }
+}
+
+/// A finding, as compared across states (its line may move).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FindingRef {
+    pub rule: String,
+    pub severity: &'static str,
+    pub file: String,
+    pub line: Option<usize>,
+    pub message: String,
+}
+
+impl FindingRef {
+    fn key(&self) -> (&str, &str, &str) {
+        (&self.rule, &self.file, &self.message)
+    }
+
+    pub fn to_json(&self) -> Json {
+        json!({"rule": self.rule, "severity": self.severity, "file": self.file, "line": self.line, "message": self.message})
+    }
+}
+
+/// Findings new and fixed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FindingChanges {
+    pub new: Vec<FindingRef>,
+    pub fixed: Vec<FindingRef>,
+}
+
+impl FindingChanges {
+    pub fn is_empty(&self) -> bool {
+        self.new.is_empty() && self.fixed.is_empty()
+    }
+}
+
+/// The findings in `after` not in `before` (new) and the reverse (fixed),
+/// each counted as often as it occurs.
+pub fn finding_changes(before: &[FindingRef], after: &[FindingRef]) -> FindingChanges {
+    let mut counts: HashMap<(&str, &str, &str), isize> = HashMap::new();
+    for f in before {
+        *counts.entry(f.key()).or_default() += 1;
+    }
+    let mut new = Vec::new();
+    for f in after {
+        let c = counts.entry(f.key()).or_default();
+        if *c > 0 {
+            *c -= 1;
+        } else {
+            new.push(f.clone());
+        }
+    }
+    let mut fixed = Vec::new();
+    for f in before.iter().rev() {
+        let c = counts.entry(f.key()).or_default();
+        if *c > 0 {
+            *c -= 1;
+            fixed.push(f.clone());
+        }
+    }
+    fixed.reverse();
+    FindingChanges { new, fixed }
+}
+
+/// What changed for one skill.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SkillChange {
+    pub change: ChangeKind,
+    pub name: String,
+    /// Its folder (after; before for a removed skill).
+    pub folder: String,
+    pub fields: Vec<FieldChange>,
+    /// Why it is not offered, before and after, when that changed.
+    pub why: Option<(Option<String>, Option<String>)>,
+    /// Its `/name` message before and after, when that changed.
+    pub message: Option<(Option<String>, Option<String>)>,
+    /// The guard's install decisions that changed, per trust level.
+    pub decisions: Vec<FieldChange>,
+    pub findings: FindingChanges,
+    /// Its index cost before and after.
+    pub index: (Size, Size),
+}
+
+fn offered_fields(a: &Answer) -> Vec<(&'static str, Json)> {
+    vec![
+        ("offered", json!(a.offered)),
+        ("index_line", json!(a.line)),
+        ("command", json!(a.command)),
+        ("missing_env", json!(a.missing_env)),
+        ("missing_files", json!(a.missing_files)),
+    ]
+}
+
+/// The answers a skill that exists in one state only has: `offered`
+/// always, the rest when it has them.
+fn present_fields(a: &Answer) -> impl Iterator<Item = (&'static str, Json)> {
+    offered_fields(a)
+        .into_iter()
+        .filter(|(field, v)| *field == "offered" || !(v.is_null() || v.as_array().is_some_and(Vec::is_empty)))
+}
+
+impl SkillChange {
+    fn blank(change: ChangeKind, a: &Answer) -> SkillChange {
+        SkillChange {
+            change,
+            name: a.name.clone(),
+            folder: a.folder.clone(),
+            fields: Vec::new(),
+            why: None,
+            message: None,
+            decisions: Vec::new(),
+            findings: FindingChanges::default(),
+            index: (Size::default(), Size::default()),
+        }
+    }
+
+    pub(super) fn gone(a: &Answer) -> SkillChange {
+        let mut c = SkillChange::blank(ChangeKind::Removed, a);
+        c.fields = present_fields(a).map(|(f, v)| FieldChange::new(f, v, Json::Null)).collect();
+        c.findings.fixed = a.findings.clone();
+        c.index = (a.size, Size::default());
+        c
+    }
+
+    pub(super) fn arrived(a: &Answer) -> SkillChange {
+        let mut c = SkillChange::blank(ChangeKind::Added, a);
+        c.fields = present_fields(a).map(|(f, v)| FieldChange::new(f, Json::Null, v)).collect();
+        c.findings.new = a.findings.clone();
+        c.index = (Size::default(), a.size);
+        c
+    }
+
+    pub(super) fn between(o: &Answer, n: &Answer) -> SkillChange {
+        let change = if o.folder != n.folder {
+            ChangeKind::Moved
+        } else if o.name != n.name {
+            ChangeKind::Renamed
+        } else {
+            ChangeKind::Modified
+        };
+        let mut c = SkillChange::blank(change, n);
+        let mut push = |field: &'static str, before: Json, after: Json| {
+            if before != after {
+                c.fields.push(FieldChange::new(field, before, after));
+            }
+        };
+        push("folder", json!(o.folder), json!(n.folder));
+        push("name", json!(o.name), json!(n.name));
+        push("category", json!(o.category), json!(n.category));
+        for ((field, before), (_, after)) in offered_fields(o).into_iter().zip(offered_fields(n)) {
+            push(field, before, after);
+        }
+        c.findings = finding_changes(&o.findings, &n.findings);
+        c.index = (o.size, n.size);
+        c
+    }
+
+    /// Nothing the agent gets changed, nor any finding.
+    pub fn is_empty(&self) -> bool {
+        self.change == ChangeKind::Modified && !self.changes_agent() && self.findings.is_empty()
+    }
+
+    /// What the agent gets changed (not only findings).
+    pub fn changes_agent(&self) -> bool {
+        self.change != ChangeKind::Modified
+            || !self.fields.is_empty()
+            || self.message.is_some()
+            || !self.decisions.is_empty()
+    }
+
+    /// The unified diff of its message, paths as on the chosen backend.
+    pub fn message_diff(&self) -> Option<String> {
+        let (before, after) = self.message.as_ref()?;
+        Some(unified(before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""), "before", "after"))
+    }
+
+    pub fn to_json(&self) -> Json {
+        let mut fields = serde_json::Map::new();
+        for f in self.fields.iter().chain(&self.decisions) {
+            fields.insert(f.field.into(), json!({"before": f.before, "after": f.after}));
+        }
+        if let Some((before, after)) = &self.why {
+            fields.insert("why_not_offered".into(), json!({"before": before, "after": after}));
+        }
+        if self.index.0 != self.index.1 {
+            fields.insert(
+                "index_cost".into(),
+                json!({"before": size_json(&self.index.0), "after": size_json(&self.index.1)}),
+            );
+        }
+        if let Some((before, after)) = &self.message {
+            fields.insert("message".into(), json!({"before": before, "after": after, "diff": self.message_diff()}));
+        }
+        let mut out = json!({
+            "change": self.change.name(),
+            "name": self.name,
+            "folder": self.folder,
+            "fields": fields,
+        });
+        if !self.findings.is_empty() {
+            out["findings"] = findings_json(&self.findings);
+        }
+        out
+    }
+}
+
+fn size_json(size: &Size) -> Json {
+    json!({"chars": size.chars, "tokens": size.tokens})
+}
+
+fn findings_json(f: &FindingChanges) -> Json {
+    json!({
+        "new": f.new.iter().map(FindingRef::to_json).collect::<Vec<_>>(),
+        "fixed": f.fixed.iter().map(FindingRef::to_json).collect::<Vec<_>>(),
+    })
+}
+
+/// `git diff`-style unified text of two versions.
+pub fn unified(before: &str, after: &str, old_name: &str, new_name: &str) -> String {
+    similar::TextDiff::from_lines(before, after).unified_diff().context_radius(3).header(old_name, new_name).to_string()
+}
+
+/// What changed for one bundle.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BundleChange {
+    pub slug: String,
+    pub change: ChangeKind,
+    pub fields: Vec<FieldChange>,
+    pub message: Option<(Option<String>, Option<String>)>,
+}
+
+impl BundleChange {
+    pub fn message_diff(&self) -> Option<String> {
+        let (before, after) = self.message.as_ref()?;
+        Some(unified(before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""), "before", "after"))
+    }
+
+    pub fn to_json(&self) -> Json {
+        let mut fields = serde_json::Map::new();
+        for f in &self.fields {
+            fields.insert(f.field.into(), json!({"before": f.before, "after": f.after}));
+        }
+        if let Some((before, after)) = &self.message {
+            fields.insert("message".into(), json!({"before": before, "after": after, "diff": self.message_diff()}));
+        }
+        json!({"change": self.change.name(), "bundle": self.slug, "fields": fields})
+    }
+}
+
+/// Bundles added, removed, or whose composition or message changed.
+/// Messages are rendered for the bundles whose composition changed and those
+/// `renders` picks (a member's message changed).
+pub(super) fn bundle_changes(
+    before_ctx: &Context,
+    after_ctx: &Context,
+    before: &State,
+    after: &State,
+    renders: &dyn Fn(&crate::bundles::Bundle) -> bool,
+) -> Vec<BundleChange> {
+    let (old, new) = (&before.catalog.bundles.bundles, &after.catalog.bundles.bundles);
+    let session = |s: &State| Some(s.engine.options.session_id.clone());
+    let message = |ctx: &Context, state: &State, slug: &str| {
+        ctx.bundle_message(slug, "", session(state).as_deref()).map(|(text, _, _)| state.shown_text(&text))
+    };
+    let describe = |ctx: &Context, slug: &str| -> Option<Json> {
+        let b = ctx.bundles().bundles.get(slug)?;
+        let members: Vec<Json> = ctx
+            .bundle_members(b)
+            .into_iter()
+            .map(|(name, status)| json!({"skill": name, "status": member_status(&status)}))
+            .collect();
+        Some(json!({"name": b.name, "description": b.description, "instruction": b.instruction, "skills": members}))
+    };
+    let mut slugs: Vec<&String> = old.keys().chain(new.keys()).collect();
+    slugs.sort();
+    slugs.dedup();
+    let mut out = Vec::new();
+    for slug in slugs {
+        let (b, a) = (describe(before_ctx, slug), describe(after_ctx, slug));
+        let change = match (&b, &a) {
+            (None, Some(_)) => ChangeKind::Added,
+            (Some(_), None) => ChangeKind::Removed,
+            _ => ChangeKind::Modified,
+        };
+        let mut fields = Vec::new();
+        if b != a {
+            fields.push(FieldChange::new("composition", b.unwrap_or(Json::Null), a.unwrap_or(Json::Null)));
+        }
+        let picked = |ctx: &Context| ctx.bundles().bundles.get(slug).is_some_and(renders);
+        let message = if !fields.is_empty() || picked(before_ctx) || picked(after_ctx) {
+            let (mb, ma) = (message(before_ctx, before, slug), message(after_ctx, after, slug));
+            (mb != ma).then_some((mb, ma))
+        } else {
+            None
+        };
+        if !fields.is_empty() || message.is_some() {
+            out.push(BundleChange { slug: slug.clone(), change, fields, message });
+        }
+    }
+    out
+}
+
+fn member_status(status: &crate::messages::MemberStatus) -> String {
+    use crate::messages::MemberStatus;
+    match status {
+        MemberStatus::Loaded(name) => format!("loaded as {name}"),
+        MemberStatus::Missing(why) => format!("missing: {}", why.reason()),
+        MemberStatus::Disabled(name) => format!("{name} is disabled: skipped"),
+    }
+}
+
+/// What a change does to the agent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DiffReport {
+    /// Changed skills, in the order the states list them.
+    pub skills: Vec<SkillChange>,
+    pub bundles: Vec<BundleChange>,
+    /// Findings of no one skill (config, bundles, the home).
+    pub home_findings: FindingChanges,
+    pub index_before: Size,
+    pub index_after: Size,
+    /// The index's text differs.
+    pub index_changed: bool,
+    /// What was left aside or taken as it is (submodules, large files,
+    /// external dirs).
+    pub notes: Vec<String>,
+}
+
+impl DiffReport {
+    /// What the agent gets changed: a skill, a bundle, the index.
+    pub fn changes_agent(&self) -> bool {
+        self.index_changed || !self.bundles.is_empty() || self.skills.iter().any(SkillChange::changes_agent)
+    }
+
+    /// How many skills changed each way.
+    pub fn counts(&self) -> [(ChangeKind, usize); 5] {
+        let count = |k: ChangeKind| self.skills.iter().filter(|s| s.change == k).count();
+        [ChangeKind::Added, ChangeKind::Removed, ChangeKind::Moved, ChangeKind::Renamed, ChangeKind::Modified]
+            .map(|k| (k, count(k)))
+    }
+
+    pub fn to_json(&self, from: Json, to: Json) -> Json {
+        let mut summary = serde_json::Map::new();
+        for (kind, n) in self.counts() {
+            summary.insert(kind.name().into(), json!(n));
+        }
+        summary.insert("bundles".into(), json!(self.bundles.len()));
+        summary.insert(
+            "index".into(),
+            json!({
+                "before": {"chars": self.index_before.chars, "tokens": self.index_before.tokens},
+                "after": {"chars": self.index_after.chars, "tokens": self.index_after.tokens},
+                "changed": self.index_changed,
+            }),
+        );
+        summary.insert("agent_changed".into(), json!(self.changes_agent()));
+        json!({
+            "from": from,
+            "to": to,
+            "summary": summary,
+            "skills": self.skills.iter().map(SkillChange::to_json).collect::<Vec<_>>(),
+            "bundles": self.bundles.iter().map(BundleChange::to_json).collect::<Vec<_>>(),
+            "home_findings": findings_json(&self.home_findings),
+            "notes": self.notes,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finding(rule: &str, line: usize) -> FindingRef {
+        FindingRef {
+            rule: rule.into(),
+            severity: "warning",
+            file: "a/SKILL.md".into(),
+            line: Some(line),
+            message: "m".into(),
+        }
+    }
+
+    #[test]
+    fn findings_are_new_or_fixed_by_rule_file_and_message_not_line() {
+        let before = vec![finding("x", 3), finding("y", 4), finding("y", 9)];
+        let after = vec![finding("x", 5), finding("y", 4), finding("z", 1)];
+        let changes = finding_changes(&before, &after);
+        assert_eq!(changes.new, vec![finding("z", 1)]);
+        assert_eq!(changes.fixed, vec![finding("y", 9)]);
+    }
+
+    #[test]
+    fn unified_diffs_name_both_sides() {
+        let text = unified("a\nb\n", "a\nc\n", "before", "after");
+        assert!(text.contains("--- before") && text.contains("+++ after"), "{text}");
+        assert!(text.contains("-b\n") && text.contains("+c\n"), "{text}");
+    }
+}

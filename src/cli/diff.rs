@@ -1,0 +1,590 @@
+//! `skillscope diff [REV] [REV2]`: what a change does to the agent. Each
+//! revision's tree is written from git's objects into a folder of ours
+//! (never checked out), each state is answered by the engine as if it were
+//! the only one, and the answers are compared.
+
+use super::output::{print_json, Out};
+use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+use crate::engine::check::run::{resolve, Overrides};
+use crate::engine::diagnostics::Severity;
+use crate::engine::diff::git::{self, GitError, Repo, Written};
+use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
+use crate::engine::env::Env;
+use crate::open::FolderKind;
+use crate::sanitize::clean_line;
+use serde_json::json;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+
+/// How a diff is printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum DiffFormat {
+    #[default]
+    Text,
+    Json,
+    Markdown,
+}
+
+/// `diff`'s arguments.
+#[derive(Debug, Clone, clap::Args)]
+pub struct DiffArgs {
+    /// The revision to compare from (default HEAD); `A...B` compares the
+    /// merge base of A and B with B, `A..B` compares A with B
+    pub rev: Option<String>,
+    /// The revision to compare to (default: the working tree)
+    pub rev2: Option<String>,
+    /// One line per changed skill
+    #[arg(long)]
+    pub stat: bool,
+    /// text, json or markdown (a pull-request comment)
+    #[arg(long, value_enum)]
+    pub format: Option<DiffFormat>,
+    /// Exit 1 when what the agent gets changed, as `git diff --exit-code`
+    #[arg(long)]
+    pub exit_code: bool,
+    /// Compare findings at or above: error, warning or info
+    #[arg(long, value_name = "LEVEL", value_parser = super::parse_severity, default_value = "warning")]
+    pub min_severity: Severity,
+}
+
+/// The two revisions compared: commit ids, `to` none for the working tree.
+struct Span {
+    from: String,
+    from_name: String,
+    to: Option<String>,
+    to_name: String,
+}
+
+fn span(repo: &Repo, args: &DiffArgs) -> Result<Span, GitError> {
+    let rev = args.rev.clone().unwrap_or_else(|| "HEAD".to_owned());
+    if args.rev2.is_none() {
+        if let Some((a, b)) = rev.split_once("...") {
+            let (a, b) = (or_head(a), or_head(b));
+            let (ca, cb) = (repo.commit(a)?, repo.commit(b)?);
+            let base = repo.merge_base(&ca, &cb)?;
+            return Ok(Span {
+                from: base,
+                from_name: format!("merge base of {a} and {b}"),
+                to: Some(cb),
+                to_name: b.to_owned(),
+            });
+        }
+        if let Some((a, b)) = rev.split_once("..") {
+            let (a, b) = (or_head(a), or_head(b));
+            return Ok(Span {
+                from: repo.commit(a)?,
+                from_name: a.to_owned(),
+                to: Some(repo.commit(b)?),
+                to_name: b.to_owned(),
+            });
+        }
+    }
+    let from = repo.commit(&rev)?;
+    let to = args.rev2.as_deref().map(|r| repo.commit(r)).transpose()?;
+    Ok(Span { from, from_name: rev, to, to_name: args.rev2.clone().unwrap_or_else(|| "working tree".to_owned()) })
+}
+
+fn or_head(rev: &str) -> &str {
+    if rev.is_empty() {
+        "HEAD"
+    } else {
+        rev
+    }
+}
+
+/// The folder compared: the one given, else the repository the current
+/// folder is in (its top, or the Hermes home it holds).
+fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
+    let start = match &global.home {
+        Some(path) => path.clone(),
+        None => std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?,
+    };
+    let start = start.canonicalize().map_err(|e| format!("{}: {e}", start.display()))?;
+    let repo = Repo::discover(&start).map_err(|e| e.to_string())?;
+    if global.home.is_some() {
+        return Ok((repo, start));
+    }
+    let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
+    let folder = held_home(&root).unwrap_or_else(|| root.clone());
+    Ok((repo, folder))
+}
+
+/// A Hermes home one or two folders below a repository's top that holds no
+/// skills itself.
+fn held_home(root: &Path) -> Option<PathBuf> {
+    if crate::open::classify(root) != FolderKind::Home
+        || root.join("skills").is_dir()
+        || root.join("config.yaml").exists()
+    {
+        return None;
+    }
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(root).ok()?.flatten() {
+        let path = entry.path();
+        let hidden = entry.file_name().to_string_lossy().starts_with('.');
+        if !hidden && path.is_dir() && (path.join("skills").is_dir() || path.join("config.yaml").is_file()) {
+            found.push(path);
+        }
+    }
+    (found.len() == 1).then(|| found.remove(0))
+}
+
+pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
+    let (repo, folder) = match folder_of(global) {
+        Ok(found) => found,
+        Err(msg) => {
+            eprintln!("skillscope: diff: {msg}");
+            return EXIT_USAGE;
+        }
+    };
+    let span = match span(&repo, args) {
+        Ok(span) => span,
+        Err(e) => {
+            eprintln!("skillscope: diff: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
+    let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
+    let written = |commit: &str| -> Result<(tempfile::TempDir, Written), String> {
+        let entries = repo.tree(commit).map_err(|e| e.to_string())?;
+        let builder = tempfile::Builder::new().prefix("skillscope-rev-").to_owned();
+        let dir = match scratch_in_memory(git::room_needed(&entries)) {
+            Some(base) => builder.tempdir_in(base),
+            None => builder.tempdir(),
+        }
+        .map_err(|e| e.to_string())?;
+        let written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
+        Ok((dir, written))
+    };
+    let from_tree = match written(&span.from) {
+        Ok(t) => t,
+        Err(msg) => {
+            eprintln!("skillscope: diff: reading {}: {msg}", span.from_name);
+            return EXIT_ANSWER_ERROR;
+        }
+    };
+    let to_tree = match span.to.as_deref().map(written).transpose() {
+        Ok(t) => t,
+        Err(msg) => {
+            eprintln!("skillscope: diff: reading {}: {msg}", span.to_name);
+            return EXIT_ANSWER_ERROR;
+        }
+    };
+    let side = |tree: Option<&tempfile::TempDir>| -> (PathBuf, Option<(PathBuf, PathBuf)>) {
+        match tree {
+            Some(dir) => {
+                let written = dir.path().canonicalize().unwrap_or_else(|_| dir.path().to_path_buf());
+                (written.join(&rel), Some((written, repo_root.clone())))
+            }
+            None => (folder.clone(), None),
+        }
+    };
+    let (from_home, from_map) = side(Some(&from_tree.0));
+    let (to_home, to_map) = side(to_tree.as_ref().map(|t| &t.0));
+    let open = |home: &Path| {
+        let mut g = global.clone();
+        g.home = Some(home.to_path_buf());
+        open_session(&g, Env::from_process(), false)
+    };
+    let (from_session, to_session) = match (open(&from_home), open(&to_home)) {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("skillscope: diff: {e}");
+            return EXIT_USAGE;
+        }
+    };
+    let options = |home: &Path| -> Result<ReadOptions, String> {
+        let overrides = Overrides { min_severity: Some(args.min_severity), ..Overrides::default() };
+        let resolved = resolve(&overrides, home).map_err(|e| e.to_string())?;
+        Ok(ReadOptions { policy: resolved.policy, ..ReadOptions::default() })
+    };
+    fn read_state<'a>(
+        session: &'a super::Session,
+        options: Result<ReadOptions, String>,
+        map: Option<(PathBuf, PathBuf)>,
+    ) -> Result<State<'a>, String> {
+        let options = options?;
+        State::read(&session.engine, &options, map).map_err(|e| format!("Hermes fails to build the skills index: {e}"))
+    }
+    let read =
+        (read_state(&from_session, options(&from_home), from_map), read_state(&to_session, options(&to_home), to_map));
+    let (before, after) = match read {
+        (Ok(a), Ok(b)) => (a, b),
+        (Err(e), _) | (_, Err(e)) => {
+            eprintln!("skillscope: diff: {e}");
+            return EXIT_ANSWER_ERROR;
+        }
+    };
+    let changed = repo.changed_paths(&span.from, span.to.as_deref());
+    let touched = match &changed {
+        Ok(changed) if !diff::touches_home([&before, &after], &repo_root, changed) => {
+            Touched::Paths { base: &repo_root, changed }
+        }
+        _ => Touched::All,
+    };
+    let mut report = diff::compare(&before, &after, &folder, &touched);
+    report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1), &after, to_session.folder.as_deref()));
+    let from = json!({"rev": span.from_name, "commit": span.from});
+    let to = json!({"rev": span.to_name, "commit": span.to});
+    let format = if global.json { DiffFormat::Json } else { args.format.unwrap_or_default() };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let titles = (&span.from_name[..], &span.to_name[..]);
+    let written = match (format, args.stat) {
+        (DiffFormat::Json, _) => print_json(&mut out, &report.to_json(from, to)),
+        (_, true) => write_stat(&report, &mut out),
+        (DiffFormat::Markdown, _) => write_markdown(&report, titles, &mut out),
+        (DiffFormat::Text, _) => write_text(&report, titles, &folder, io::stdout().is_terminal(), &mut out),
+    };
+    if let Err(e) = written.and_then(|_| out.flush()) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("skillscope: {e}");
+        }
+        return EXIT_ANSWER_ERROR;
+    }
+    if args.exit_code && report.changes_agent() {
+        EXIT_ANSWER_ERROR
+    } else {
+        EXIT_OK
+    }
+}
+
+/// A memory-backed folder (`/dev/shm`) with room to spare for a revision's
+/// files, unless `TMPDIR` names where temporary files go: creating many
+/// small files there takes a fraction of the time a disk's file system
+/// does. The files are removed when the diff ends.
+fn scratch_in_memory(needed: u64) -> Option<&'static Path> {
+    if std::env::var_os("TMPDIR").is_some() {
+        return None;
+    }
+    let shm = Path::new("/dev/shm");
+    free_bytes(shm).filter(|&free| free / 4 > needed).map(|_| shm)
+}
+
+#[cfg(unix)]
+fn free_bytes(dir: &Path) -> Option<u64> {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
+    // SAFETY: `path` is a NUL-terminated string and `stats` a plain struct
+    // statvfs fills; nothing is kept past the call.
+    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
+    // SAFETY: as above.
+    let ok = unsafe { libc::statvfs(path.as_ptr(), &mut stats) } == 0;
+    // SAFETY: `access` reads the NUL-terminated `path` and keeps nothing.
+    let writable = ok && unsafe { libc::access(path.as_ptr(), libc::W_OK) } == 0;
+    writable.then(|| stats.f_bavail as u64 * stats.f_frsize as u64)
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_dir: &Path) -> Option<u64> {
+    None
+}
+
+/// What the comparison left aside or took as it is.
+fn notes(from: &Written, to: Option<&Written>, after: &State, shown_folder: Option<&Path>) -> Vec<String> {
+    let mut notes = Vec::new();
+    for written in std::iter::once(from).chain(to) {
+        for sub in &written.submodules {
+            notes.push(format!("submodule {sub} left aside (its folder is empty in the revision read)"));
+        }
+        for file in &written.not_read {
+            notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
+        }
+    }
+    // A folder of skills is shown as the one external dir of a stand-in home.
+    for dir in after.engine.home.external_dirs.iter().filter(|d| Some(d.as_path()) != shown_folder) {
+        notes.push(format!("external dir {} taken as it is in both states", dir.display()));
+    }
+    notes.sort();
+    notes.dedup();
+    notes
+}
+
+fn sign(n: i128) -> String {
+    if n > 0 {
+        format!("+{n}")
+    } else {
+        n.to_string()
+    }
+}
+
+fn index_line(report: &DiffReport) -> String {
+    let (b, a) = (report.index_before, report.index_after);
+    format!(
+        "index: {} → {} chars ({}), {} → {} tokens ({})",
+        b.chars,
+        a.chars,
+        sign(a.chars as i128 - b.chars as i128),
+        b.tokens,
+        a.tokens,
+        sign(a.tokens as i128 - b.tokens as i128)
+    )
+}
+
+fn counts_line(report: &DiffReport) -> String {
+    let parts: Vec<String> = report.counts().iter().map(|(k, n)| format!("{n} {}", k.name())).collect();
+    format!("skills: {}; bundles: {} changed", parts.join(", "), report.bundles.len())
+}
+
+/// A JSON value as one line of text.
+fn shown(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "—".into(),
+        serde_json::Value::String(s) => clean_line(s.trim()),
+        other => clean_line(&other.to_string()),
+    }
+}
+
+/// The short summary of a skill's change, for --stat and tables.
+fn gist(skill: &SkillChange) -> String {
+    let mut parts: Vec<String> = skill
+        .fields
+        .iter()
+        .filter(|_| skill.change != diff::ChangeKind::Added && skill.change != diff::ChangeKind::Removed)
+        .map(|f| f.field.to_owned())
+        .collect();
+    if skill.message.is_some() {
+        parts.push("message".into());
+    }
+    parts.extend(skill.decisions.iter().map(|d| d.field.to_owned()));
+    let (b, a) = skill.index;
+    if b.tokens != a.tokens {
+        parts.push(format!("index {} tokens", sign(a.tokens as i128 - b.tokens as i128)));
+    }
+    if !skill.findings.new.is_empty() {
+        parts.push(format!("{} new finding(s)", skill.findings.new.len()));
+    }
+    if !skill.findings.fixed.is_empty() {
+        parts.push(format!("{} fixed", skill.findings.fixed.len()));
+    }
+    parts.join(", ")
+}
+
+fn write_stat(report: &DiffReport, out: &mut Out) -> io::Result<()> {
+    for skill in &report.skills {
+        writeln!(
+            out,
+            "{} {} ({})  {}",
+            skill.change.mark(),
+            clean_line(&skill.name),
+            clean_line(&skill.folder),
+            gist(skill)
+        )?;
+    }
+    for bundle in &report.bundles {
+        writeln!(
+            out,
+            "{} {} (bundle)  {}",
+            bundle.change.mark(),
+            clean_line(&bundle.slug),
+            if bundle.message.is_some() { "message" } else { "composition" }
+        )?;
+    }
+    writeln!(out, "{}; {}", counts_line(report), index_line(report))
+}
+
+struct Paint {
+    on: bool,
+}
+
+impl Paint {
+    fn wrap(&self, code: &str, text: &str) -> String {
+        if self.on {
+            format!("\x1b[{code}m{text}\x1b[0m")
+        } else {
+            text.to_owned()
+        }
+    }
+}
+
+fn write_text(
+    report: &DiffReport,
+    (from, to): (&str, &str),
+    folder: &Path,
+    colour: bool,
+    out: &mut Out,
+) -> io::Result<()> {
+    let paint = Paint { on: colour };
+    writeln!(
+        out,
+        "{}",
+        paint.wrap("1", &format!("{} → {}  ({})", clean_line(from), clean_line(to), folder.display()))
+    )?;
+    writeln!(out, "{}", index_line(report))?;
+    writeln!(out, "{}", counts_line(report))?;
+    if report.skills.is_empty() && report.bundles.is_empty() && report.home_findings.is_empty() && !report.index_changed
+    {
+        writeln!(out, "\nNothing the agent gets changed.")?;
+    }
+    for skill in &report.skills {
+        let code = match skill.change {
+            diff::ChangeKind::Added => "32",
+            diff::ChangeKind::Removed => "31",
+            _ => "33",
+        };
+        writeln!(out)?;
+        let title = format!(
+            "{} {} ({}) {}",
+            skill.change.mark(),
+            clean_line(&skill.name),
+            clean_line(&skill.folder),
+            skill.change.name()
+        );
+        writeln!(out, "{}", paint.wrap(code, &title))?;
+        for f in &skill.fields {
+            writeln!(out, "    {}: {} → {}", f.field, shown(&f.before), shown(&f.after))?;
+        }
+        if let Some((before, after)) = &skill.why {
+            let why = |w: &Option<String>| {
+                w.as_deref().map_or("offered".to_owned(), |w| format!("not offered ({})", clean_line(w)))
+            };
+            writeln!(out, "    why: {} → {}", why(before), why(after))?;
+        }
+        for d in &skill.decisions {
+            writeln!(out, "    {}: {} → {}", d.field, shown(&d.before), shown(&d.after))?;
+        }
+        let (b, a) = skill.index;
+        if b != a {
+            writeln!(out, "    index cost: {} → {} chars, {} → {} tokens", b.chars, a.chars, b.tokens, a.tokens)?;
+        }
+        if let Some(diff) = skill.message_diff() {
+            writeln!(out, "    message:")?;
+            write_diff(&diff, &paint, out)?;
+        }
+        write_findings(&skill.findings, out)?;
+    }
+    for bundle in &report.bundles {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "{}",
+            paint.wrap(
+                "36",
+                &format!("{} {} (bundle) {}", bundle.change.mark(), clean_line(&bundle.slug), bundle.change.name())
+            )
+        )?;
+        for f in &bundle.fields {
+            writeln!(out, "    {}: {} → {}", f.field, shown(&f.before), shown(&f.after))?;
+        }
+        if let Some(diff) = bundle.message_diff() {
+            writeln!(out, "    message:")?;
+            write_diff(&diff, &paint, out)?;
+        }
+    }
+    if !report.home_findings.is_empty() {
+        writeln!(out, "\nhome:")?;
+        write_findings(&report.home_findings, out)?;
+    }
+    for note in &report.notes {
+        writeln!(out, "note: {}", clean_line(note))?;
+    }
+    Ok(())
+}
+
+fn write_diff(diff: &str, paint: &Paint, out: &mut Out) -> io::Result<()> {
+    for line in diff.lines() {
+        let code = match line.as_bytes().first() {
+            Some(b'+') if !line.starts_with("+++") => "32",
+            Some(b'-') if !line.starts_with("---") => "31",
+            Some(b'@') => "36",
+            _ => "",
+        };
+        let text = format!("      {}", clean_line(line));
+        writeln!(out, "{}", if code.is_empty() { text } else { paint.wrap(code, &text) })?;
+    }
+    Ok(())
+}
+
+fn write_findings(f: &diff::FindingChanges, out: &mut Out) -> io::Result<()> {
+    for (label, list) in [("new finding", &f.new), ("fixed", &f.fixed)] {
+        for x in list {
+            let at = x.line.map(|l| format!(":{l}")).unwrap_or_default();
+            writeln!(out, "    {label}: {} {}{at}: {}", x.rule, clean_line(&x.file), clean_line(&x.message))?;
+        }
+    }
+    Ok(())
+}
+
+/// Markdown text in a table cell: pipes escaped, one line.
+fn cell(text: &str) -> String {
+    clean_line(text).replace('|', "\\|")
+}
+
+fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) -> io::Result<()> {
+    writeln!(out, "### What this change does to the agent\n")?;
+    writeln!(out, "`{}` → `{}`: {}; {}\n", cell(from), cell(to), counts_line(report), index_line(report))?;
+    if !report.skills.is_empty() {
+        writeln!(out, "| | Skill | Folder | Change | What changed |")?;
+        writeln!(out, "|---|---|---|---|---|")?;
+        for skill in &report.skills {
+            writeln!(
+                out,
+                "| {} | `{}` | `{}` | {} | {} |",
+                skill.change.mark(),
+                cell(&skill.name),
+                cell(&skill.folder),
+                skill.change.name(),
+                cell(&gist(skill))
+            )?;
+        }
+        writeln!(out)?;
+    }
+    for skill in &report.skills {
+        writeln!(
+            out,
+            "<details><summary>{} <code>{}</code> ({})</summary>\n",
+            skill.change.mark(),
+            html(&skill.name),
+            skill.change.name()
+        )?;
+        for f in &skill.fields {
+            writeln!(out, "- **{}**: {} → {}", f.field, cell(&shown(&f.before)), cell(&shown(&f.after)))?;
+        }
+        if let Some((before, after)) = &skill.why {
+            let why = |w: &Option<String>| {
+                w.as_deref().map_or("offered".to_owned(), |w| format!("not offered ({})", cell(w)))
+            };
+            writeln!(out, "- **why**: {} → {}", why(before), why(after))?;
+        }
+        for d in &skill.decisions {
+            writeln!(out, "- **{}**: {} → {}", d.field, shown(&d.before), shown(&d.after))?;
+        }
+        for x in &skill.findings.new {
+            writeln!(
+                out,
+                "- new finding `{}` {}{}: {}",
+                x.rule,
+                cell(&x.file),
+                x.line.map(|l| format!(":{l}")).unwrap_or_default(),
+                cell(&x.message)
+            )?;
+        }
+        for x in &skill.findings.fixed {
+            writeln!(out, "- fixed `{}` {}: {}", x.rule, cell(&x.file), cell(&x.message))?;
+        }
+        if let Some(diff) = skill.message_diff() {
+            writeln!(out, "\n```diff\n{}```", diff.replace("```", "`\u{200b}``"))?;
+        }
+        writeln!(out, "\n</details>\n")?;
+    }
+    for bundle in &report.bundles {
+        writeln!(
+            out,
+            "<details><summary>bundle <code>{}</code> ({})</summary>\n",
+            html(&bundle.slug),
+            bundle.change.name()
+        )?;
+        if let Some(diff) = bundle.message_diff() {
+            writeln!(out, "```diff\n{}```", diff.replace("```", "`\u{200b}``"))?;
+        }
+        writeln!(out, "\n</details>\n")?;
+    }
+    for note in &report.notes {
+        writeln!(out, "> {}", cell(note))?;
+    }
+    Ok(())
+}
+
+fn html(text: &str) -> String {
+    clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}

@@ -1,0 +1,389 @@
+//! `skillscope diff` on real git repositories: each kind of change, the
+//! revision forms, the output formats and exit codes; the repository is
+//! byte-identical afterwards; and the diff agrees with our own answers for
+//! each state checked out on its own.
+
+use serde_json::Value as Json;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn git(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .env("GIT_AUTHOR_NAME", "t")
+        .env("GIT_AUTHOR_EMAIL", "t@example.com")
+        .env("GIT_COMMITTER_NAME", "t")
+        .env("GIT_COMMITTER_EMAIL", "t@example.com")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("HOME", dir)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8_lossy(&out.stdout).trim().to_owned()
+}
+
+fn skill(repo: &Path, folder: &str, name: &str, description: &str, extra: &str) {
+    let dir = repo.join(folder);
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = format!("---\nname: {name}\ndescription: {description}\n{extra}---\n# {name}\n\nRun scripts/run.sh from ${{HERMES_SKILL_DIR}}.\n");
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+}
+
+fn commit(repo: &Path, message: &str) -> String {
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "--no-gpg-sign", "-m", message]);
+    git(repo, &["rev-parse", "HEAD"])
+}
+
+/// A repository of skills (no Hermes home around them), one commit.
+fn skills_repo() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    skill(&repo, "devops/deploy", "deploy", "Deploy the app to production.", "");
+    skill(&repo, "tools/lint", "lint", "Lint the code base.", "");
+    skill(&repo, "notes/old", "old", "Old notes nobody reads.", "");
+    skill(&repo, "tools/keys", "keys", "Rotate API keys.", "");
+    commit(&repo, "one");
+    (tmp, repo)
+}
+
+fn diff_in(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(dir)
+        .arg("diff")
+        .args(args)
+        .env_remove("HERMES_HOME")
+        .env("HOME", dir)
+        .output()
+        .expect("skillscope runs")
+}
+
+fn json_of(out: &Output) -> Json {
+    assert!(
+        out.status.code().is_some_and(|c| c <= 1),
+        "{}\n{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+fn by_folder(report: &Json) -> BTreeMap<String, Json> {
+    report["skills"].as_array().unwrap().iter().map(|s| (s["folder"].as_str().unwrap().to_owned(), s.clone())).collect()
+}
+
+#[test]
+fn each_kind_of_change_is_reported_against_the_working_tree() {
+    let (_tmp, repo) = skills_repo();
+    // Hidden: a platform no one runs this on.
+    skill(&repo, "devops/deploy", "deploy", "Deploy the app to production.", "platforms: [windows]\n");
+    std::fs::create_dir_all(repo.join("quality")).unwrap();
+    git(&repo, &["mv", "tools/lint", "quality/lint"]);
+    std::fs::remove_dir_all(repo.join("notes/old")).unwrap();
+    skill(&repo, "new/fresh", "fresh", "A fresh skill for fresh things.", "");
+    skill(&repo, "tools/keys", "key-rotation", "Rotate API keys.", "");
+
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let skills = by_folder(&report);
+    let kind = |folder: &str| skills[folder]["change"].as_str().unwrap().to_owned();
+    assert_eq!(kind("devops/deploy"), "modified");
+    assert_eq!(kind("quality/lint"), "moved");
+    assert_eq!(kind("notes/old"), "removed");
+    assert_eq!(kind("new/fresh"), "added");
+    assert_eq!(kind("tools/keys"), "renamed");
+    assert_eq!(skills.len(), 5, "{report:#}");
+
+    let deploy = &skills["devops/deploy"]["fields"];
+    assert_eq!(deploy["offered"], serde_json::json!({"before": true, "after": false}));
+    assert_eq!(deploy["command"]["before"], "/deploy");
+    assert!(deploy["command"]["after"].is_null());
+    assert!(deploy["why_not_offered"]["after"].as_str().unwrap().starts_with("platform:"), "{deploy:#}");
+    assert!(deploy["message"]["diff"].as_str().unwrap().contains("-Run scripts/run.sh from"));
+
+    let lint = &skills["quality/lint"]["fields"];
+    assert_eq!(lint["folder"], serde_json::json!({"before": "tools/lint", "after": "quality/lint"}));
+    // The message names the skill's folder: it moved with it.
+    let diff = lint["message"]["diff"].as_str().unwrap();
+    assert!(
+        diff.contains(&format!("+[Skill directory: {}", repo.canonicalize().unwrap().join("quality/lint").display())),
+        "{diff}"
+    );
+    assert!(!diff.contains("skillscope-rev-"), "paths of the revision read are named as the repository's: {diff}");
+
+    let keys = &skills["tools/keys"]["fields"];
+    assert_eq!(keys["name"], serde_json::json!({"before": "keys", "after": "key-rotation"}));
+    assert_eq!(keys["command"], serde_json::json!({"before": "/keys", "after": "/key-rotation"}));
+    assert!(skills["tools/keys"]["findings"]["new"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|f| f["rule"] == "spec-name-folder"));
+
+    let summary = &report["summary"];
+    assert_eq!((summary["added"].as_u64(), summary["removed"].as_u64()), (Some(1), Some(1)));
+    assert_eq!(
+        (summary["moved"].as_u64(), summary["renamed"].as_u64(), summary["modified"].as_u64()),
+        (Some(1), Some(1), Some(1))
+    );
+    assert!(
+        summary["index"]["before"]["chars"].as_u64().unwrap() > summary["index"]["after"]["chars"].as_u64().unwrap()
+    );
+    assert_eq!(summary["agent_changed"], true);
+    assert_eq!(report["from"]["rev"], "HEAD");
+    assert_eq!(report["to"]["rev"], "working tree");
+}
+
+#[test]
+fn exit_codes_follow_git_diff() {
+    let (_tmp, repo) = skills_repo();
+    let same = diff_in(&repo, &["--exit-code"]);
+    assert_eq!(same.status.code(), Some(0), "{}", String::from_utf8_lossy(&same.stderr));
+    assert!(String::from_utf8_lossy(&same.stdout).contains("Nothing the agent gets changed"));
+    // A text change that changes nothing the agent gets: a file outside
+    // every skill folder Hermes does not read.
+    std::fs::write(repo.join("README.txt"), "notes\n").unwrap();
+    assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(0));
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(1));
+    assert_eq!(diff_in(&repo, &[]).status.code(), Some(0), "without --exit-code a change is no failure");
+    let bad = diff_in(&repo, &["no-such-rev"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("no-such-rev: no such revision"));
+}
+
+#[test]
+fn revisions_branches_and_the_merge_base() {
+    let (_tmp, repo) = skills_repo();
+    let base = git(&repo, &["rev-parse", "HEAD"]);
+    git(&repo, &["checkout", "-q", "-b", "feature"]);
+    skill(&repo, "feature/new-thing", "new-thing", "A thing the feature adds.", "");
+    commit(&repo, "feature adds a skill");
+    git(&repo, &["checkout", "-q", "main"]);
+    skill(&repo, "main/only", "main-only", "A skill only main has.", "");
+    commit(&repo, "main adds another");
+
+    // Two revisions: main's skill is gone and the feature's arrives.
+    let two = by_folder(&json_of(&diff_in(&repo, &["main", "feature", "--json"])));
+    assert_eq!(two.keys().cloned().collect::<Vec<_>>(), ["feature/new-thing", "main/only"]);
+    // `A...B`: from the merge base to B, as `git diff` does.
+    let report = json_of(&diff_in(&repo, &["main...feature", "--json"]));
+    assert_eq!(by_folder(&report).keys().cloned().collect::<Vec<_>>(), ["feature/new-thing"]);
+    assert_eq!(report["from"]["commit"], base.as_str());
+    // `A..B` compares A with B.
+    assert_eq!(by_folder(&json_of(&diff_in(&repo, &["main..feature", "--json"]))).len(), 2);
+    // HEAD~1 and a tag.
+    git(&repo, &["tag", "v1", &base]);
+    let since_tag = by_folder(&json_of(&diff_in(&repo, &["v1", "--json"])));
+    assert_eq!(since_tag.keys().cloned().collect::<Vec<_>>(), ["main/only"]);
+    let last = by_folder(&json_of(&diff_in(&repo, &["HEAD~1", "HEAD", "--json"])));
+    assert_eq!(last["main/only"]["change"], "added");
+}
+
+#[test]
+fn a_hermes_home_kept_in_git_with_config_and_bundles() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(home.join("skill-bundles")).unwrap();
+    git(&home, &["init", "-q", "-b", "main"]);
+    skill(&home, "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    skill(&home, "skills/devops/rollback", "rollback", "Roll a release back.", "");
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
+    std::fs::write(home.join("skill-bundles/release.yaml"), "name: release\nskills: [deploy, rollback]\n").unwrap();
+    commit(&home, "home");
+    // One config line hides a skill; the bundle then skips it.
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [rollback]\n").unwrap();
+    let report = json_of(&diff_in(&home.join("skills/devops"), &["--json"]));
+    let skills = by_folder(&report);
+    assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["skills/devops/rollback"], "{report:#}");
+    assert_eq!(skills["skills/devops/rollback"]["fields"]["offered"]["after"], false);
+    let why = skills["skills/devops/rollback"]["fields"]["why_not_offered"]["after"].as_str().unwrap();
+    assert!(why.starts_with("disabled:"), "{why}");
+    let bundles = report["bundles"].as_array().unwrap();
+    assert_eq!(bundles.len(), 1, "{report:#}");
+    assert_eq!(bundles[0]["bundle"], "/release");
+    assert!(bundles[0]["fields"]["message"]["diff"].as_str().unwrap().contains("-Skills loaded: deploy, rollback"));
+}
+
+/// Every file below `dir` (the `.git` folder included) with its bytes and
+/// modification time.
+fn snapshot(dir: &Path) -> BTreeMap<PathBuf, (Vec<u8>, std::time::SystemTime)> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            let meta = std::fs::symlink_metadata(&path).unwrap();
+            if meta.is_dir() {
+                stack.push(path);
+            } else if meta.is_file() {
+                out.insert(path.clone(), (std::fs::read(&path).unwrap(), meta.modified().unwrap()));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn the_repository_is_byte_identical_after_a_diff() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    std::fs::write(repo.join("untracked.md"), "x\n").unwrap();
+    let before = snapshot(&repo);
+    for args in [&["--json"][..], &["--stat"], &["--format", "markdown"], &["HEAD", "HEAD", "--json"]] {
+        diff_in(&repo, args);
+    }
+    let after = snapshot(&repo);
+    assert_eq!(before.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>(), "no file is added or removed");
+    for (path, (bytes, mtime)) in &before {
+        assert_eq!(&after[path].0, bytes, "{} changed", path.display());
+        assert_eq!(&after[path].1, mtime, "{} was touched", path.display());
+    }
+}
+
+#[test]
+fn markdown_and_stat_outputs() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint | the code base.", "");
+    let md = String::from_utf8(diff_in(&repo, &["--format", "markdown"]).stdout).unwrap();
+    assert!(md.starts_with("### What this change does to the agent"), "{md}");
+    assert!(md.contains("| ~ | `lint` | `tools/lint` | modified |"), "{md}");
+    assert!(md.contains("<details><summary>~ <code>lint</code> (modified)</summary>"), "{md}");
+    assert!(md.contains("Lint \\| the code base."), "a pipe in a cell is escaped: {md}");
+    assert!(md.contains("```diff\n--- before\n+++ after"), "{md}");
+    let stat = String::from_utf8(diff_in(&repo, &["--stat"]).stdout).unwrap();
+    let lines: Vec<&str> = stat.lines().collect();
+    assert_eq!(lines.len(), 2, "{stat}");
+    assert!(lines[0].starts_with("~ lint (tools/lint)  index_line, message"), "{stat}");
+    assert!(lines[1].starts_with("skills: 0 added, 0 removed, 0 moved, 0 renamed, 1 modified"), "{stat}");
+}
+
+#[test]
+fn worktrees_shallow_clones_and_submodules() {
+    let (tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    commit(&repo, "two");
+    // A linked worktree on a branch of its own.
+    let wt = tmp.path().join("wt");
+    git(&repo, &["worktree", "add", "-q", "-b", "other", wt.to_str().unwrap()]);
+    skill(&wt, "tools/extra", "extra", "Only in the worktree.", "");
+    let in_wt = by_folder(&json_of(&diff_in(&wt, &["--json"])));
+    assert_eq!(in_wt.keys().cloned().collect::<Vec<_>>(), ["tools/extra"]);
+
+    // A shallow clone has the latest commit only: older ones are a clear error.
+    let shallow = tmp.path().join("shallow");
+    let url = format!("file://{}", repo.display());
+    git(tmp.path(), &["clone", "-q", "--depth", "1", &url, shallow.to_str().unwrap()]);
+    let out = diff_in(&shallow, &["HEAD~1"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("HEAD~1: no such revision") && err.contains("shallow clone"), "{err}");
+    assert_eq!(diff_in(&shallow, &["--exit-code"]).status.code(), Some(0));
+
+    // A submodule is left aside, and said so.
+    let sub = tmp.path().join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    git(&sub, &["init", "-q", "-b", "main"]);
+    skill(&sub, "inner/skill", "inner", "Inside a submodule.", "");
+    commit(&sub, "sub");
+    let sub_url = format!("file://{}", sub.display());
+    git(&repo, &["-c", "protocol.file.allow=always", "submodule", "add", "-q", &sub_url, "vendor/sub"]);
+    commit(&repo, "with a submodule");
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
+    assert!(notes.iter().any(|n| n.starts_with("submodule vendor/sub left aside")), "{notes:?}");
+}
+
+#[test]
+fn outside_a_repository_diff_says_so() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = diff_in(tmp.path(), &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not in a git repository"));
+}
+
+/// `list`, `prompt` and `commands` of a folder, as JSON.
+fn answers(folder: &Path) -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
+    let run = |cmd: &str| -> Json {
+        let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .args(["--home", folder.to_str().unwrap(), cmd, "--json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let listed =
+        run("list")["skills"].as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap().to_owned()).collect();
+    let commands = run("commands").as_array().unwrap().iter().map(|c| c[0].as_str().unwrap().to_owned()).collect();
+    let cost = run("cost");
+    let offered = cost["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["offered"] == true)
+        .map(|s| s["name"].as_str().unwrap().to_owned())
+        .collect();
+    (listed, offered, commands)
+}
+
+#[test]
+fn the_diff_is_the_difference_of_each_state_answered_alone() {
+    let (tmp, repo) = skills_repo();
+    skill(&repo, "devops/deploy", "deploy", "Deploy the app.", "platforms: [windows]\n");
+    std::fs::remove_dir_all(repo.join("notes/old")).unwrap();
+    skill(&repo, "new/fresh", "fresh", "A fresh skill.", "");
+    skill(&repo, "tools/keys", "key-rotation", "Rotate API keys.", "");
+    // The revision checked out on its own, beside the working tree.
+    let old = tmp.path().join("old");
+    git(&repo, &["worktree", "add", "-q", "--detach", old.to_str().unwrap(), "HEAD"]);
+    let (list_b, offered_b, commands_b) = answers(&old);
+    let (list_a, offered_a, commands_a) = answers(&repo);
+
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let skills: Vec<&Json> = report["skills"].as_array().unwrap().iter().collect();
+    // The offered names after, rebuilt from the offered names before and the
+    // diff alone: each changed skill leaves under its old name and comes back
+    // under its new one, as its `offered` field says (unchanged: as before).
+    let mut rebuilt = offered_b.clone();
+    for s in &skills {
+        let (change, fields) = (s["change"].as_str().unwrap(), &s["fields"]);
+        let name_before = fields["name"]["before"].as_str().or(s["name"].as_str()).unwrap().to_owned();
+        let was_offered = match change {
+            "added" => false,
+            _ => fields["offered"]["before"].as_bool().unwrap_or_else(|| offered_b.contains(&name_before)),
+        };
+        let is_offered = match change {
+            "removed" => false,
+            _ => fields["offered"]["after"].as_bool().unwrap_or(was_offered),
+        };
+        if was_offered {
+            rebuilt.remove(&name_before);
+        }
+        if is_offered {
+            rebuilt.insert(s["name"].as_str().unwrap().to_owned());
+        }
+    }
+    assert_eq!(rebuilt, offered_a);
+    // Slash commands gone and arrived: the commands' difference.
+    let commands = |side: &str| -> BTreeSet<String> {
+        skills.iter().filter_map(|s| s["fields"]["command"][side].as_str().map(str::to_owned)).collect()
+    };
+    let gone_commands: BTreeSet<String> = commands_b.difference(&commands_a).cloned().collect();
+    let new_commands: BTreeSet<String> = commands_a.difference(&commands_b).cloned().collect();
+    assert_eq!(commands("before").difference(&commands("after")).cloned().collect::<BTreeSet<_>>(), gone_commands);
+    assert_eq!(commands("after").difference(&commands("before")).cloned().collect::<BTreeSet<_>>(), new_commands);
+    assert!(list_b != list_a);
+    // Index sizes are those of each state's own cost.
+    let cost = |dir: &Path| -> u64 {
+        let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .args(["--home", dir.to_str().unwrap(), "cost", "--json"])
+            .output()
+            .unwrap();
+        serde_json::from_slice::<Json>(&out.stdout).unwrap()["index"]["tokens"].as_u64().unwrap()
+    };
+    assert_eq!(report["summary"]["index"]["before"]["tokens"].as_u64(), Some(cost(&old)));
+    assert_eq!(report["summary"]["index"]["after"]["tokens"].as_u64(), Some(cost(&repo)));
+}
