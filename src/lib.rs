@@ -5,6 +5,7 @@
 //! the terminal browser over the same engine.
 
 pub mod cli;
+pub mod compare;
 pub mod demo;
 pub mod memory;
 pub mod open;

@@ -2,6 +2,8 @@
 //! sent with `send-keys`, the screen is read with `capture-pane`.
 //! Needs tmux (`.ci/run` installs it).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -634,6 +636,46 @@ fn the_demo_shows_the_index_cost_the_cost_order_and_why() {
         s.contains("Why it is or is not offered") && s.contains("Skills with the most alike index lines")
     });
     assert!(s.contains("✓ index"), "{s}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}
+
+#[test]
+fn since_marks_changes_shows_a_diff_and_follows_edits() {
+    let tmux = Tmux::new("since");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let repo = tmp.path().join("repo");
+    write(&repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy the app.\n---\nRun it.\n");
+    write(&repo.join("ops/old/SKILL.md"), "---\nname: old\ndescription: Old notes.\n---\nOld.\n");
+    write(&repo.join("ops/lint/SKILL.md"), "---\nname: lint\ndescription: Lint the code.\n---\nLint.\n");
+    common::git(&repo, &["init", "-q", "-b", "main"]);
+    common::git(&repo, &["add", "-A"]);
+    common::git(&repo, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
+    write(
+        &repo.join("ops/deploy/SKILL.md"),
+        "---\nname: deploy\ndescription: Deploy the app safely.\n---\nRun it twice.\n",
+    );
+    std::fs::remove_dir_all(repo.join("ops/old")).unwrap();
+    let command = format!(
+        "cd {} && env TERM=xterm-256color HOME={} {} --since HEAD .; echo SKILLSCOPE-EXITED $?; sleep 60",
+        repo.display(),
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "30", &command]);
+    let s = tmux.wait_for("the marks", |s| s.contains("removed since HEAD"));
+    assert!(s.contains("~ · deploy"), "{s}");
+    assert!(s.contains("- old  ops/old"), "{s}");
+    assert!(s.contains("    · lint"), "an unchanged skill has no mark: {s}");
+    tmux.keys(&["d"]);
+    let s = tmux.wait_for("the SKILL.md diff", |s| s.contains("+++ now"));
+    assert!(s.contains("-description: Deploy the app.") && s.contains("+description: Deploy the app safely."), "{s}");
+    // A new skill saved while the browser runs is marked as added.
+    write(&repo.join("ops/fresh/SKILL.md"), "---\nname: fresh\ndescription: Fresh.\n---\nNew.\n");
+    tmux.wait_for("the new skill's mark", |s| s.contains("+ · fresh"));
+    tmux.keys(&["D"]);
+    let s = tmux.wait_for("the marks off", |s| s.contains("change marks off"));
+    assert!(!s.contains("removed since HEAD"), "{s}");
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }

@@ -7,7 +7,7 @@ use super::output::{print_json, Out};
 use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::engine::check::run::{resolve, Overrides};
 use crate::engine::diagnostics::Severity;
-use crate::engine::diff::git::{self, GitError, Repo, Written};
+use crate::engine::diff::git::{GitError, Repo, Written};
 use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
 use crate::engine::env::Env;
 use crate::open::FolderKind;
@@ -146,17 +146,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     };
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
-    let written = |commit: &str| -> Result<(tempfile::TempDir, Written), String> {
-        let entries = repo.tree(commit).map_err(|e| e.to_string())?;
-        let builder = tempfile::Builder::new().prefix("skillscope-rev-").to_owned();
-        let dir = match scratch_in_memory(git::room_needed(&entries)) {
-            Some(base) => builder.tempdir_in(base),
-            None => builder.tempdir(),
-        }
-        .map_err(|e| e.to_string())?;
-        let written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
-        Ok((dir, written))
-    };
+    let written = |commit: &str| crate::compare::read_revision(&repo, commit);
     let from_tree = match written(&span.from) {
         Ok(t) => t,
         Err(msg) => {
@@ -247,37 +237,6 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     } else {
         EXIT_OK
     }
-}
-
-/// A memory-backed folder (`/dev/shm`) with room to spare for a revision's
-/// files, unless `TMPDIR` names where temporary files go: creating many
-/// small files there takes a fraction of the time a disk's file system
-/// does. The files are removed when the diff ends.
-fn scratch_in_memory(needed: u64) -> Option<&'static Path> {
-    if std::env::var_os("TMPDIR").is_some() {
-        return None;
-    }
-    let shm = Path::new("/dev/shm");
-    free_bytes(shm).filter(|&free| free / 4 > needed).map(|_| shm)
-}
-
-#[cfg(unix)]
-fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: `path` is a NUL-terminated string and `stats` a plain struct
-    // statvfs fills; nothing is kept past the call.
-    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    let ok = unsafe { libc::statvfs(path.as_ptr(), &mut stats) } == 0;
-    // SAFETY: `access` reads the NUL-terminated `path` and keeps nothing.
-    let writable = ok && unsafe { libc::access(path.as_ptr(), libc::W_OK) } == 0;
-    writable.then(|| stats.f_bavail as u64 * stats.f_frsize as u64)
-}
-
-#[cfg(not(unix))]
-fn free_bytes(_dir: &Path) -> Option<u64> {
-    None
 }
 
 /// What the comparison left aside or took as it is.

@@ -9,7 +9,7 @@ mod bundles;
 mod check;
 mod commands;
 mod cost;
-mod diff;
+pub(crate) mod diff;
 mod lifecycle;
 mod list;
 mod mounts;
@@ -101,6 +101,10 @@ pub struct GlobalArgs {
     /// Your organisation; only org 0 may edit shared skills (default: none)
     #[arg(long, global = true, value_name = "ID")]
     pub org_id: Option<String>,
+    /// Browser: mark the skills added, changed or removed since this git
+    /// revision (`d` shows a skill's diff against it, `D` turns it off and on)
+    #[arg(long, global = true, value_name = "REV")]
+    pub since: Option<String>,
     /// Draw the browser's first frame at WIDTHxHEIGHT as text on stdout and exit (benchmarks, docs)
     #[arg(long, hide = true, value_name = "WxH", value_parser = parse_size)]
     pub print_frame: Option<(u16, u16)>,
@@ -424,7 +428,7 @@ fn browse(global: &GlobalArgs) -> i32 {
         (None, None) => None,
     };
     let Session { engine, demo, folder, _stand_in, .. } = session;
-    let setup = crate::tui::Setup { layers, banner, folder };
+    let setup = crate::tui::Setup { layers, banner, folder, since: global.since.clone() };
     if let Some((w, h)) = global.print_frame {
         print!("{}", crate::tui::first_frame(engine, setup, w, h));
         return EXIT_OK;

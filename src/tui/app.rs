@@ -106,6 +106,8 @@ pub struct App {
     pub(super) rescan: RescanState,
     /// Set while the first scan of a big home runs.
     pub scan: Option<ScanProgress>,
+    /// `--since REV`: changes marked against a git revision.
+    pub since: Option<super::state::SinceState>,
 }
 
 /// How far the first scan has got: SKILL.md files read since it began.
@@ -171,6 +173,7 @@ impl App {
                 // The tree's markers and the view show warnings and up
                 // until the user asks for info (`f`).
                 diag: DiagnosticsView { all: false, min: Severity::Warning, cursor: 0 },
+                since_diff: false,
             },
             help: HelpState::default(),
             search: SearchState::default(),
@@ -189,6 +192,7 @@ impl App {
             render: Default::default(),
             rescan: Default::default(),
             scan: None,
+            since: None,
         };
         app.refresh_rows();
         app.select_first_skill();
@@ -526,6 +530,8 @@ impl App {
                     "system prompt: the posture config.yaml sets for this directory".to_owned()
                 });
             }
+            Action::ToggleSinceDiff => self.toggle_since_diff(),
+            Action::ToggleSince => self.toggle_since(),
             Action::ToggleRaw => {
                 self.view.raw = !self.view.raw;
                 self.view.scroll = 0;
@@ -724,6 +730,10 @@ impl App {
             // The status line and the tree's cost order need the index.
             effects.extend(self.request(self.prompt_kind()));
         }
+        if let Some(kind) = self.since_kind() {
+            self.since_asked(self.generation);
+            effects.extend(self.request(kind));
+        }
         effects
     }
 
@@ -818,7 +828,7 @@ impl App {
             JobKind::Prompt { .. } => self.jobs.prompt.is_some(),
             JobKind::Lifecycle { .. } => self.jobs.lifecycle.as_ref().is_some_and(|(k, _)| *k == kind),
             JobKind::Diagnostics(..) => self.jobs.diagnostics.is_some(),
-            JobKind::View(_) => false,
+            JobKind::View(_) | JobKind::Since { .. } => false,
         };
         if have {
             return Vec::new();
@@ -876,6 +886,10 @@ impl App {
                 return;
             }
             JobKind::View(_) => return,
+            JobKind::Since { .. } => {
+                self.since_arrived(result.output);
+                return;
+            }
         }
         if agent && self.copy_menu.is_some() {
             // The menu offers the message now that it is known.

@@ -73,7 +73,10 @@ impl App {
             }
             super::tree::NodeKey::Archive => Some(path_string(&self.engine.home.skills_dir.join(".archive"))),
             super::tree::NodeKey::Unreadable(path) => Some(path_string(path)),
-            super::tree::NodeKey::Skill(_) | super::tree::NodeKey::Archived(_) => None,
+            super::tree::NodeKey::Skill(_)
+            | super::tree::NodeKey::Archived(_)
+            | super::tree::NodeKey::Removed
+            | super::tree::NodeKey::RemovedSkill(_) => None,
         }
     }
 

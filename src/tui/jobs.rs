@@ -54,6 +54,13 @@ pub enum JobKind {
     Diagnostics(Option<Layers>, SharedPolicy),
     /// A view's lines that need files read (see [`super::view_jobs::ViewJob`]).
     View(Box<super::view_jobs::ViewJob>),
+    /// The home compared with a git revision (`--since`), for the catalog
+    /// of `generation`.
+    Since {
+        rev: String,
+        folder: PathBuf,
+        generation: u64,
+    },
 }
 
 /// The check's settings, shared with the app (requests compare by which
@@ -196,6 +203,7 @@ pub enum JobOutput {
     Lifecycle(Box<LifecycleAnswer>),
     Diagnostics(Vec<Finding>),
     View(super::view_jobs::ViewAnswer),
+    Since(Result<Arc<crate::compare::SinceAnswer>, String>),
     /// Not run: a newer view request took its place before it started.
     Skipped,
 }
@@ -273,6 +281,9 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
             JobOutput::Diagnostics(crate::engine::diagnostics::compacted(findings))
         }
         JobKind::View(job) => JobOutput::View(super::view_jobs::run(engine, job)),
+        JobKind::Since { rev, folder, .. } => {
+            JobOutput::Since(crate::compare::since(engine, folder, rev).map(Arc::new))
+        }
     };
     JobResult { id: request.id, kind: request.kind.clone(), output }
 }
@@ -303,7 +314,7 @@ impl Worker {
 
     pub fn submit(&self, engine: Arc<Engine>, request: JobRequest) {
         match request.kind {
-            JobKind::Diagnostics(..) => self.checks.submit(engine, request),
+            JobKind::Diagnostics(..) | JobKind::Since { .. } => self.checks.submit(engine, request),
             JobKind::View(_) => self.lines.submit(engine, request),
             _ => self.views.submit(engine, request),
         }

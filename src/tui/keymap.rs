@@ -36,6 +36,8 @@ pub enum Action {
     SystemPrompt,
     CycleSort,
     TogglePosture,
+    ToggleSinceDiff,
+    ToggleSince,
     NextPlatform,
     OpenEditor,
     Copy,
@@ -256,6 +258,22 @@ pub static BINDINGS: &[Binding] = &[
     bind!("c", Normal, Action::TogglePosture, "posture", "system prompt: as configured / in the focus posture", |k| {
         plain(k, 'c')
     }),
+    bind!(
+        "d",
+        Normal,
+        Action::ToggleSinceDiff,
+        "since-diff",
+        "preview and agent views: the diff against --since",
+        |k| { plain(k, 'd') }
+    ),
+    bind!(
+        "D",
+        Normal,
+        Action::ToggleSince,
+        "since",
+        "mark changes since --since (or HEAD) / turn the marks off",
+        |k| k.code == KeyCode::Char('D')
+    ),
     bind!("S", Normal, Action::SystemPrompt, "system-prompt", "the whole system-prompt skills index (view 6)", |k| k
         .code
         == KeyCode::Char('S')),

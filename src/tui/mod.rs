@@ -27,6 +27,7 @@ mod prompt_view;
 mod prompts;
 pub mod render;
 pub mod rescan;
+mod since;
 mod state;
 pub mod tab;
 pub mod terminal;
@@ -114,6 +115,8 @@ pub struct Setup {
     pub banner: Option<String>,
     /// The folder of skills shown through a stand-in home.
     pub folder: Option<std::path::PathBuf>,
+    /// `--since REV`: the git revision the tree marks changes against.
+    pub since: Option<String>,
 }
 
 /// What the event loop runs on: a terminal it draws to and can hand to an
@@ -181,6 +184,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let mut app = open(engine, theme, setup.layers, &tx);
     app.banner = setup.banner;
     app.folder = setup.folder;
+    app.since = setup.since.map(state::SinceState::new);
     app.load_check_settings();
     config.apply(&mut app);
 
@@ -487,6 +491,7 @@ pub fn first_frame(engine: Engine, setup: Setup, width: u16, height: u16) -> Str
     let mut app = App::with_layers(engine, theme::Theme::new(theme::ColorMode::NoColor), setup.layers);
     app.banner = setup.banner;
     app.folder = setup.folder;
+    app.since = setup.since.map(state::SinceState::new);
     app.load_check_settings();
     config.apply(&mut app);
     let backend = ratatui::backend::TestBackend::new(width, height);

@@ -146,6 +146,10 @@ impl App {
         let old_catalog = std::mem::replace(&mut self.catalog, Arc::new(fresh.catalog));
         self.usage = fresh.usage;
         let mut tree = fresh.tree;
+        // The last comparison's removed skills stay until the next one.
+        if let Some((label, removed)) = self.since_removed() {
+            tree.add_removed(label, &removed);
+        }
         // The order may have changed meanwhile: the tree is then made again.
         let same_order = fresh.sort == self.nav.sort;
         if same_order {
@@ -288,6 +292,9 @@ impl App {
     pub(super) fn rebuild_tree(&mut self) {
         let basis = SortBasis { usage: &self.usage, index_tokens: &self.index_tokens };
         let mut tree = Tree::build(&self.catalog, basis, self.nav.sort);
+        if let Some((label, removed)) = self.since_removed() {
+            tree.add_removed(label, &removed);
+        }
         tree.keep_expansion_of(&self.nav.tree);
         self.nav.tree = tree;
     }

@@ -157,6 +157,8 @@ pub(super) struct ViewState {
     /// finding's file).
     pub(super) file_wanted: Option<String>,
     pub(super) diag: DiagnosticsView,
+    /// The Preview and Agent views show the diff against `--since` (`d`).
+    pub(super) since_diff: bool,
 }
 
 /// What the user set: the config file's entries and the check's settings.
@@ -268,4 +270,22 @@ pub(super) struct RescanState {
     pub(super) running: Option<u64>,
     /// Asked for while one ran: that one's answer may be out of date.
     pub(super) again: bool,
+}
+
+/// The revision compared against, and the latest comparison.
+#[derive(Debug, Clone)]
+pub struct SinceState {
+    pub rev: String,
+    /// Off: no marks, no job (`D` turns it back on).
+    pub on: bool,
+    /// The latest answer, kept until the next one replaces it.
+    pub answer: Option<Result<std::sync::Arc<crate::compare::SinceAnswer>, String>>,
+    /// The catalog generation the answer (or the job in flight) is for.
+    pub asked_for: u64,
+}
+
+impl SinceState {
+    pub fn new(rev: String) -> SinceState {
+        SinceState { rev, on: true, answer: None, asked_for: 0 }
+    }
 }

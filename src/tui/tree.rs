@@ -65,6 +65,10 @@ pub enum NodeKey {
     /// `skills/.archive/`: what the curator moved out of the agent's reach.
     Archive,
     Archived(std::path::PathBuf),
+    /// The skills a `--since` revision has and the home no longer does.
+    Removed,
+    /// One of them, by its folder.
+    RemovedSkill(String),
 }
 
 #[derive(Debug, Clone)]
@@ -351,6 +355,22 @@ impl Tree {
             self.set_expanded(p, true);
             at = self.parent(p);
         }
+    }
+
+    /// Adds a folder of skills that are gone (`--since`), shown last.
+    pub fn add_removed(&mut self, label: String, removed: &[(String, String)]) {
+        if removed.is_empty() {
+            return;
+        }
+        let folder = self.push(NodeKey::Removed, label, 0, None);
+        self.top.push(folder);
+        for (name, path) in removed {
+            let id = self.push(NodeKey::RemovedSkill(path.clone()), name.clone(), 1, None);
+            self.nodes[folder].children.push(id);
+            self.parents.insert(id, folder);
+            self.nodes[id].count = 1;
+        }
+        self.nodes[folder].count = removed.len();
     }
 
     pub fn find(&self, key: &NodeKey) -> Option<usize> {

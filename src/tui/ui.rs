@@ -141,7 +141,7 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             let arrow = if row.expanded { "▾ " } else { "▸ " };
             spans.push(Span::styled(arrow, theme.accent));
             let label = clean_line(&node.label);
-            let style = match (selected, node.key == NodeKey::Archive) {
+            let style = match (selected, matches!(node.key, NodeKey::Archive | NodeKey::Removed)) {
                 (true, _) => theme.selected,
                 (false, true) => theme.dim,
                 (false, false) => lines::bold(theme.text),
@@ -150,6 +150,12 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(format!(" ({})", row.count), theme.dim));
         } else if let Some(s) = node.skill {
             let skill = &app.catalog.skills[s];
+            if let Some(change) = app.since_change(&skill.skill_md) {
+                let (mark, style) = super::since::mark(change.change, &theme);
+                spans.push(Span::styled(format!("{mark} "), style));
+            } else if app.since_answer().is_some() {
+                spans.push(Span::raw("  "));
+            }
             let (mark, mstyle) = lines::marker(skill, &theme);
             spans.push(Span::styled(format!("{mark} "), mstyle));
             let name = clean_line(&skill.name);
@@ -202,6 +208,10 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
         } else if node.archived.is_some() {
             spans.push(Span::styled(format!("{ARCHIVED_MARK} "), theme.dim));
             spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
+        } else if let NodeKey::RemovedSkill(folder) = &node.key {
+            spans.push(Span::styled("- ", theme.error));
+            spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
+            spans.push(Span::styled(format!("  {}", clean_line(folder)), theme.dim));
         }
         lines.push(clip(Line::from(spans), width));
     }

@@ -20,7 +20,7 @@ use crate::{paths, Engine};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-pub use report::{BundleChange, ChangeKind, DiffReport, FieldChange, FindingChanges, FindingRef, SkillChange};
+pub use report::{unified, BundleChange, ChangeKind, DiffReport, FieldChange, FindingChanges, FindingRef, SkillChange};
 
 /// One state of a home, as our engine answers for it.
 pub struct State<'a> {
@@ -106,6 +106,7 @@ struct Answer {
     missing_env: Vec<String>,
     missing_files: Vec<String>,
     findings: Vec<FindingRef>,
+    skill_md: PathBuf,
 }
 
 /// Which skill folders a change touched, as the caller knows it (git's
@@ -251,6 +252,7 @@ fn answers(state: &State, home: &Path) -> Vec<Answer> {
                 missing_env: readiness.missing_env.clone(),
                 missing_files: readiness.missing_files.iter().map(|f| state.shown_text(f)).collect(),
                 findings,
+                skill_md: skill.skill_md.clone(),
             }
         })
         .collect()

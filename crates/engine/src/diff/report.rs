@@ -133,6 +133,9 @@ pub struct SkillChange {
     pub findings: FindingChanges,
     /// Its index cost before and after.
     pub index: (Size, Size),
+    /// Its SKILL.md as read in each state (none where it does not exist);
+    /// a revision's are in the folder its tree was written to.
+    pub files: (Option<std::path::PathBuf>, Option<std::path::PathBuf>),
 }
 
 fn offered_fields(a: &Answer) -> Vec<(&'static str, Json)> {
@@ -165,6 +168,7 @@ impl SkillChange {
             decisions: Vec::new(),
             findings: FindingChanges::default(),
             index: (Size::default(), Size::default()),
+            files: (None, None),
         }
     }
 
@@ -173,6 +177,7 @@ impl SkillChange {
         c.fields = present_fields(a).map(|(f, v)| FieldChange::new(f, v, Json::Null)).collect();
         c.findings.fixed = a.findings.clone();
         c.index = (a.size, Size::default());
+        c.files = (Some(a.skill_md.clone()), None);
         c
     }
 
@@ -181,6 +186,7 @@ impl SkillChange {
         c.fields = present_fields(a).map(|(f, v)| FieldChange::new(f, Json::Null, v)).collect();
         c.findings.new = a.findings.clone();
         c.index = (Size::default(), a.size);
+        c.files = (None, Some(a.skill_md.clone()));
         c
     }
 
@@ -206,6 +212,7 @@ impl SkillChange {
         }
         c.findings = finding_changes(&o.findings, &n.findings);
         c.index = (o.size, n.size);
+        c.files = (Some(o.skill_md.clone()), Some(n.skill_md.clone()));
         c
     }
 

@@ -1,0 +1,181 @@
+//! `--since REV` in the browser: the tree marks each skill added, changed
+//! or moved since a git revision (removed ones stay visible under their own
+//! folder, dimmed), and `d` shows the selected skill's diff against it in
+//! the Preview (its SKILL.md) and Agent (its `/name` message) views. The
+//! comparison is `skillscope diff`'s, made again off the UI thread after
+//! every rescan or edit.
+
+use super::app::App;
+use super::jobs::{JobKind, JobOutput};
+use super::lines::line;
+use super::state::SinceState;
+use super::theme::Theme;
+use crate::compare::SinceAnswer;
+use crate::engine::diff::{ChangeKind, SkillChange};
+use crate::sanitize::clean_line;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use std::path::Path;
+
+/// The mark a change gets in the tree, as gitui's status does.
+pub fn mark(change: ChangeKind, theme: &Theme) -> (&'static str, Style) {
+    match change {
+        ChangeKind::Added => ("+", theme.ok),
+        ChangeKind::Removed => ("-", theme.error),
+        ChangeKind::Moved | ChangeKind::Renamed => ("→", theme.accent),
+        ChangeKind::Modified => ("~", theme.warn),
+    }
+}
+
+impl App {
+    /// The comparison shown, when `--since` is on and one has arrived.
+    pub fn since_answer(&self) -> Option<&SinceAnswer> {
+        match &self.since {
+            Some(SinceState { on: true, answer: Some(Ok(answer)), .. }) => Some(answer),
+            _ => None,
+        }
+    }
+
+    /// How the skill whose SKILL.md is `path` changed since the revision.
+    pub fn since_change(&self, path: &Path) -> Option<&SkillChange> {
+        self.since_answer()?.change_of(path)
+    }
+
+    /// The comparison's job, when the one shown is for an older catalog.
+    pub(super) fn since_kind(&self) -> Option<JobKind> {
+        let since = self.since.as_ref().filter(|s| s.on && s.asked_for != self.generation)?;
+        let folder = self.folder.clone().unwrap_or_else(|| self.engine.home.root.clone());
+        Some(JobKind::Since { rev: since.rev.clone(), folder, generation: self.generation })
+    }
+
+    pub(super) fn since_asked(&mut self, generation: u64) {
+        if let Some(since) = &mut self.since {
+            since.asked_for = generation;
+        }
+    }
+
+    /// Stores a comparison; the tree shows its removed skills.
+    pub(super) fn since_arrived(&mut self, output: JobOutput) {
+        let JobOutput::Since(answer) = output else { return };
+        if let Err(e) = &answer {
+            self.notice = Some(format!("--since: {}", clean_line(e)));
+        }
+        if let Some(since) = &mut self.since {
+            since.answer = Some(answer);
+        }
+        self.reshape_tree();
+    }
+
+    /// `D`: turns the marks off, or on (comparing with HEAD when no
+    /// `--since` was given).
+    pub(super) fn toggle_since(&mut self) {
+        let since = self.since.get_or_insert_with(|| {
+            let mut fresh = SinceState::new("HEAD".to_owned());
+            fresh.on = false;
+            fresh
+        });
+        since.on = !since.on;
+        self.notice = Some(match since.on {
+            true => format!("marking changes since {}", clean_line(&since.rev)),
+            false => "change marks off".to_owned(),
+        });
+        self.reshape_tree();
+    }
+
+    /// The tree again (marks and removed skills), the selection kept.
+    fn reshape_tree(&mut self) {
+        let key = self.selected_key();
+        self.rebuild_tree();
+        self.refresh_rows();
+        self.restore_selection(key.as_ref());
+        self.render.clear();
+    }
+
+    /// `d`: the Preview and Agent views show the diff against the revision.
+    pub(super) fn toggle_since_diff(&mut self) {
+        if !self.since.as_ref().is_some_and(|s| s.on) {
+            self.notice = Some("no revision to compare with: press D (HEAD) or start with --since REV".into());
+            return;
+        }
+        self.view.since_diff = !self.view.since_diff;
+        self.render.clear();
+    }
+
+    /// The tree's removed skills: name and folder.
+    pub(super) fn since_removed(&self) -> Option<(String, Vec<(String, String)>)> {
+        let answer = self.since_answer()?;
+        let removed = answer.removed.iter().map(|(name, folder, _)| (name.clone(), folder.clone())).collect();
+        Some((format!("removed since {}", clean_line(&answer.rev)), removed))
+    }
+}
+
+/// What the diff views show for the skill whose SKILL.md is `path`: its
+/// SKILL.md (`message` false) or its `/name` message against the revision.
+pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message: bool) -> Vec<Line<'static>> {
+    let theme = &app.theme;
+    let Some(since) = &app.since else { return Vec::new() };
+    let answer = match &since.answer {
+        Some(Ok(answer)) => answer,
+        Some(Err(e)) => {
+            return vec![line(
+                format!("Cannot compare with {}: {}", clean_line(&since.rev), clean_line(e)),
+                theme.error,
+            )]
+        }
+        None => return vec![line(format!("Comparing with {}…", clean_line(&since.rev)), theme.dim)],
+    };
+    let rev = clean_line(&answer.rev);
+    if let Some(folder) = removed {
+        let text = answer.removed.iter().find(|(_, f, _)| f == folder).map(|(_, _, t)| t.as_str()).unwrap_or("");
+        let mut out =
+            vec![line(format!("Removed since {rev}: the agent no longer gets it."), theme.warn), Line::default()];
+        out.extend(unified_lines(&crate::engine::diff::unified(text, "", &rev, "now"), theme));
+        return out;
+    }
+    let Some(path) = path else { return Vec::new() };
+    let Some(change) = answer.change_of(path) else {
+        return vec![line(format!("Unchanged since {rev}."), theme.dim)];
+    };
+    let mut out = vec![line(format!("{} since {rev}", change.change.name()), theme.heading)];
+    for f in &change.fields {
+        out.push(line(format!("  {}: {} → {}", f.field, value(&f.before), value(&f.after)), theme.text));
+    }
+    out.push(Line::default());
+    if message {
+        match change.message_diff() {
+            Some(diff) => out.extend(unified_lines(&diff, theme)),
+            None => out.push(line(format!("The /name message is the same as at {rev}."), theme.dim)),
+        }
+        return out;
+    }
+    let before = answer.before_text.get(path).map(String::as_str).unwrap_or("");
+    let now = std::fs::read_to_string(path).unwrap_or_default();
+    if before == now {
+        out.push(line(format!("SKILL.md is the same as at {rev}."), theme.dim));
+    } else {
+        out.extend(unified_lines(&crate::engine::diff::unified(before, &now, &rev, "now"), theme));
+    }
+    out
+}
+
+fn value(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Null => "—".into(),
+        serde_json::Value::String(s) => clean_line(s.trim()),
+        other => clean_line(&other.to_string()),
+    }
+}
+
+fn unified_lines(diff: &str, theme: &Theme) -> Vec<Line<'static>> {
+    diff.lines()
+        .map(|l| {
+            let style = match l.as_bytes().first() {
+                Some(b'+') if !l.starts_with("+++") => theme.ok,
+                Some(b'-') if !l.starts_with("---") => theme.error,
+                Some(b'@') => theme.accent,
+                _ => theme.text,
+            };
+            line(clean_line(l), style)
+        })
+        .collect()
+}
