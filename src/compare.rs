@@ -48,7 +48,11 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
         kind => Some(crate::open::StandInHome::create(&before_folder, kind).map_err(|e| e.to_string())?),
     };
     let before_root = stand_in.as_ref().map_or_else(|| before_folder.clone(), |s| s.home());
-    let before_engine = crate::engine::Engine::new(before_root, engine.env.clone(), engine.options.clone());
+    let mut before_engine = crate::engine::Engine::new(before_root, engine.env.clone(), engine.options.clone());
+    let shown = stand_in.is_some().then_some(before_folder.as_path());
+    let externals = externals_at(&mut before_engine, Some(rev), shown, (&repo_root, &written));
+    let mut written_as = externals.written_as.clone();
+    written_as.push((written.clone(), repo_root.clone()));
     let options = |home: &Path| -> Result<ReadOptions, String> {
         let overrides = Overrides { min_severity: Some(Severity::Warning), ..Overrides::default() };
         Ok(ReadOptions {
@@ -57,9 +61,8 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
         })
     };
     let index_error = |e| format!("Hermes fails to build the skills index: {e}");
-    let before = State::read(&before_engine, &options(&before_folder)?, Some((written, repo_root.clone())))
-        .map_err(index_error)?;
-    let after = State::read(engine, &options(&folder)?, None).map_err(index_error)?;
+    let before = State::read(&before_engine, &options(&before_folder)?, written_as).map_err(index_error)?;
+    let after = State::read(engine, &options(&folder)?, Vec::new()).map_err(index_error)?;
     let changed = repo.changed_paths(&commit, None);
     let touched = match &changed {
         Ok(changed) if !diff::touches_home([&before, &after], &repo_root, changed) => {
@@ -126,4 +129,63 @@ fn free_bytes(dir: &Path) -> Option<u64> {
 #[cfg(not(unix))]
 fn free_bytes(_dir: &Path) -> Option<u64> {
     None
+}
+
+/// A revision's external dirs, written where they are git repositories.
+#[derive(Default)]
+pub struct Externals {
+    /// The folders their trees were written to, removed when dropped.
+    pub trees: Vec<tempfile::TempDir>,
+    /// Each written folder and the one it stands for.
+    pub written_as: Vec<(PathBuf, PathBuf)>,
+    pub notes: Vec<String>,
+}
+
+/// Points `engine`'s external dirs at what they were at `rev`: one inside
+/// the home's own repository is read from that revision's tree (`main`:
+/// the repository's top and where its tree was written); one in a git
+/// repository of its own that has `rev` is written at it; any other is
+/// taken as it is, and said so. `shown` is the folder a stand-in home
+/// lists, left alone.
+pub fn externals_at(
+    engine: &mut crate::engine::Engine,
+    rev: Option<&str>,
+    shown: Option<&Path>,
+    main: (&Path, &Path),
+) -> Externals {
+    let mut out = Externals::default();
+    let (repo_root, written_root) = main;
+    for dir in engine.home.external_dirs.iter_mut() {
+        if Some(dir.as_path()) == shown {
+            continue;
+        }
+        let real = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        if let Ok(rel) = real.strip_prefix(repo_root) {
+            *dir = written_root.join(rel);
+            continue;
+        }
+        let written = rev.ok_or_else(|| "the revision is this repository's own".to_owned()).and_then(|rev| {
+            let repo = Repo::discover(&real).map_err(|e| e.to_string())?;
+            let commit = repo.commit(rev).map_err(|e| e.to_string())?;
+            let top = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
+            let (tree, _) = read_revision(&repo, &commit)?;
+            let at = tree.path().canonicalize().map_err(|e| e.to_string())?;
+            Ok((tree, at, top))
+        });
+        match written {
+            Ok((tree, at, top)) => {
+                let rel = real.strip_prefix(&top).unwrap_or(Path::new("")).to_path_buf();
+                *dir = at.join(rel);
+                out.notes.push(format!(
+                    "external dir {} compared at {} of its own repository",
+                    real.display(),
+                    rev.unwrap_or("")
+                ));
+                out.written_as.push((at, top));
+                out.trees.push(tree);
+            }
+            Err(why) => out.notes.push(format!("external dir {} taken as it is ({why})", real.display())),
+        }
+    }
+    out
 }

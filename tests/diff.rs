@@ -373,3 +373,40 @@ fn the_diff_is_the_difference_of_each_state_answered_alone() {
     assert_eq!(report["summary"]["index"]["before"]["tokens"].as_u64(), Some(cost(&old)));
     assert_eq!(report["summary"]["index"]["after"]["tokens"].as_u64(), Some(cost(&repo)));
 }
+
+#[test]
+fn external_dirs_in_git_are_read_at_the_same_revision() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (home, ext, loose) = (tmp.path().join("home"), tmp.path().join("ext"), tmp.path().join("loose"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&ext).unwrap();
+    skill(&loose, "misc/loose", "loose", "Not in any repository.", "");
+    git(&ext, &["init", "-q", "-b", "main"]);
+    skill(&ext, "ext/first", "ext-first", "The external repository's first skill.", "");
+    commit(&ext, "ext one");
+    skill(&ext, "ext/second", "ext-second", "The external repository's second skill.", "");
+    commit(&ext, "ext two");
+    git(&home, &["init", "-q", "-b", "main"]);
+    skill(&home, "skills/local/own", "own", "The home's own skill.", "");
+    let config = format!("skills:\n  external_dirs:\n    - {}\n    - {}\n", ext.display(), loose.display());
+    std::fs::write(home.join("config.yaml"), &config).unwrap();
+    commit(&home, "home one");
+    skill(&home, "skills/local/more", "more", "Another of the home's skills.", "");
+    commit(&home, "home two");
+    // HEAD~1 in both: the home's own and the external repository's.
+    let report = json_of(&diff_in(&home, &["HEAD~1", "--json"]));
+    let skills = by_folder(&report);
+    let added: BTreeSet<&str> =
+        skills.values().filter(|s| s["change"] == "added").map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(added, BTreeSet::from(["ext-second", "more"]), "{report:#}");
+    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
+    let ext_real = ext.canonicalize().unwrap();
+    assert!(
+        notes.iter().any(|n| n.contains(&format!("external dir {} compared at HEAD~1", ext_real.display()))),
+        "{notes:?}"
+    );
+    assert!(notes.iter().any(|n| n.contains("loose") && n.contains("taken as it is")), "{notes:?}");
+    // The external skill's folder is named as it is on disk, not where the revision was written.
+    let second = skills.values().find(|s| s["name"] == "ext-second").unwrap();
+    assert!(second["folder"].as_str().unwrap().starts_with(ext_real.to_str().unwrap()), "{second:#}");
+}

@@ -5,6 +5,7 @@
 
 use super::output::{print_json, Out};
 use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+use crate::compare;
 use crate::engine::check::run::{resolve, Overrides};
 use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{GitError, Repo, Written};
@@ -51,8 +52,12 @@ pub struct DiffArgs {
 struct Span {
     from: String,
     from_name: String,
+    /// The revision as another repository may have it (an external dir's);
+    /// none for a merge base, which is this repository's own.
+    from_rev: Option<String>,
     to: Option<String>,
     to_name: String,
+    to_rev: Option<String>,
 }
 
 fn span(repo: &Repo, args: &DiffArgs) -> Result<Span, GitError> {
@@ -65,8 +70,10 @@ fn span(repo: &Repo, args: &DiffArgs) -> Result<Span, GitError> {
             return Ok(Span {
                 from: base,
                 from_name: format!("merge base of {a} and {b}"),
+                from_rev: None,
                 to: Some(cb),
                 to_name: b.to_owned(),
+                to_rev: Some(b.to_owned()),
             });
         }
         if let Some((a, b)) = rev.split_once("..") {
@@ -74,14 +81,23 @@ fn span(repo: &Repo, args: &DiffArgs) -> Result<Span, GitError> {
             return Ok(Span {
                 from: repo.commit(a)?,
                 from_name: a.to_owned(),
+                from_rev: Some(a.to_owned()),
                 to: Some(repo.commit(b)?),
                 to_name: b.to_owned(),
+                to_rev: Some(b.to_owned()),
             });
         }
     }
     let from = repo.commit(&rev)?;
     let to = args.rev2.as_deref().map(|r| repo.commit(r)).transpose()?;
-    Ok(Span { from, from_name: rev, to, to_name: args.rev2.clone().unwrap_or_else(|| "working tree".to_owned()) })
+    Ok(Span {
+        from,
+        from_name: rev.clone(),
+        from_rev: Some(rev),
+        to,
+        to_name: args.rev2.clone().unwrap_or_else(|| "working tree".to_owned()),
+        to_rev: args.rev2.clone(),
+    })
 }
 
 fn or_head(rev: &str) -> &str {
@@ -170,6 +186,14 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             None => (folder.clone(), None),
         }
     };
+    // A revision's external dirs are read at that revision where they can be.
+    let at_revision = |session: &mut super::Session, map: &Option<(PathBuf, PathBuf)>, rev: Option<&str>| match map {
+        Some((written, real)) => {
+            let shown = session.folder.clone();
+            compare::externals_at(&mut session.engine, rev, shown.as_deref(), (real, written))
+        }
+        None => compare::Externals::default(),
+    };
     let (from_home, from_map) = side(Some(&from_tree.0));
     let (to_home, to_map) = side(to_tree.as_ref().map(|t| &t.0));
     let open = |home: &Path| {
@@ -177,13 +201,19 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         g.home = Some(home.to_path_buf());
         open_session(&g, Env::from_process(), false)
     };
-    let (from_session, to_session) = match (open(&from_home), open(&to_home)) {
+    let (mut from_session, mut to_session) = match (open(&from_home), open(&to_home)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("skillscope: diff: {e}");
             return EXIT_USAGE;
         }
     };
+    let from_externals = at_revision(&mut from_session, &from_map, span.from_rev.as_deref());
+    let to_externals = at_revision(&mut to_session, &to_map, span.to_rev.as_deref());
+    let with_externals = |map: Option<(PathBuf, PathBuf)>, ext: &compare::Externals| -> Vec<(PathBuf, PathBuf)> {
+        ext.written_as.iter().cloned().chain(map).collect()
+    };
+    let (from_map, to_map) = (with_externals(from_map, &from_externals), with_externals(to_map, &to_externals));
     let options = |home: &Path| -> Result<ReadOptions, String> {
         let overrides = Overrides { min_severity: Some(args.min_severity), ..Overrides::default() };
         let resolved = resolve(&overrides, home).map_err(|e| e.to_string())?;
@@ -192,7 +222,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     fn read_state<'a>(
         session: &'a super::Session,
         options: Result<ReadOptions, String>,
-        map: Option<(PathBuf, PathBuf)>,
+        map: Vec<(PathBuf, PathBuf)>,
     ) -> Result<State<'a>, String> {
         let options = options?;
         State::read(&session.engine, &options, map).map_err(|e| format!("Hermes fails to build the skills index: {e}"))
@@ -214,7 +244,10 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         _ => Touched::All,
     };
     let mut report = diff::compare(&before, &after, &folder, &touched);
-    report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1), &after, to_session.folder.as_deref()));
+    report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1)));
+    report.notes.extend(from_externals.notes.iter().chain(&to_externals.notes).cloned());
+    report.notes.sort();
+    report.notes.dedup();
     let from = json!({"rev": span.from_name, "commit": span.from});
     let to = json!({"rev": span.to_name, "commit": span.to});
     let format = if global.json { DiffFormat::Json } else { args.format.unwrap_or_default() };
@@ -240,7 +273,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
 }
 
 /// What the comparison left aside or took as it is.
-fn notes(from: &Written, to: Option<&Written>, after: &State, shown_folder: Option<&Path>) -> Vec<String> {
+fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
     let mut notes = Vec::new();
     for written in std::iter::once(from).chain(to) {
         for sub in &written.submodules {
@@ -249,10 +282,6 @@ fn notes(from: &Written, to: Option<&Written>, after: &State, shown_folder: Opti
         for file in &written.not_read {
             notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
         }
-    }
-    // A folder of skills is shown as the one external dir of a stand-in home.
-    for dir in after.engine.home.external_dirs.iter().filter(|d| Some(d.as_path()) != shown_folder) {
-        notes.push(format!("external dir {} taken as it is in both states", dir.display()));
     }
     notes.sort();
     notes.dedup();

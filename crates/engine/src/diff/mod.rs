@@ -29,9 +29,9 @@ pub struct State<'a> {
     pub findings: Vec<Finding>,
     pub index: PromptIndex,
     pub cost: CostReport,
-    /// Where this state's files were written, and the folder they stand
+    /// Where this state's files were written, and the folders they stand
     /// for: answers name the latter.
-    pub written_as: Option<(PathBuf, PathBuf)>,
+    pub written_as: Vec<(PathBuf, PathBuf)>,
     /// Every `*.md` name below the roots: name lookups need no walk.
     md_names: std::sync::Arc<HashSet<std::ffi::OsString>>,
 }
@@ -50,7 +50,7 @@ impl<'a> State<'a> {
     pub fn read(
         engine: &'a Engine,
         options: &ReadOptions,
-        written_as: Option<(PathBuf, PathBuf)>,
+        written_as: Vec<(PathBuf, PathBuf)>,
     ) -> Result<State<'a>, PyError> {
         options.tokenizer.prepare_in_background();
         let progress = crate::check::Progress::default();
@@ -64,22 +64,23 @@ impl<'a> State<'a> {
     /// `path` as the user knows it: the written tree's folder replaced by
     /// the one it stands for.
     fn shown_path(&self, path: &Path) -> PathBuf {
-        match &self.written_as {
-            Some((written, real)) => match path.strip_prefix(written) {
-                Ok(rest) if rest.as_os_str().is_empty() => real.clone(),
-                Ok(rest) => real.join(rest),
-                Err(_) => path.to_path_buf(),
-            },
-            None => path.to_path_buf(),
+        for (written, real) in &self.written_as {
+            match path.strip_prefix(written) {
+                Ok(rest) if rest.as_os_str().is_empty() => return real.clone(),
+                Ok(rest) => return real.join(rest),
+                Err(_) => {}
+            }
         }
+        path.to_path_buf()
     }
 
     /// `text` with the written tree's folder named as the one it stands for.
     fn shown_text(&self, text: &str) -> String {
-        match &self.written_as {
-            Some((written, real)) => text.replace(&paths::path_string(written), &paths::path_string(real)),
-            None => text.to_owned(),
+        let mut text = text.to_owned();
+        for (written, real) in &self.written_as {
+            text = text.replace(&paths::path_string(written), &paths::path_string(real));
         }
+        text
     }
 
     /// The `/name` message of the skill at `index`, paths as shown.
