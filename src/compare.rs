@@ -40,6 +40,7 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
     let commit = repo.commit(rev).map_err(|e| e.to_string())?;
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
+    let changed = ChangedPaths::start(&repo, &commit, None);
     let (tree, _) = read_revision(&repo, &commit)?;
     let written = tree.path().canonicalize().map_err(|e| e.to_string())?;
     let before_folder = written.join(&rel);
@@ -61,15 +62,17 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
         })
     };
     let index_error = |e| format!("Hermes fails to build the skills index: {e}");
-    let before = State::read(&before_engine, &options(&before_folder)?, written_as).map_err(index_error)?;
-    let after = State::read(engine, &options(&folder)?, Vec::new()).map_err(index_error)?;
-    let changed = repo.changed_paths(&commit, None);
-    let touched = match &changed {
-        Ok(changed) if !diff::touches_home([&before, &after], &repo_root, changed) => {
-            Touched::Paths { base: &repo_root, changed }
-        }
-        _ => Touched::All,
+    let changed = changed.finish();
+    let trees = [written.as_path(), repo_root.as_path()];
+    let with_filter = |mut options: ReadOptions, root: &Path| {
+        options.policy.only = skill_filter(&changed, &trees, root);
+        options
     };
+    let before_options = with_filter(options(&before_folder)?, &written);
+    let after_options = with_filter(options(&folder)?, &repo_root);
+    let before = State::read(&before_engine, &before_options, written_as).map_err(index_error)?;
+    let after = State::read(engine, &after_options, Vec::new()).map_err(index_error)?;
+    let touched = touched(&changed, [&before, &after], &repo_root);
     let report = diff::compare(&before, &after, &folder, &touched);
     let read = |p: &Option<PathBuf>| p.as_deref().and_then(|p| std::fs::read_to_string(p).ok());
     let mut before_text = std::collections::HashMap::new();
@@ -188,4 +191,76 @@ pub fn externals_at(
         }
     }
     out
+}
+
+/// The paths git says a change touched, asked for on another thread while
+/// the states are read (`git diff` against the work tree reads every file's
+/// metadata).
+pub struct ChangedPaths(std::thread::JoinHandle<Result<std::collections::BTreeSet<String>, git::GitError>>);
+
+impl ChangedPaths {
+    pub fn start(repo: &Repo, from: &str, to: Option<&str>) -> ChangedPaths {
+        let (repo, from, to) = (repo.clone(), from.to_owned(), to.map(str::to_owned));
+        ChangedPaths(std::thread::spawn(move || repo.changed_paths(&from, to.as_deref())))
+    }
+
+    /// The paths, if git answered.
+    pub fn finish(self) -> Option<std::collections::BTreeSet<String>> {
+        self.0.join().ok()?.ok()
+    }
+}
+
+/// Which skills need their messages and scans compared: those holding a
+/// changed path, or every one when a changed path lies outside every skill
+/// folder (config.yaml, a bundle) or git did not say.
+pub fn touched<'a>(
+    changed: &'a Option<std::collections::BTreeSet<String>>,
+    states: [&State; 2],
+    base: &'a Path,
+) -> Touched<'a> {
+    match changed {
+        Some(changed) if !diff::touches_home(states, base, changed) => Touched::Paths { base, changed },
+        _ => Touched::All,
+    }
+}
+
+/// The check's filter for one state (its files under `root`, standing for
+/// the repository's top): each skill's own rules run on the skills holding
+/// a changed path; the others' findings are the same in both states. None
+/// (every skill) when git did not say, or when a changed path lies in no
+/// skill folder of either state (`trees`: each state's top), which may
+/// change any skill.
+pub fn skill_filter(
+    changed: &Option<std::collections::BTreeSet<String>>,
+    trees: &[&Path],
+    root: &Path,
+) -> Option<crate::engine::check::SkillFilter> {
+    let changed = changed.as_ref()?;
+    let in_a_skill = |c: &String| trees.iter().any(|top| in_skill_folder(top, c));
+    if !changed.iter().all(in_a_skill) {
+        return None;
+    }
+    let (changed, root) = (std::sync::Arc::new(changed.clone()), root.to_path_buf());
+    Some(crate::engine::check::SkillFilter(std::sync::Arc::new(move |dir: &Path| match dir.strip_prefix(&root) {
+        Ok(rel) => diff::holds_change(&crate::engine::paths::rel_string(rel), &changed),
+        // Outside the repository (an external dir): checked.
+        Err(_) => true,
+    })))
+}
+
+/// Whether `rel` (below `top`) is a skill folder or inside one.
+fn in_skill_folder(top: &Path, rel: &str) -> bool {
+    let mut dir = top.join(rel);
+    loop {
+        if dir.join("SKILL.md").is_file() {
+            return true;
+        }
+        if dir == top || !dir.starts_with(top) {
+            return false;
+        }
+        match dir.parent() {
+            Some(parent) => dir = parent.to_path_buf(),
+            None => return false,
+        }
+    }
 }

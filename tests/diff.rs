@@ -410,3 +410,24 @@ fn external_dirs_in_git_are_read_at_the_same_revision() {
     let second = skills.values().find(|s| s["name"] == "ext-second").unwrap();
     assert!(second["folder"].as_str().unwrap().starts_with(ext_real.to_str().unwrap()), "{second:#}");
 }
+
+#[test]
+fn findings_are_compared_for_the_skills_a_change_touched() {
+    let (_tmp, repo) = skills_repo();
+    // A finding both states have: the same, so not reported.
+    skill(&repo, "misc/mismatch", "other-name", "Its name is not its folder's.", "");
+    commit(&repo, "a skill with a finding");
+    // A touched skill gains one (its name no longer matches its folder),
+    // and a new file outside every skill folder is no skill's.
+    skill(&repo, "tools/lint", "linter", "Lint the code base.", "");
+    std::fs::write(repo.join("NOTES.md"), "notes\n").unwrap();
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let skills = by_folder(&report);
+    assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["tools/lint"], "{report:#}");
+    let new = skills["tools/lint"]["findings"]["new"].as_array().unwrap();
+    assert!(new.iter().any(|f| f["rule"] == "spec-name-folder"), "{new:?}");
+    // Touching only a skill's folder gives the same answer.
+    std::fs::remove_file(repo.join("NOTES.md")).unwrap();
+    let only_skill = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(only_skill["skills"], report["skills"]);
+}

@@ -9,7 +9,7 @@ use crate::compare;
 use crate::engine::check::run::{resolve, Overrides};
 use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{GitError, Repo, Written};
-use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
+use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State};
 use crate::engine::env::Env;
 use crate::open::FolderKind;
 use crate::sanitize::clean_line;
@@ -162,6 +162,8 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     };
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
+    // Git's changed paths are asked for while the revisions are written.
+    let changed = compare::ChangedPaths::start(&repo, &span.from, span.to.as_deref());
     let written = |commit: &str| crate::compare::read_revision(&repo, commit);
     let from_tree = match written(&span.from) {
         Ok(t) => t,
@@ -213,11 +215,17 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     let with_externals = |map: Option<(PathBuf, PathBuf)>, ext: &compare::Externals| -> Vec<(PathBuf, PathBuf)> {
         ext.written_as.iter().cloned().chain(map).collect()
     };
+    let root_of = |map: &Option<(PathBuf, PathBuf)>| map.as_ref().map_or_else(|| repo_root.clone(), |(w, _)| w.clone());
+    let (from_root, to_root) = (root_of(&from_map), root_of(&to_map));
     let (from_map, to_map) = (with_externals(from_map, &from_externals), with_externals(to_map, &to_externals));
-    let options = |home: &Path| -> Result<ReadOptions, String> {
+    let changed = changed.finish();
+    let trees = [from_root.as_path(), to_root.as_path()];
+    // Each skill's own rules run on the skills the change touched.
+    let options = |home: &Path, root: &Path| -> Result<ReadOptions, String> {
         let overrides = Overrides { min_severity: Some(args.min_severity), ..Overrides::default() };
-        let resolved = resolve(&overrides, home).map_err(|e| e.to_string())?;
-        Ok(ReadOptions { policy: resolved.policy, ..ReadOptions::default() })
+        let mut policy = resolve(&overrides, home).map_err(|e| e.to_string())?.policy;
+        policy.only = compare::skill_filter(&changed, &trees, root);
+        Ok(ReadOptions { policy, ..ReadOptions::default() })
     };
     fn read_state<'a>(
         session: &'a super::Session,
@@ -227,8 +235,15 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         let options = options?;
         State::read(&session.engine, &options, map).map_err(|e| format!("Hermes fails to build the skills index: {e}"))
     }
-    let read =
-        (read_state(&from_session, options(&from_home), from_map), read_state(&to_session, options(&to_home), to_map));
+    // The two states are read side by side: each walk waits on the disk
+    // and on parts that run on one thread.
+    let (from_options, to_options) = (options(&from_home, &from_root), options(&to_home, &to_root));
+    let read = std::thread::scope(|scope| {
+        let before = scope.spawn(|| read_state(&from_session, from_options, from_map));
+        let after = read_state(&to_session, to_options, to_map);
+        let before = before.join().unwrap_or_else(|_| Err("reading the revision's state failed".to_owned()));
+        (before, after)
+    });
     let (before, after) = match read {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
@@ -236,13 +251,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             return EXIT_ANSWER_ERROR;
         }
     };
-    let changed = repo.changed_paths(&span.from, span.to.as_deref());
-    let touched = match &changed {
-        Ok(changed) if !diff::touches_home([&before, &after], &repo_root, changed) => {
-            Touched::Paths { base: &repo_root, changed }
-        }
-        _ => Touched::All,
-    };
+    let touched = compare::touched(&changed, [&before, &after], &repo_root);
     let mut report = diff::compare(&before, &after, &folder, &touched);
     report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1)));
     report.notes.extend(from_externals.notes.iter().chain(&to_externals.notes).cloned());

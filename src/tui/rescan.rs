@@ -183,6 +183,7 @@ impl App {
                     base: settings.base().map(std::path::Path::to_path_buf),
                     min: Severity::Info,
                     budgets: settings.cost,
+                    only: None,
                 };
                 if let Some(min) = check.min_severity {
                     self.view.diag.min = min;

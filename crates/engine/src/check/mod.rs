@@ -35,6 +35,21 @@ pub struct Policy {
     pub min: Severity,
     /// `[cost]`: the token budgets the cost rules hold the skills to.
     pub budgets: settings::CostBudgets,
+    /// The skills (by folder) whose own rules run; none: every skill. Rules
+    /// over the whole home run whatever it says.
+    pub only: Option<SkillFilter>,
+}
+
+/// Which skill folders a check runs each skill's own rules on (`diff` runs
+/// them on the skills a change touched: the others' are the same in both
+/// states).
+#[derive(Clone)]
+pub struct SkillFilter(pub Arc<dyn Fn(&std::path::Path) -> bool + Send + Sync>);
+
+impl std::fmt::Debug for SkillFilter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SkillFilter")
+    }
 }
 
 /// Why a finding is not reported.

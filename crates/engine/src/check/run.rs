@@ -79,6 +79,7 @@ pub fn resolve(args: &Overrides, checked: &Path) -> Result<Resolved, CheckError>
         base: settings.base().map(Path::to_path_buf),
         min: args.min_severity.or(check.min_severity).unwrap_or(Severity::Error),
         budgets: settings.cost,
+        only: None,
     };
     Ok(Resolved { policy, trust: args.trust.or(check.trust), settings: settings.path })
 }

@@ -177,9 +177,13 @@ impl Engine {
         let (mut catalog, per_skill) = self.walk_catalog(
             &|skill, text, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
-                let mut found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
-                if let Some(text) = text {
-                    index_rules::check_skill_budget(skill, text, &policy.budgets, &roots, &mut found);
+                let own_rules = policy.only.as_ref().map_or(true, |only| (only.0)(&skill.skill_dir));
+                let mut found = Vec::new();
+                if own_rules {
+                    found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
+                    if let Some(text) = text {
+                        index_rules::check_skill_budget(skill, text, &policy.budgets, &roots, &mut found);
+                    }
                 }
                 // A skill whose files hold suppression comments keeps all
                 // its findings until its name collisions are known; the

@@ -126,12 +126,17 @@ impl Touched<'_> {
             Touched::All => true,
             Touched::Paths { base, changed } => {
                 let Ok(rel) = folder.strip_prefix(base) else { return true };
-                let rel = paths::rel_string(rel);
-                let inside = format!("{rel}/");
-                changed.iter().any(|c| c == &rel || c.starts_with(&inside) || inside.starts_with(&format!("{c}/")))
+                holds_change(&paths::rel_string(rel), changed)
             }
         }
     }
+}
+
+/// Whether a folder (relative to the repository's top) holds a changed
+/// path, or is itself in a changed folder (an untracked one).
+pub fn holds_change(folder: &str, changed: &std::collections::BTreeSet<String>) -> bool {
+    let inside = format!("{folder}/");
+    changed.iter().any(|c| c == folder || c.starts_with(&inside) || inside.starts_with(&format!("{c}/")))
 }
 
 /// The skill folders `touched` does not account for: a changed path
@@ -164,32 +169,31 @@ pub fn compare(before: &State, after: &State, home: &Path, touched: &Touched) ->
     let pairs = pair_up(&old, &new);
     let ctx_before = Context::prepared(before.engine, &before.catalog).knowing_md_names(before.md_names.clone());
     let ctx_after = Context::prepared(after.engine, &after.catalog).knowing_md_names(after.md_names.clone());
-    let mut skills = Vec::new();
-    for pair in pairs {
-        let change = match pair {
-            (Some(o), None) => Some(SkillChange::gone(&old[o])),
-            (None, Some(n)) => Some(SkillChange::arrived(&new[n])),
-            (Some(o), Some(n)) => {
-                let (o, n) = (&old[o], &new[n]);
-                let dir_touched = touched.touches(&before.shown_path(&before.catalog.skills[o.index].skill_dir))
-                    || touched.touches(&after.shown_path(&after.catalog.skills[n.index].skill_dir));
-                let mut change = SkillChange::between(o, n);
-                if dir_touched || !change.fields.is_empty() {
-                    let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
-                    if m_old != m_new {
-                        change.message = Some((m_old, m_new));
-                    }
-                    change.decisions = decisions_changed(before, o.index, after, n.index);
+    // Messages and the guard's scans are made for the skills a change
+    // touched, on worker threads.
+    let rendered = crate::parallel_map_min(&pairs, 16, |&pair| match pair {
+        (Some(o), None) => Some(SkillChange::gone(&old[o])),
+        (None, Some(n)) => Some(SkillChange::arrived(&new[n])),
+        (Some(o), Some(n)) => {
+            let (o, n) = (&old[o], &new[n]);
+            let dir_touched = touched.touches(&before.shown_path(&before.catalog.skills[o.index].skill_dir))
+                || touched.touches(&after.shown_path(&after.catalog.skills[n.index].skill_dir));
+            let mut change = SkillChange::between(o, n);
+            if dir_touched || !change.fields.is_empty() {
+                let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
+                if m_old != m_new {
+                    change.message = Some((m_old, m_new));
                 }
-                if o.offered != n.offered {
-                    change.why = Some((why_not(before, o.index), why_not(after, n.index)));
-                }
-                (!change.is_empty()).then_some(change)
+                change.decisions = decisions_changed(before, o.index, after, n.index);
             }
-            (None, None) => None,
-        };
-        skills.extend(change);
-    }
+            if o.offered != n.offered {
+                change.why = Some((why_not(before, o.index), why_not(after, n.index)));
+            }
+            (!change.is_empty()).then_some(change)
+        }
+        (None, None) => None,
+    });
+    let skills: Vec<SkillChange> = rendered.into_iter().flatten().collect();
     // A bundle's message is its members' messages: rendered again when one
     // of theirs changed (a member is named by name or path).
     let everything = matches!(touched, Touched::All);
