@@ -431,3 +431,18 @@ fn findings_are_compared_for_the_skills_a_change_touched() {
     let only_skill = json_of(&diff_in(&repo, &["--json"]));
     assert_eq!(only_skill["skills"], report["skills"]);
 }
+
+#[test]
+fn without_the_git_command_diff_says_what_it_needs() {
+    let (_tmp, repo) = skills_repo();
+    let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(&repo)
+        .arg("diff")
+        .env("PATH", "")
+        .env("HOME", &repo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("the `git` command, which is not installed"), "{err}");
+}

@@ -155,7 +155,7 @@ impl Repo {
     pub fn write_entries(&self, entries: &[TreeEntry], dest: &Path) -> Result<Written, GitError> {
         let mut written = Written::default();
         let mut wanted: Vec<&TreeEntry> = Vec::new();
-        for entry in entries {
+        for entry in entries.iter().filter(|e| stays_inside(&e.path)) {
             let target = dest.join(&entry.path);
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent)?;
@@ -242,6 +242,14 @@ fn write_symlink(target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
     std::fs::write(link, target_bytes)
 }
 
+/// A tree's path that cannot lead out of the folder it is written to (git
+/// refuses others, but a tree object may still hold one).
+fn stays_inside(path: &str) -> bool {
+    !path.is_empty()
+        && !path.starts_with('/')
+        && path.split('/').all(|part| !part.is_empty() && part != ".." && part != ".")
+}
+
 /// About how much room writing `entries` takes: their bytes (large files
 /// stand in as sparse files) and a block for each.
 pub fn room_needed(entries: &[TreeEntry]) -> u64 {
@@ -281,6 +289,14 @@ mod tests {
         assert_eq!(entry.path, "skills/a b/SKILL.md");
         let sub = parse_tree_line(b"160000 commit 3b18e512dba79e4c8300dd08aeb37f8e728b8dad       -\tvendor/x").unwrap();
         assert_eq!(sub.size, None);
+    }
+
+    #[test]
+    fn paths_that_would_leave_the_folder_are_not_written() {
+        assert!(stays_inside("skills/a/SKILL.md"));
+        for bad in ["../x", "a/../../x", "/etc/passwd", "a//b", "./a", ""] {
+            assert!(!stays_inside(bad), "{bad}");
+        }
     }
 
     #[test]
