@@ -15,13 +15,12 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, Clone, PartialEq)]
 pub struct SinceAnswer {
     pub rev: String,
-    pub commit: String,
     pub report: DiffReport,
-    /// Each changed skill's SKILL.md as the revision has it, by its
-    /// SKILL.md now.
-    pub before_text: std::collections::HashMap<PathBuf, String>,
+    /// Each changed skill's SKILL.md diff (the revision's against now), by
+    /// its SKILL.md now; empty when the file is the same.
+    pub skill_md_diff: std::collections::HashMap<PathBuf, String>,
     /// Skills the revision has and the home no longer does: name, folder,
-    /// SKILL.md text.
+    /// SKILL.md diff.
     pub removed: Vec<(String, String, String)>,
 }
 
@@ -54,39 +53,84 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
     let externals = externals_at(&mut before_engine, Some(rev), shown, (&repo_root, &written));
     let mut written_as = externals.written_as.clone();
     written_as.push((written.clone(), repo_root.clone()));
-    let options = |home: &Path| -> Result<ReadOptions, String> {
-        let overrides = Overrides { min_severity: Some(Severity::Warning), ..Overrides::default() };
-        Ok(ReadOptions {
-            policy: resolve(&overrides, home).map_err(|e| e.to_string())?.policy,
-            ..ReadOptions::default()
-        })
-    };
-    let index_error = |e| format!("Hermes fails to build the skills index: {e}");
-    let changed = changed.finish();
-    let trees = [written.as_path(), repo_root.as_path()];
-    let with_filter = |mut options: ReadOptions, root: &Path| {
-        options.policy.only = skill_filter(&changed, &trees, root);
-        options
-    };
-    let before_options = with_filter(options(&before_folder)?, &written);
-    let after_options = with_filter(options(&folder)?, &repo_root);
-    let before = State::read(&before_engine, &before_options, written_as).map_err(index_error)?;
-    let after = State::read(engine, &after_options, Vec::new()).map_err(index_error)?;
-    let touched = touched(&changed, [&before, &after], &repo_root);
-    let report = diff::compare(&before, &after, &folder, &touched);
-    let read = |p: &Option<PathBuf>| p.as_deref().and_then(|p| std::fs::read_to_string(p).ok());
-    let mut before_text = std::collections::HashMap::new();
+    let before = Side { engine: &before_engine, home: &before_folder, root: &written, written_as };
+    let after = Side { engine, home: &folder, root: &repo_root, written_as: Vec::new() };
+    let report = compare_sides(before, after, &changed.finish(), &repo_root, &folder, Severity::Warning)?;
+    // The SKILL.md diffs are made here, off the UI thread, while the
+    // revision's files are at hand.
+    let read = |p: &Option<PathBuf>| p.as_deref().and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
+    let mut skill_md_diff = std::collections::HashMap::new();
     let mut removed = Vec::new();
     for skill in &report.skills {
-        match (&skill.files.1, read(&skill.files.0)) {
-            (Some(now), Some(text)) => {
-                before_text.insert(now.clone(), text);
+        let text = diff::unified(&read(&skill.files.0), &read(&skill.files.1), rev, "now");
+        match &skill.files.1 {
+            Some(now) => {
+                skill_md_diff.insert(now.clone(), text);
             }
-            (None, text) => removed.push((skill.name.clone(), skill.folder.clone(), text.unwrap_or_default())),
-            _ => {}
+            None => removed.push((skill.name.clone(), skill.folder.clone(), text)),
         }
     }
-    Ok(SinceAnswer { rev: rev.to_owned(), commit, report, before_text, removed })
+    Ok(SinceAnswer { rev: rev.to_owned(), report, skill_md_diff, removed })
+}
+
+/// One state to compare: its engine, the folder compared in it, the top
+/// its files stand under (where a revision was written, or the
+/// repository's), and the written folders it names as others.
+pub struct Side<'a> {
+    pub engine: &'a crate::engine::Engine,
+    pub home: &'a Path,
+    pub root: &'a Path,
+    pub written_as: Vec<(PathBuf, PathBuf)>,
+}
+
+/// Reads both states side by side and compares them: each skill's own
+/// rules run on the skills the change touched, findings at `min` and up.
+pub fn compare_sides<'a>(
+    before: Side<'a>,
+    after: Side<'a>,
+    changed: &Option<std::collections::BTreeSet<String>>,
+    repo_root: &Path,
+    folder: &Path,
+    min: Severity,
+) -> Result<DiffReport, String> {
+    let trees = [before.root, after.root];
+    let read = |side: Side<'a>| -> Result<State<'a>, String> {
+        let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
+        let mut policy = resolve(&overrides, side.home).map_err(|e| e.to_string())?.policy;
+        policy.only = skill_filter(changed, &trees, side.root);
+        let options = ReadOptions { policy, ..ReadOptions::default() };
+        State::read(side.engine, &options, side.written_as)
+            .map_err(|e| format!("Hermes fails to build the skills index: {e}"))
+    };
+    // Each walk waits on the disk and on parts that run on one thread.
+    let (before, after) = std::thread::scope(|scope| {
+        let before = scope.spawn(|| read(before));
+        let after = read(after);
+        (before.join().unwrap_or_else(|_| Err("reading the earlier state failed".to_owned())), after)
+    });
+    let (before, after) = (before?, after?);
+    let touched = touched(changed, [&before, &after], repo_root);
+    Ok(diff::compare(&before, &after, folder, &touched))
+}
+
+/// An answer as one line of text for a person (control characters shown,
+/// never sent to the terminal): none is `—`.
+pub fn shown(value: &serde_json::Value) -> String {
+    match value {
+        serde_json::Value::Null => "—".into(),
+        serde_json::Value::String(s) => crate::sanitize::clean_line(s.trim()),
+        other => crate::sanitize::clean_line(&other.to_string()),
+    }
+}
+
+/// `field: before → after`.
+pub fn change_line(change: &diff::FieldChange) -> String {
+    format!("{}: {} → {}", change.field, shown(&change.before), shown(&change.after))
+}
+
+/// Why a skill is not offered, or that it is.
+pub fn why_shown(why: &Option<String>) -> String {
+    why.as_deref().map_or("offered".to_owned(), |w| format!("not offered ({})", crate::sanitize::clean_line(w)))
 }
 
 /// Writes the tree of `commit` into a temporary folder of ours (in memory
@@ -213,7 +257,7 @@ impl ChangedPaths {
 /// Which skills need their messages and scans compared: those holding a
 /// changed path, or every one when a changed path lies outside every skill
 /// folder (config.yaml, a bundle) or git did not say.
-pub fn touched<'a>(
+fn touched<'a>(
     changed: &'a Option<std::collections::BTreeSet<String>>,
     states: [&State; 2],
     base: &'a Path,
@@ -230,7 +274,7 @@ pub fn touched<'a>(
 /// (every skill) when git did not say, or when a changed path lies in no
 /// skill folder of either state (`trees`: each state's top), which may
 /// change any skill.
-pub fn skill_filter(
+fn skill_filter(
     changed: &Option<std::collections::BTreeSet<String>>,
     trees: &[&Path],
     root: &Path,

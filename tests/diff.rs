@@ -235,7 +235,10 @@ fn the_repository_is_byte_identical_after_a_diff() {
 fn markdown_and_stat_outputs() {
     let (_tmp, repo) = skills_repo();
     skill(&repo, "tools/lint", "lint", "Lint | the code base.", "");
+    let with_escape = std::fs::read_to_string(repo.join("tools/lint/SKILL.md")).unwrap() + "\x1b[31mred\x1b[0m\n";
+    std::fs::write(repo.join("tools/lint/SKILL.md"), with_escape).unwrap();
     let md = String::from_utf8(diff_in(&repo, &["--format", "markdown"]).stdout).unwrap();
+    assert!(!md.contains('\x1b'), "an escape sequence from a skill file is shown, not sent: {md}");
     assert!(md.starts_with("### What this change does to the agent"), "{md}");
     assert!(md.contains("| ~ | `lint` | `tools/lint` | modified |"), "{md}");
     assert!(md.contains("<details><summary>~ <code>lint</code> (modified)</summary>"), "{md}");

@@ -6,10 +6,9 @@
 use super::output::{print_json, Out};
 use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::compare;
-use crate::engine::check::run::{resolve, Overrides};
 use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{GitError, Repo, Written};
-use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State};
+use crate::engine::diff::{self, DiffReport, SkillChange};
 use crate::engine::env::Env;
 use crate::open::FolderKind;
 use crate::sanitize::clean_line;
@@ -218,41 +217,17 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     let root_of = |map: &Option<(PathBuf, PathBuf)>| map.as_ref().map_or_else(|| repo_root.clone(), |(w, _)| w.clone());
     let (from_root, to_root) = (root_of(&from_map), root_of(&to_map));
     let (from_map, to_map) = (with_externals(from_map, &from_externals), with_externals(to_map, &to_externals));
-    let changed = changed.finish();
-    let trees = [from_root.as_path(), to_root.as_path()];
-    // Each skill's own rules run on the skills the change touched.
-    let options = |home: &Path, root: &Path| -> Result<ReadOptions, String> {
-        let overrides = Overrides { min_severity: Some(args.min_severity), ..Overrides::default() };
-        let mut policy = resolve(&overrides, home).map_err(|e| e.to_string())?.policy;
-        policy.only = compare::skill_filter(&changed, &trees, root);
-        Ok(ReadOptions { policy, ..ReadOptions::default() })
-    };
-    fn read_state<'a>(
-        session: &'a super::Session,
-        options: Result<ReadOptions, String>,
-        map: Vec<(PathBuf, PathBuf)>,
-    ) -> Result<State<'a>, String> {
-        let options = options?;
-        State::read(&session.engine, &options, map).map_err(|e| format!("Hermes fails to build the skills index: {e}"))
-    }
-    // The two states are read side by side: each walk waits on the disk
-    // and on parts that run on one thread.
-    let (from_options, to_options) = (options(&from_home, &from_root), options(&to_home, &to_root));
-    let read = std::thread::scope(|scope| {
-        let before = scope.spawn(|| read_state(&from_session, from_options, from_map));
-        let after = read_state(&to_session, to_options, to_map);
-        let before = before.join().unwrap_or_else(|_| Err("reading the revision's state failed".to_owned()));
-        (before, after)
-    });
-    let (before, after) = match read {
-        (Ok(a), Ok(b)) => (a, b),
-        (Err(e), _) | (_, Err(e)) => {
+    let before =
+        compare::Side { engine: &from_session.engine, home: &from_home, root: &from_root, written_as: from_map };
+    let after = compare::Side { engine: &to_session.engine, home: &to_home, root: &to_root, written_as: to_map };
+    let report = compare::compare_sides(before, after, &changed.finish(), &repo_root, &folder, args.min_severity);
+    let mut report = match report {
+        Ok(report) => report,
+        Err(e) => {
             eprintln!("skillscope: diff: {e}");
             return EXIT_ANSWER_ERROR;
         }
     };
-    let touched = compare::touched(&changed, [&before, &after], &repo_root);
-    let mut report = diff::compare(&before, &after, &folder, &touched);
     report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1)));
     report.notes.extend(from_externals.notes.iter().chain(&to_externals.notes).cloned());
     report.notes.sort();
@@ -321,15 +296,6 @@ fn index_line(report: &DiffReport) -> String {
 fn counts_line(report: &DiffReport) -> String {
     let parts: Vec<String> = report.counts().iter().map(|(k, n)| format!("{n} {}", k.name())).collect();
     format!("skills: {}; bundles: {} changed", parts.join(", "), report.bundles.len())
-}
-
-/// A JSON value as one line of text.
-fn shown(value: &serde_json::Value) -> String {
-    match value {
-        serde_json::Value::Null => "—".into(),
-        serde_json::Value::String(s) => clean_line(s.trim()),
-        other => clean_line(&other.to_string()),
-    }
 }
 
 /// The short summary of a skill's change, for --stat and tables.
@@ -429,16 +395,13 @@ fn write_text(
         );
         writeln!(out, "{}", paint.wrap(code, &title))?;
         for f in &skill.fields {
-            writeln!(out, "    {}: {} → {}", f.field, shown(&f.before), shown(&f.after))?;
+            writeln!(out, "    {}", compare::change_line(f))?;
         }
         if let Some((before, after)) = &skill.why {
-            let why = |w: &Option<String>| {
-                w.as_deref().map_or("offered".to_owned(), |w| format!("not offered ({})", clean_line(w)))
-            };
-            writeln!(out, "    why: {} → {}", why(before), why(after))?;
+            writeln!(out, "    why: {} → {}", compare::why_shown(before), compare::why_shown(after))?;
         }
         for d in &skill.decisions {
-            writeln!(out, "    {}: {} → {}", d.field, shown(&d.before), shown(&d.after))?;
+            writeln!(out, "    {}", compare::change_line(d))?;
         }
         let (b, a) = skill.index;
         if b != a {
@@ -461,7 +424,7 @@ fn write_text(
             )
         )?;
         for f in &bundle.fields {
-            writeln!(out, "    {}: {} → {}", f.field, shown(&f.before), shown(&f.after))?;
+            writeln!(out, "    {}", compare::change_line(f))?;
         }
         if let Some(diff) = bundle.message_diff() {
             writeln!(out, "    message:")?;
@@ -535,16 +498,13 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
             skill.change.name()
         )?;
         for f in &skill.fields {
-            writeln!(out, "- **{}**: {} → {}", f.field, cell(&shown(&f.before)), cell(&shown(&f.after)))?;
+            writeln!(out, "- {}", cell(&compare::change_line(f)))?;
         }
         if let Some((before, after)) = &skill.why {
-            let why = |w: &Option<String>| {
-                w.as_deref().map_or("offered".to_owned(), |w| format!("not offered ({})", cell(w)))
-            };
-            writeln!(out, "- **why**: {} → {}", why(before), why(after))?;
+            writeln!(out, "- why: {} → {}", cell(&compare::why_shown(before)), cell(&compare::why_shown(after)))?;
         }
         for d in &skill.decisions {
-            writeln!(out, "- **{}**: {} → {}", d.field, shown(&d.before), shown(&d.after))?;
+            writeln!(out, "- {}", cell(&compare::change_line(d)))?;
         }
         for x in &skill.findings.new {
             writeln!(
@@ -560,7 +520,7 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
             writeln!(out, "- fixed `{}` {}: {}", x.rule, cell(&x.file), cell(&x.message))?;
         }
         if let Some(diff) = skill.message_diff() {
-            writeln!(out, "\n```diff\n{}```", diff.replace("```", "`\u{200b}``"))?;
+            writeln!(out, "\n{}", fenced_diff(&diff))?;
         }
         writeln!(out, "\n</details>\n")?;
     }
@@ -572,7 +532,7 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
             bundle.change.name()
         )?;
         if let Some(diff) = bundle.message_diff() {
-            writeln!(out, "```diff\n{}```", diff.replace("```", "`\u{200b}``"))?;
+            writeln!(out, "{}", fenced_diff(&diff))?;
         }
         writeln!(out, "\n</details>\n")?;
     }
@@ -580,6 +540,18 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
         writeln!(out, "> {}", cell(note))?;
     }
     Ok(())
+}
+
+/// A diff in a fenced block: each line's control characters shown, and no
+/// line of it able to close the fence.
+fn fenced_diff(diff: &str) -> String {
+    let mut out = String::from("```diff\n");
+    for line in diff.lines() {
+        out.push_str(&clean_line(line).replace("```", "`\u{200b}``"));
+        out.push('\n');
+    }
+    out.push_str("```");
+    out
 }
 
 fn html(text: &str) -> String {

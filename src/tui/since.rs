@@ -126,10 +126,10 @@ pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message
     };
     let rev = clean_line(&answer.rev);
     if let Some(folder) = removed {
-        let text = answer.removed.iter().find(|(_, f, _)| f == folder).map(|(_, _, t)| t.as_str()).unwrap_or("");
+        let diff = answer.removed.iter().find(|(_, f, _)| f == folder).map_or("", |(_, _, d)| d.as_str());
         let mut out =
             vec![line(format!("Removed since {rev}: the agent no longer gets it."), theme.warn), Line::default()];
-        out.extend(unified_lines(&crate::engine::diff::unified(text, "", &rev, "now"), theme));
+        out.extend(unified_lines(diff, theme));
         return out;
     }
     let Some(path) = path else { return Vec::new() };
@@ -138,7 +138,7 @@ pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message
     };
     let mut out = vec![line(format!("{} since {rev}", change.change.name()), theme.heading)];
     for f in &change.fields {
-        out.push(line(format!("  {}: {} → {}", f.field, value(&f.before), value(&f.after)), theme.text));
+        out.push(line(format!("  {}", crate::compare::change_line(f)), theme.text));
     }
     out.push(Line::default());
     if message {
@@ -148,22 +148,11 @@ pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message
         }
         return out;
     }
-    let before = answer.before_text.get(path).map(String::as_str).unwrap_or("");
-    let now = std::fs::read_to_string(path).unwrap_or_default();
-    if before == now {
-        out.push(line(format!("SKILL.md is the same as at {rev}."), theme.dim));
-    } else {
-        out.extend(unified_lines(&crate::engine::diff::unified(before, &now, &rev, "now"), theme));
+    match answer.skill_md_diff.get(path).filter(|d| !d.is_empty()) {
+        Some(diff) => out.extend(unified_lines(diff, theme)),
+        None => out.push(line(format!("SKILL.md is the same as at {rev}."), theme.dim)),
     }
     out
-}
-
-fn value(v: &serde_json::Value) -> String {
-    match v {
-        serde_json::Value::Null => "—".into(),
-        serde_json::Value::String(s) => clean_line(s.trim()),
-        other => clean_line(&other.to_string()),
-    }
 }
 
 fn unified_lines(diff: &str, theme: &Theme) -> Vec<Line<'static>> {

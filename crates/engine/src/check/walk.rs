@@ -148,10 +148,8 @@ impl Engine {
         );
         catalog.lean = true;
         self.refresh_bundles(&mut catalog);
-        let mut md_names: HashSet<OsString> = walked.md_names.into_iter().collect();
-        for dir in &walked.excluded {
-            md_names.extend(crate::paths::entries_by_name(dir, is_noted_md).into_keys());
-        }
+        let mut md_names = HashSet::new();
+        note_md_names(walked, &mut md_names);
         md_names.extend(per_skill.into_iter().flatten());
         (catalog, md_names)
     }
@@ -215,11 +213,7 @@ impl Engine {
         policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut findings, &progress.tally);
         if let Some(md_names) = md_names.as_deref_mut() {
-            md_names.extend(walked.md_names);
-            // Nor excluded folders (`.git`, `node_modules`): listed here.
-            for dir in &walked.excluded {
-                md_names.extend(crate::paths::entries_by_name(dir, is_noted_md).into_keys());
-            }
+            note_md_names(walked, md_names);
         }
         for (index, (mut found, names, suppressing)) in per_skill.into_iter().enumerate() {
             if let Some(md_names) = md_names.as_deref_mut() {
@@ -398,4 +392,14 @@ fn shadowing_findings(catalog: &Catalog, layers: &Layers) -> Vec<Finding> {
         });
     }
     out
+}
+
+/// The `*.md` names a walk noted, and those in the folders it did not enter
+/// (`.git`, `node_modules`), listed here. The skill walk does not enter
+/// support folders either: each skill's own listing names those.
+fn note_md_names(walked: WalkReport, md_names: &mut HashSet<OsString>) {
+    md_names.extend(walked.md_names);
+    for dir in &walked.excluded {
+        md_names.extend(crate::paths::entries_by_name(dir, is_noted_md).into_keys());
+    }
 }

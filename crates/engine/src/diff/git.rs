@@ -146,12 +146,8 @@ impl Repo {
         Ok(paths)
     }
 
-    /// Writes the tree of `commit` into `dest` (an empty folder of ours).
-    pub fn write_tree(&self, commit: &str, dest: &Path) -> Result<Written, GitError> {
-        self.write_entries(&self.tree(commit)?, dest)
-    }
-
-    /// Writes a tree's files ([`Repo::tree`]) into `dest`.
+    /// Writes a tree's files ([`Repo::tree`]) into `dest`, an empty folder
+    /// of ours.
     pub fn write_entries(&self, entries: &[TreeEntry], dest: &Path) -> Result<Written, GitError> {
         let mut written = Written::default();
         let mut wanted: Vec<&TreeEntry> = Vec::new();

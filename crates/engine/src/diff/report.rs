@@ -455,5 +455,6 @@ mod tests {
         let text = unified("a\nb\n", "a\nc\n", "before", "after");
         assert!(text.contains("--- before") && text.contains("+++ after"), "{text}");
         assert!(text.contains("-b\n") && text.contains("+c\n"), "{text}");
+        assert_eq!(unified("same\n", "same\n", "before", "after"), "", "no change, no text");
     }
 }
