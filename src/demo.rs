@@ -72,7 +72,7 @@ mod tests {
         assert!(home.join("team-skills/review/code-review/SKILL.md").is_file());
         assert!(home.join("skill-bundles/ship.yaml").is_file());
         assert!(home.join("users/demo/skills/personal/standup/SKILL.md").is_file());
-        let rows = crate::engine::layers::read_db(&demo.db(), USER);
+        let rows = crate::engine::layers::read_db(&demo.db().into(), USER);
         assert_eq!(rows.problem, None);
         let names: Vec<&str> = rows.skills.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["meeting-notes", "standup"]);

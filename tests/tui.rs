@@ -417,7 +417,7 @@ fn copy(from: &Path, to: &Path) {
 }
 
 fn layered_demo(demo: &DemoHome, org_id: Option<&str>) -> App {
-    let layers = Layers { user: "demo".into(), db: Some(demo.db()), org_id: org_id.map(str::to_owned) };
+    let layers = Layers { user: "demo".into(), db: Some(demo.db().into()), org_id: org_id.map(str::to_owned) };
     App::with_layers(engine_for(&demo.home()), Theme::new(ColorMode::NoColor), Some(layers))
 }
 
@@ -470,7 +470,7 @@ fn layered_edit_permissions() {
     select_in_root(&mut app, "db", "meeting-notes");
     let effects = key(&mut app, KeyCode::Char('e'));
     assert!(
-        matches!(&effects[..], [Effect::EditDbSkill { row, db, line }] if *line > 1 && row.name == "meeting-notes" && *db == demo.db())
+        matches!(&effects[..], [Effect::EditDbSkill { row, db, line }] if *line > 1 && row.name == "meeting-notes" && *db == demo.db().into())
     );
 
     let mut owner = layered_demo(&demo, Some("0"));
@@ -495,7 +495,7 @@ fn layered_agent_view_answers_from_the_skill_layer() {
 fn problems_are_counted_in_the_status_and_listed_in_the_folder_view() {
     let demo = DemoHome::create().expect("demo");
     std::fs::write(demo.home().join("skill-bundles/broken.yaml"), "name: [unclosed\n").expect("write");
-    let layers = Layers { user: "demo".into(), db: Some(demo.home().join("missing.db")), org_id: None };
+    let layers = Layers { user: "demo".into(), db: Some(demo.home().join("missing.db").into()), org_id: None };
     let mut app = App::with_layers(engine_for(&demo.home()), Theme::new(ColorMode::NoColor), Some(layers));
     assert_eq!(app.catalog.problems.len(), 2, "{:?}", app.catalog.problems);
     key(&mut app, KeyCode::Char('g'));
@@ -519,7 +519,7 @@ fn the_first_scan_of_a_big_home_shows_its_progress() {
     assert!(!app.reload(&Default::default()));
     keys(&mut app, "/");
     keys(&mut app, "deploy");
-    let catalog = load_catalog(&engine, None);
+    let catalog = load_catalog(&engine, None, &Default::default());
     assert!(catalog.skills.len() > 1);
     app.scanned(catalog);
     assert!(!app.wanted_jobs().is_empty(), "the jobs follow the scan");

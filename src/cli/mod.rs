@@ -23,7 +23,7 @@ use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;
 use crate::engine::env::{Env, Os};
 use crate::engine::home::resolve_home_path;
-use crate::engine::layers::{read_db, valid_user_id, DbRead, Layers, Source};
+use crate::engine::layers::{read_db, valid_user_id, DbLocation, DbRead, Layers, Source};
 use crate::engine::sandbox::{default_backend, Backend};
 use crate::engine::{Engine, Options};
 use crate::open::{FolderKind, StandInHome};
@@ -95,9 +95,11 @@ pub struct GlobalArgs {
     /// Turn on per-user layers: this user's skills (HERMES_HOME/users/ID/skills) before the shared ones
     #[arg(long, global = true, value_name = "ID")]
     pub user: Option<String>,
-    /// With --user: also the user's active rows of table hermes_skills in this SQLite file
-    #[arg(long, global = true, value_name = "PATH")]
-    pub db: Option<PathBuf>,
+    /// With --user: also the user's active rows of table hermes_skills, in an SQLite file
+    /// (PATH or sqlite:PATH) or on a server (mysql://USER@HOST[:PORT]/DB,
+    /// postgres://USER@HOST[:PORT]/DB; password from SKILLSCOPE_DB_PASSWORD, ~/.pgpass, ~/.my.cnf)
+    #[arg(long, global = true, value_name = "URL")]
+    pub db: Option<String>,
     /// Your organisation; only org 0 may edit shared skills (default: none)
     #[arg(long, global = true, value_name = "ID")]
     pub org_id: Option<String>,
@@ -316,6 +318,9 @@ pub enum SessionError {
     DbWithoutUser,
     #[error(transparent)]
     Layer(#[from] crate::engine::layers::LayerError),
+    /// Parsed here, not by clap, whose message would repeat a password.
+    #[error(transparent)]
+    DbLocation(#[from] crate::engine::db::LocationError),
 }
 
 /// Opens the home the flags name: `--demo`, else `--home` or the browser's
@@ -394,7 +399,8 @@ pub fn layers_for(global: &GlobalArgs) -> Result<Option<Layers>, SessionError> {
         (None, None) => Ok(None),
         (Some(user), db) => {
             valid_user_id(user)?;
-            Ok(Some(Layers { user: user.clone(), db: db.clone(), org_id: global.org_id.clone() }))
+            let db = db.as_deref().map(DbLocation::parse).transpose()?;
+            Ok(Some(Layers { user: user.clone(), db, org_id: global.org_id.clone() }))
         }
     }
 }
@@ -420,7 +426,7 @@ fn browse(global: &GlobalArgs) -> i32 {
     // throwaway copy, so every skill in it may be edited (org 0).
     if let (Some(d), None) = (&session.demo, &layers) {
         let user = crate::demo::USER.to_owned();
-        layers = Some(Layers { user, db: Some(d.db()), org_id: Some("0".into()) });
+        layers = Some(Layers { user, db: Some(DbLocation::Sqlite(d.db())), org_id: Some("0".into()) });
     }
     let banner = match (&session.demo, &session.note) {
         (Some(_), _) => Some(crate::demo::BANNER.to_owned()),

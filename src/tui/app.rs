@@ -8,14 +8,14 @@ use super::jobs::{JobKind, JobOutput, JobRequest, JobResult};
 use super::keymap::{Action, Mode};
 use super::line_edit::Edit;
 pub use super::state::{CopyItem, CopyMenu, Diagnostics, DiagnosticsView, LayoutState, SearchState, ViewSearch};
-use super::state::{JobState, Nav, Prefs, RenderState, RescanState, ViewState};
+use super::state::{DbFeed, JobState, Nav, Prefs, RenderState, RescanState, ViewState};
 pub use super::tab::ViewTab;
 use super::theme::Theme;
 use super::tree::{NodeKey, Row, SortBasis, Tree, TreeSort};
 use crate::engine::catalog::{Catalog, CatalogSkill};
 use crate::engine::diagnostics::{Finding, Severity};
 use crate::engine::env::Os;
-use crate::engine::layers::{can_edit, read_db, DbSkill, LayerError, Layers, Source};
+use crate::engine::layers::{can_edit, DbLocation, DbRead, DbSkill, LayerError, Layers, Source};
 use crate::engine::lifecycle::UsageOverview;
 use crate::engine::sandbox::Backend;
 use crate::engine::Engine;
@@ -42,7 +42,7 @@ pub enum Effect {
     /// Edit a database skill through a temporary file, then write it back.
     EditDbSkill {
         row: Box<DbSkill>,
-        db: PathBuf,
+        db: DbLocation,
         /// Where the body starts, to open the editor there.
         line: usize,
     },
@@ -108,6 +108,8 @@ pub struct App {
     pub scan: Option<ScanProgress>,
     /// `--since REV`: changes marked against a git revision.
     pub since: Option<super::state::SinceState>,
+    /// The database layer's rows and how they stand (with `--db`).
+    pub db: DbFeed,
 }
 
 /// How far the first scan has got: SKILL.md files read since it began.
@@ -133,9 +135,13 @@ impl App {
     }
 
     /// The browser over per-user layers (`--user`, `--db`, `--org-id`).
+    /// Database rows are read on this thread (see [`DbFeed::read_now`]).
     pub fn with_layers(engine: Engine, theme: Theme, layers: Option<Layers>) -> App {
-        let catalog = load_catalog(&engine, layers.as_ref());
-        App::with_catalog(engine, theme, layers, catalog)
+        let db = DbFeed::read_now(layers.as_ref());
+        let catalog = load_catalog(&engine, layers.as_ref(), &db);
+        let mut app = App::with_catalog(engine, theme, layers, catalog);
+        app.db = db;
+        app
     }
 
     /// The browser before its skills are read (a big home): an empty tree
@@ -193,6 +199,7 @@ impl App {
             rescan: Default::default(),
             scan: None,
             since: None,
+            db: DbFeed::default(),
         };
         app.refresh_rows();
         app.select_first_skill();
@@ -694,6 +701,11 @@ impl App {
         Some(Ok(Effect::OpenEditor { path: skill.skill_md.clone(), line: skill.body_line }))
     }
 
+    /// The layers with the database rows shown, for a job.
+    fn layered_rows(&self) -> Option<(Layers, Arc<DbRead>)> {
+        self.layers.clone().map(|l| (l, self.db.rows.clone()))
+    }
+
     /// Why this session may not edit a skill, when layers say so.
     fn edit_denied(&self, skill: &CatalogSkill) -> Option<LayerError> {
         let layers = self.layers.as_ref()?;
@@ -723,7 +735,7 @@ impl App {
             return effects;
         }
         if self.jobs.diagnostics.is_none() {
-            effects.extend(self.request(JobKind::Diagnostics(self.layers.clone(), self.prefs.check_policy.clone())));
+            effects.extend(self.request(JobKind::Diagnostics(self.layered_rows(), self.prefs.check_policy.clone())));
         }
         effects.extend(self.view_job());
         if self.jobs.prompt.is_none() {
@@ -818,7 +830,7 @@ impl App {
                     }
                 })
             }
-            ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layers.clone(), self.prefs.check_policy.clone())),
+            ViewTab::Diagnostics => Some(JobKind::Diagnostics(self.layered_rows(), self.prefs.check_policy.clone())),
             _ => None,
         };
         let Some(kind) = kind else { return Vec::new() };
@@ -945,14 +957,16 @@ impl App {
     }
 }
 
-/// The catalog the browser shows: the home, or its layers for one user.
+/// The catalog the browser shows: the home, or its layers for one user
+/// with the database rows `db` holds (read elsewhere: a server may be slow).
 /// It is lean ([`Catalog::lean`]): the views read the frontmatter of the
 /// skill they show.
-pub fn load_catalog(engine: &Engine, layers: Option<&Layers>) -> Catalog {
+pub fn load_catalog(engine: &Engine, layers: Option<&Layers>, db: &DbFeed) -> Catalog {
     match layers {
         Some(l) => {
-            let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-            engine.lean_layered_catalog(l, &db)
+            let mut catalog = engine.lean_layered_catalog(l, &db.rows);
+            db.mark(&mut catalog);
+            catalog
         }
         None => engine.lean_catalog(),
     }

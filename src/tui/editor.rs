@@ -6,7 +6,7 @@
 //! taught. The editor is recognised by the file name of its program alone:
 //! nothing is run or resolved to find out what it is.
 
-use crate::engine::layers::{timestamp, write_back, DbSkill, WriteBack};
+use crate::engine::layers::{timestamp, write_back, DbLocation, DbSkill, WriteBack};
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -327,7 +327,7 @@ pub fn from_env() -> Option<String> {
 /// [`write_back`]). Returns the notice to show.
 pub fn edit_db_skill<E: std::fmt::Display>(
     row: &DbSkill,
-    db: &Path,
+    db: &DbLocation,
     edit: impl FnOnce(&Path) -> Result<(), E>,
 ) -> String {
     let file = tempfile::Builder::new().prefix(&format!("skillscope-db-{}-", row.id)).suffix(".md").tempfile();
@@ -344,7 +344,7 @@ pub fn edit_db_skill<E: std::fmt::Display>(
     };
     match write_back(db, row, &edited, &timestamp()) {
         Ok(WriteBack::Unchanged) => format!("{}: no changes", row.name),
-        Ok(WriteBack::Saved { .. }) => format!("Saved {} to {}", row.name, db.display()),
+        Ok(WriteBack::Saved { .. }) => format!("Saved {} to {db}", row.name),
         Ok(WriteBack::Conflict { kept }) => format!(
             "{} changed in the database meanwhile: nothing overwritten; your edit is in {}",
             row.name,

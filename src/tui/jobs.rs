@@ -11,7 +11,7 @@ use crate::engine::confusable::Confusable;
 use crate::engine::context::Context;
 use crate::engine::cost::{CostReport, CostRequest, SkillCost, Tokenizer};
 use crate::engine::diagnostics::Finding;
-use crate::engine::layers::{read_db, Layers};
+use crate::engine::layers::Layers;
 use crate::engine::lifecycle::{Curator, SkillLife};
 use crate::engine::messages::MemberStatus;
 use crate::engine::posture;
@@ -51,7 +51,8 @@ pub enum JobKind {
     },
     /// Every diagnostic finding in the home (and in the user's layers) the
     /// settings report.
-    Diagnostics(Option<Layers>, SharedPolicy),
+    /// With layers, the database rows the browser shows.
+    Diagnostics(Option<(Layers, Arc<crate::engine::layers::DbRead>)>, SharedPolicy),
     /// A view's lines that need files read (see [`super::view_jobs::ViewJob`]).
     View(Box<super::view_jobs::ViewJob>),
     /// The home compared with a git revision (`--since`), for the catalog
@@ -269,10 +270,7 @@ pub fn run(engine: &Engine, request: &JobRequest) -> JobResult {
         JobKind::Diagnostics(layers, SharedPolicy(policy)) => {
             let progress = &request.progress.0;
             let findings = match layers {
-                Some(l) => {
-                    let db = l.db.as_ref().map(|p| read_db(p, &l.user)).unwrap_or_default();
-                    engine.check_layered(l, &db, progress, policy).1
-                }
+                Some((l, db)) => engine.check_layered(l, db, progress, policy).1,
                 None => engine.check_home(progress, policy).1,
             };
             // Made on the walk's threads among the catalog's strings, the

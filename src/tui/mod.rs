@@ -13,6 +13,7 @@ pub mod backend;
 pub mod cache;
 pub mod clipboard;
 pub mod config;
+pub mod db_feed;
 pub mod editor;
 mod handoff;
 pub mod help;
@@ -38,13 +39,14 @@ pub mod view_jobs;
 pub mod view_text;
 pub mod views;
 
-use crate::engine::layers::Layers;
+use crate::engine::layers::{DbLocation, Layers};
 use crate::engine::reload::Pending;
 use crate::engine::watch::{self, Target, WatchEvent, Watcher};
 use crate::engine::Engine;
 use app::{App, Effect};
 use crossterm::event::Event;
 use launch::{open_editor, open_pager};
+use state::DbFeed;
 use std::io;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -77,6 +79,8 @@ enum Message {
     InputClosed,
     /// The Hermes installation on PATH was looked for.
     HermesFound(Option<crate::engine::hermes_install::HermesInstall>),
+    /// The database layer's rows were read ([`db_feed::Poller`]).
+    DbRead(Box<crate::engine::layers::DbRead>),
 }
 
 /// When to reload: changes are gathered until the watcher has been quiet
@@ -165,6 +169,8 @@ struct Session {
     rx: mpsc::Receiver<Message>,
     /// Set up the file watches (a benchmark may go without).
     watch: bool,
+    /// Reads the database layer's rows, with `--db`.
+    poller: Option<db_feed::Poller>,
 }
 
 /// Runs the browser until the user quits.
@@ -191,8 +197,12 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     let guard = terminal::Guard::new()?;
     let input_tx = tx.clone();
     let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev)).is_ok());
+    let poller = app.layers.as_ref().and_then(|l| Some((l.db.clone()?, l.user.clone()))).map(|(db, user)| {
+        let db_tx = tx.clone();
+        db_feed::Poller::start(db, user, move |read| db_tx.send(Message::DbRead(Box::new(read))).is_ok())
+    });
     let mut host = TerminalHost { guard, input };
-    event_loop(&mut host, &mut app, Session { tx, rx, watch: true })
+    event_loop(&mut host, &mut app, Session { tx, rx, watch: true, poller })
 }
 
 /// The event loop of [`run`] on a test backend of `width` x `height`,
@@ -219,7 +229,7 @@ pub fn run_headless(
     let terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
         .map_err(|e| io::Error::other(e.to_string()))?;
     let mut host = HeadlessHost { terminal, probe };
-    event_loop(&mut host, &mut app, Session { tx, rx, watch: false })?;
+    event_loop(&mut host, &mut app, Session { tx, rx, watch: false, poller: None })?;
     Ok(app)
 }
 
@@ -285,7 +295,7 @@ fn follow_changes(app: &mut App, pending: &Pending, tx: &mpsc::Sender<Message>) 
 }
 
 fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Result<()> {
-    let Session { tx, rx, watch } = session;
+    let Session { tx, rx, watch, poller } = session;
     let job_tx = tx.clone();
     let worker = jobs::Worker::spawn(move |r| {
         let _ = job_tx.send(Message::Job(r));
@@ -375,6 +385,14 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                     app.forget_rendered();
                     dirty = true;
                 }
+                Message::DbRead(read) => {
+                    if app.db_polled(*read) {
+                        if let Some(job) = app.start_rescan() {
+                            spawn_rescan(job, &tx);
+                        }
+                        dirty = true;
+                    }
+                }
                 Message::HermesFound(found) => {
                     // Said once, as a notice; the status line keeps the version.
                     if let Some(warning) = found.as_ref().and_then(|h| h.warning()) {
@@ -460,8 +478,9 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                         editor::edit_db_skill(&row, &db, |path| open_editor(editor.as_deref(), path, line).map(|_| ()));
                     host.resume()?;
                     app.notice = Some(notice);
-                    if let Some(job) = app.start_rescan() {
-                        spawn_rescan(job, &tx);
+                    // The saved row comes back with the next read.
+                    if let Some(poller) = &poller {
+                        poller.poll_now();
                     }
                     dirty = true;
                 }
@@ -531,12 +550,18 @@ fn run_effects(effects: &[Effect], app: &mut App, worker: &jobs::Worker) {
 /// screen shows how far it got, and arrives as [`Message::Scanned`].
 fn open(engine: Engine, theme: theme::Theme, layers: Option<Layers>, tx: &mpsc::Sender<Message>) -> App {
     let progress = app::ScanProgress::start();
+    // An SQLite file is read with the first scan; a server's rows come
+    // from the poller, the db root saying "connecting…" until then.
+    let db = match layers.as_ref().and_then(|l| l.db.as_ref()) {
+        Some(DbLocation::Server(_)) => DbFeed::default(),
+        _ => DbFeed::read_now(layers.as_ref()),
+    };
     let (done_tx, done_rx) = mpsc::channel();
-    let (scan_engine, scan_layers) = (engine.clone(), layers.clone());
+    let (scan_engine, scan_layers, scan_db) = (engine.clone(), layers.clone(), db.clone());
     std::thread::spawn(move || {
-        let _ = done_tx.send(app::load_catalog(&scan_engine, scan_layers.as_ref()));
+        let _ = done_tx.send(app::load_catalog(&scan_engine, scan_layers.as_ref(), &scan_db));
     });
-    match done_rx.recv_timeout(FIRST_SCAN_WAIT) {
+    let mut app = match done_rx.recv_timeout(FIRST_SCAN_WAIT) {
         Ok(catalog) => App::with_catalog(engine, theme, layers, catalog),
         Err(_) => {
             let tx = tx.clone();
@@ -547,7 +572,9 @@ fn open(engine: Engine, theme: theme::Theme, layers: Option<Layers>, tx: &mpsc::
             });
             App::scanning(engine, theme, layers, progress)
         }
-    }
+    };
+    app.db = db;
+    app
 }
 
 /// What the browser watches: the home's targets and the layers' roots.

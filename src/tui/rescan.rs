@@ -8,7 +8,7 @@
 use super::app::{load_catalog, App};
 use super::cache::drop_elsewhere;
 use super::jobs::JobKind;
-use super::state::JobState;
+use super::state::{DbFeed, JobState};
 use super::tree::{NodeKey, SortBasis, Tree, TreeSort};
 use crate::engine::catalog::Catalog;
 use crate::engine::diagnostics::Severity;
@@ -26,6 +26,7 @@ pub struct RescanJob {
     id: u64,
     engine: Engine,
     layers: Option<Layers>,
+    db: DbFeed,
     sort: TreeSort,
     index_tokens: Arc<HashMap<PathBuf, usize>>,
 }
@@ -42,7 +43,7 @@ pub struct Rescanned {
 
 impl RescanJob {
     pub fn run(self) -> Rescanned {
-        let catalog = load_catalog(&self.engine, self.layers.as_ref());
+        let catalog = load_catalog(&self.engine, self.layers.as_ref(), &self.db);
         let usage = self.engine.usage_overview();
         let basis = SortBasis { usage: &usage, index_tokens: &self.index_tokens };
         let tree = Tree::build(&catalog, basis, self.sort);
@@ -122,6 +123,7 @@ impl App {
             id: self.rescan.next_id,
             engine,
             layers: self.layers.clone(),
+            db: self.db.clone(),
             sort: self.nav.sort,
             index_tokens: self.index_tokens.clone(),
         }

@@ -289,3 +289,25 @@ impl SinceState {
         SinceState { rev, on: true, answer: None, asked_for: 0 }
     }
 }
+
+/// How the browser's database layer stands.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum DbLink {
+    /// No answer yet: the db root says "connecting…".
+    #[default]
+    Connecting,
+    /// The rows shown are the last read.
+    Live,
+    /// The database answered with a problem (no table, a bad value): no rows.
+    Unavailable,
+    /// The server went away: the rows read last stay on screen, marked
+    /// stale since this time, until it is back.
+    Stale { since: String, error: String },
+}
+
+/// The database rows the catalog is built with, and how they stand.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DbFeed {
+    pub link: DbLink,
+    pub rows: Arc<crate::engine::layers::DbRead>,
+}

@@ -135,9 +135,15 @@ fn chained_folders(
         .collect()
 }
 
-/// `local · skills`, `external 0 · team-skills`.
+/// `local · skills`, `external 0 · team-skills`, `db · skills.db`,
+/// `db (stale since 10:02:03) · postgres://db.internal/skills`.
 fn root_label(root: &crate::engine::catalog::Root) -> String {
-    let dir = root.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let whole = root.path.to_string_lossy();
+    let dir = if whole.contains("://") {
+        whole.into_owned()
+    } else {
+        root.path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default()
+    };
     format!("{} · {dir}", root.label)
 }
 
@@ -150,6 +156,12 @@ impl Tree {
         let mut grouped: BTreeMap<usize, BTreeMap<Vec<String>, Vec<usize>>> = BTreeMap::new();
         for (i, s) in catalog.skills.iter().enumerate() {
             grouped.entry(s.root).or_default().entry(s.categories.clone()).or_default().push(i);
+        }
+        // The database's root shows how it stands even without rows.
+        for (i, root) in catalog.roots.iter().enumerate() {
+            if root.source == Some(crate::engine::catalog::Source::Db) {
+                grouped.entry(i).or_default();
+            }
         }
         // Folders that cannot be listed sit where they are, beside skills.
         let mut unreadable: BTreeMap<(usize, Vec<String>), Vec<usize>> = BTreeMap::new();

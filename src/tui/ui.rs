@@ -417,6 +417,11 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     };
     // The old catalog stays on screen while the new one is read.
     let counts = if app.rescanning() { format!("{counts}, rescanning…") } else { counts };
+    let db_status = app.layers.as_ref().and_then(|l| l.db.as_ref()).and_then(|_| app.db.status());
+    let counts = match db_status {
+        Some(status) => format!("{counts}, {status}"),
+        None => counts,
+    };
     // What the index costs every conversation, once it is measured.
     let counts = match app.index_answer() {
         Some(shown) => format!("{counts} │ index {} tokens", thousands(shown.cost.index.tokens)),

@@ -2,6 +2,8 @@
 //! environment Hermes' reference runs use, and masking of machine paths.
 #![allow(dead_code)]
 
+#[cfg(unix)]
+pub mod servers;
 pub mod tui;
 
 use serde_json::Value as Json;

@@ -11,7 +11,9 @@
 mod resolve;
 
 pub use crate::catalog::Source;
-pub use crate::db::{read_db, timestamp, write_back, DbError, DbRead, DbSkill, WriteBack, TABLE, WRONG_TABLE};
+pub use crate::db::{
+    read_db, timestamp, write_back, DbError, DbLocation, DbRead, DbSkill, WriteBack, TABLE, WRONG_TABLE,
+};
 use std::path::PathBuf;
 
 /// The organisation that owns (and alone may write) shared skills.
@@ -21,7 +23,7 @@ pub const OWNER_ORG: &str = "0";
 #[derive(Debug, Clone, PartialEq)]
 pub struct Layers {
     pub user: String,
-    pub db: Option<PathBuf>,
+    pub db: Option<DbLocation>,
     pub org_id: Option<String>,
 }
 

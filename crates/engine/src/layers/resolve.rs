@@ -14,7 +14,7 @@ use crate::view::SkillRef;
 use crate::Engine;
 use serde_json::{json, Map as JsonMap, Value as Json};
 use std::collections::HashMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 impl Engine {
     /// The same engine over a user's own skill folder (no external dirs).
@@ -226,9 +226,10 @@ impl Engine {
             }
         }
         problems.extend(layers.missing_user_dir(&self.home.root));
-        if let Some(path) = &layers.db {
+        if let Some(location) = &layers.db {
             let db_root = roots.len();
-            roots.push(Root { path: path.clone(), label: "db".into(), source: Some(Source::Db) });
+            let path = location.sqlite_path().map_or_else(|| PathBuf::from(location.short_name()), Path::to_path_buf);
+            roots.push(Root { path, label: "db".into(), source: Some(Source::Db) });
             if let Some(p) = &db.problem {
                 problems.push(format!("database skills unavailable: {p}"));
             }
