@@ -207,6 +207,43 @@ fn demo_layers_edit_a_database_skill() {
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
 
+/// A database server that accepts and never answers: the browser shows the
+/// file layers at once, its db root says "connecting…" while keys work,
+/// then the timeout, naming the server.
+#[test]
+fn a_silent_database_server_never_holds_up_the_browser() {
+    let silent = std::net::TcpListener::bind(("127.0.0.1", 0)).expect("bind");
+    let port = silent.local_addr().expect("addr").port();
+    let tmux = Tmux::new("dbwait");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let url = format!("postgres://ops@127.0.0.1:{port}/skills?connect_timeout=4&sslmode=disable");
+    let command = format!(
+        "env TERM=xterm-256color HOME={} {} --demo --user demo --db '{url}'; echo SKILLSCOPE-EXITED $?; sleep 60",
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    let launched = Instant::now();
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "140", "-y", "40", &command]);
+    let first = tmux.wait_for("the file layers while connecting", |s| {
+        s.contains("user demo") && s.contains("db (connecting…)") && s.contains("db connecting…")
+    });
+    assert!(first.contains("db (connecting…) · postgres://127.0.0.1/"), "{first}");
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "standup"]);
+    tmux.wait_for("a search answered while connecting", |s| s.contains("1 matching"));
+    assert!(launched.elapsed() < Duration::from_secs(4), "answered before the connect timeout");
+    tmux.keys(&["Escape"]);
+    let given_up = tmux.wait_for("the timeout", |s| s.contains("db (unavailable)"));
+    assert!(!given_up.contains("db connecting…"), "{given_up}");
+    tmux.keys(&["g"]);
+    tmux.wait_for("the problem, naming the server", |s| {
+        s.contains("postgres://ops@127.0.0.1:") && s.contains("no answer within 4")
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    drop(silent);
+}
+
 /// View 8 on the demo: the curator's markers in the tree, a skill's
 /// lifecycle, and the tab bar with numbers only where titles do not fit.
 #[test]

@@ -148,6 +148,11 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             };
             spans.push(Span::styled(label, style));
             spans.push(Span::styled(format!(" ({})", row.count), theme.dim));
+        } else if matches!(node.key, NodeKey::Root(_)) {
+            // A root without skills (the database's, before or without rows).
+            let style = if selected { theme.selected } else { lines::bold(theme.text) };
+            spans.push(Span::styled(format!("  {}", clean_line(&node.label)), style));
+            spans.push(Span::styled(" (0)", theme.dim));
         } else if let Some(s) = node.skill {
             let skill = &app.catalog.skills[s];
             if let Some(change) = app.since_change(&skill.skill_md) {
