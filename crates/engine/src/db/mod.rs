@@ -148,13 +148,13 @@ pub(crate) enum Cell {
 #[cfg_attr(not(feature = "db"), allow(dead_code))]
 impl Cell {
     /// The value as text, or what keeps it from being text.
-    fn text(&self) -> Result<String, &'static str> {
+    fn into_text(self) -> Result<String, &'static str> {
         match self {
             Cell::Null => Ok(String::new()),
             Cell::Int(i) => Ok(i.to_string()),
             Cell::Real(f) => Ok(f.to_string()),
-            Cell::Bool(b) => Ok(if *b { "true" } else { "false" }.to_owned()),
-            Cell::Text(t) => String::from_utf8(t.clone()).map_err(|_| "is not UTF-8 text"),
+            Cell::Bool(b) => Ok(if b { "true" } else { "false" }.to_owned()),
+            Cell::Text(t) => String::from_utf8(t).map_err(|_| "is not UTF-8 text"),
             Cell::Blob => Err("holds a blob, not text"),
         }
     }
@@ -266,23 +266,32 @@ fn read_rows(location: &DbLocation, user: &str) -> Result<Vec<DbSkill>, DbError>
 fn skills_of(rows: Vec<Vec<Cell>>, at: &str, user: &str) -> Result<Vec<DbSkill>, DbError> {
     let mut out = Vec::new();
     for row in rows {
-        // A server may compare user ids loosely (case, trailing spaces).
-        let text = |i: usize| -> Result<String, DbError> {
-            row[i].text().map_err(|problem| DbError::Column { at: at.to_owned(), column: COLUMNS[i], problem })
+        let Ok([id, user_id, name, description, content, category, version, is_active, _created, updated_at]) =
+            <[Cell; 10]>::try_from(row)
+        else {
+            return Err(DbError::Driver { at: at.to_owned(), message: "a row without the columns asked for".into() });
         };
-        if !row[7].truthy() || text(1)? != user {
+        let text = |i: usize, cell: Cell| {
+            cell.into_text().map_err(|problem| DbError::Column { at: at.to_owned(), column: COLUMNS[i], problem })
+        };
+        let optional = |i: usize, cell: Cell| text(i, cell).map(|s| (!s.is_empty()).then_some(s));
+        // A server may compare user ids loosely (case, trailing spaces).
+        if !is_active.truthy() {
             continue;
         }
-        let opt = |i: usize| -> Result<Option<String>, DbError> { text(i).map(|s| (!s.is_empty()).then_some(s)) };
+        let user_id = text(1, user_id)?;
+        if user_id != user {
+            continue;
+        }
         out.push(DbSkill {
-            id: text(0)?,
-            user_id: text(1)?,
-            name: text(2)?,
-            description: text(3)?,
-            content: text(4)?,
-            category: opt(5)?,
-            version: opt(6)?,
-            updated_at: text(9)?,
+            id: text(0, id)?,
+            user_id,
+            name: text(2, name)?,
+            description: text(3, description)?,
+            content: text(4, content)?,
+            category: optional(5, category)?,
+            version: optional(6, version)?,
+            updated_at: text(9, updated_at)?,
         });
     }
     out.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()).then_with(|| compare_ids(&a.id, &b.id)));

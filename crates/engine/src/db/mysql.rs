@@ -73,11 +73,43 @@ fn connect(url: &ServerUrl, password: Option<&str>) -> Result<Conn, mysql::Error
                 None => verified,
             })))
         }
-        TlsMode::Prefer => match Conn::new(opts(Some(unverified()))) {
-            Err(mysql::Error::DriverError(DriverError::TlsNotSupported)) => Conn::new(opts(None)),
-            other => other,
+        // Asking first is cheaper than a refused TLS connection and another.
+        TlsMode::Prefer => match offers_tls(url) {
+            Some(false) => Conn::new(opts(None)),
+            _ => match Conn::new(opts(Some(unverified()))) {
+                Err(mysql::Error::DriverError(DriverError::TlsNotSupported)) => Conn::new(opts(None)),
+                other => other,
+            },
         },
     }
+}
+
+/// Whether the server's greeting offers TLS (`CLIENT_SSL`), read from a
+/// connection of its own; `None` when it cannot be told (a Unix socket, where
+/// TLS is not used, or no greeting).
+fn offers_tls(url: &ServerUrl) -> Option<bool> {
+    use std::io::Read;
+    use std::net::{TcpStream, ToSocketAddrs};
+    const CLIENT_SSL: u16 = 0x0800;
+    if url.socket.is_some() {
+        return None;
+    }
+    let address = (url.host.as_str(), url.port).to_socket_addrs().ok()?.next()?;
+    let mut stream = TcpStream::connect_timeout(&address, url.connect_timeout).ok()?;
+    stream.set_read_timeout(Some(url.connect_timeout)).ok()?;
+    let mut header = [0u8; 4];
+    stream.read_exact(&mut header).ok()?;
+    let length = usize::from(header[0]) | usize::from(header[1]) << 8 | usize::from(header[2]) << 16;
+    let mut greeting = vec![0u8; length.min(1 << 16)];
+    stream.read_exact(&mut greeting).ok()?;
+    // Protocol 10: version, server version up to NUL, thread id (4),
+    // scramble (8), filler (1), then the low capability flags.
+    if greeting.first() != Some(&10) {
+        return None;
+    }
+    let after_version = 1 + greeting[1..].iter().position(|&b| b == 0)? + 1;
+    let flags = greeting.get(after_version + 13..after_version + 15)?;
+    Some(u16::from_le_bytes([flags[0], flags[1]]) & CLIENT_SSL != 0)
 }
 
 impl Failure<'_> {
@@ -126,9 +158,10 @@ fn key(column: &str) -> String {
     format!("CAST(COALESCE(CAST({column} AS CHAR), '') AS BINARY)")
 }
 
-fn cell(row: &Row, i: usize) -> Cell {
-    let column = &row.columns_ref()[i];
-    match row.as_ref(i) {
+/// Takes a column's value out of the row (its bytes are not copied).
+fn cell(row: &mut Row, i: usize) -> Cell {
+    let column = row.columns_ref()[i].clone();
+    match row.take::<Value, _>(i) {
         None | Some(Value::NULL) => Cell::Null,
         Some(Value::Bytes(b)) => {
             let blob_type = matches!(
@@ -143,13 +176,13 @@ fn cell(row: &Row, i: usize) -> Cell {
             if blob_type && column.character_set() == BINARY_CHARSET {
                 Cell::Blob
             } else {
-                Cell::Text(b.clone())
+                Cell::Text(b)
             }
         }
-        Some(Value::Int(i)) => Cell::Int(*i),
-        Some(Value::UInt(u)) => i64::try_from(*u).map_or(Cell::Real(*u as f64), Cell::Int),
-        Some(Value::Float(f)) => Cell::Real(f64::from(*f)),
-        Some(Value::Double(f)) => Cell::Real(*f),
+        Some(Value::Int(i)) => Cell::Int(i),
+        Some(Value::UInt(u)) => i64::try_from(u).map_or(Cell::Real(u as f64), Cell::Int),
+        Some(Value::Float(f)) => Cell::Real(f64::from(f)),
+        Some(Value::Double(f)) => Cell::Real(f),
         Some(v @ (Value::Date(..) | Value::Time(..))) => {
             Cell::Text(v.as_sql(true).trim_matches('\'').as_bytes().to_vec())
         }
@@ -173,7 +206,7 @@ impl Session for MysqlSession<'_, '_> {
         let sql = "SELECT column_name FROM information_schema.columns \
                    WHERE table_schema = DATABASE() AND CAST(table_name AS BINARY) = CAST(? AS BINARY)";
         let rows = self.rows(sql, vec![TABLE.into()])?;
-        Ok(rows.iter().filter_map(|r| cell(r, 0).text().ok()).collect())
+        Ok(rows.into_iter().filter_map(|mut r| cell(&mut r, 0).into_text().ok()).collect())
     }
 
     fn user_rows(&mut self, user: &str) -> Result<Vec<Vec<Cell>>, DbError> {
@@ -183,7 +216,7 @@ impl Session for MysqlSession<'_, '_> {
             .collect();
         let sql = format!("SELECT {} FROM {TABLE} WHERE {} = CAST(? AS BINARY)", selected.join(", "), key("user_id"));
         let rows = self.rows(&sql, vec![user.into()])?;
-        Ok(rows.iter().map(|r| (0..COLUMNS.len()).map(|i| cell(r, i)).collect()).collect())
+        Ok(rows.into_iter().map(|mut r| (0..COLUMNS.len()).map(|i| cell(&mut r, i)).collect()).collect())
     }
 
     fn update_if_unchanged(&mut self, u: &Update<'_>) -> Result<Option<String>, DbError> {
@@ -213,6 +246,6 @@ impl Session for MysqlSession<'_, '_> {
             key("user_id")
         );
         let rows = self.rows(&read_back, vec![u.id.into(), u.user_id.into()])?;
-        Ok(rows.first().and_then(|r| cell(r, 0).text().ok()))
+        Ok(rows.into_iter().next().and_then(|mut r| cell(&mut r, 0).into_text().ok()))
     }
 }
