@@ -217,8 +217,23 @@ impl Engine {
         let session = Some(self.options.session_id.as_str());
         let keys: HashMap<PathBuf, String> =
             ctx.commands().iter().map(|(key, c)| (c.skill_md_path.clone(), key.clone())).collect();
+        // With inline shell on, the view and the message may preprocess
+        // differently (an invalid timeout): each is then made on its own.
+        let shared_content = !self.options.allow_inline_shell;
         crate::parallel_map(skills, |skill| {
             let path = skill.skill_md.as_ref()?;
+            // One skill_view for both when the command loads this very folder.
+            let both = keys.get(path).filter(|_| shared_content).and_then(|key| {
+                let (message, content, dir) = ctx.invocation_message_and_content(key, "", session)?;
+                (dir.as_deref() == path.parent()).then_some((message, content))
+            });
+            if let Some((message, content)) = both {
+                return Some(Loaded {
+                    view: Size::of(&content, tokenizer),
+                    error: None,
+                    message: Some(Size::of(&message, tokenizer)),
+                });
+            }
             let view = ctx.skill_view_content(path, session);
             let content = view.get("content").and_then(Json::as_str).unwrap_or_default();
             let error = match view.get("success").and_then(Json::as_bool) {

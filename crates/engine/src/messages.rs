@@ -73,6 +73,19 @@ impl Engine {
         user_instruction: &str,
         session_id: Option<&str>,
     ) -> String {
+        self.skill_message_and_content(loaded, activation_note, user_instruction, session_id).0
+    }
+
+    /// [`Engine::build_skill_message`], and the skill's content as it
+    /// preprocessed it (what `skill_view` gives with preprocessing, but for
+    /// the timeout an invalid config gets here: it matters to inline shell only).
+    pub fn skill_message_and_content(
+        &self,
+        loaded: &LoadedSkill,
+        activation_note: &str,
+        user_instruction: &str,
+        session_id: Option<&str>,
+    ) -> (String, String) {
         let raw_content = match loaded.payload.get("content") {
             Some(v) if json_truthy(v) => json_py_str(v),
             _ => String::new(),
@@ -132,7 +145,7 @@ impl Engine {
                 "The user has provided the following instruction alongside the skill invocation: {user_instruction}"
             ));
         }
-        parts.join("\n")
+        (parts.join("\n"), content)
     }
 
     /// `_inject_skill_config`: the `[Skill config ...]` block, if any.
@@ -232,6 +245,16 @@ impl Context<'_> {
     }
     /// `build_skill_invocation_message(key, instruction)`.
     pub fn invocation_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<String> {
+        self.invocation_message_and_content(key, instruction, task_id).map(|(message, _, _)| message)
+    }
+    /// [`Context::invocation_message`] with the skill's preprocessed content
+    /// and folder, from one `skill_view` of it.
+    pub fn invocation_message_and_content(
+        &self,
+        key: &str,
+        instruction: &str,
+        task_id: Option<&str>,
+    ) -> Option<(String, String, Option<PathBuf>)> {
         let commands = self.commands();
         let info = commands.get(key)?;
         let loaded = self.load_skill(&paths::path_string(&info.skill_dir), task_id)?;
@@ -239,7 +262,8 @@ impl Context<'_> {
             "[IMPORTANT: The user has invoked the \"{}\" skill, indicating they want you to follow its instructions. The full skill content is loaded below.]",
             loaded.name
         );
-        Some(self.engine.build_skill_message(&loaded, &note, instruction, task_id))
+        let (message, content) = self.engine.skill_message_and_content(&loaded, &note, instruction, task_id);
+        Some((message, content, loaded.skill_dir))
     }
     /// `build_stacked_skill_invocation_message(keys, instruction)`.
     pub fn stacked_message(&self, keys: &[String], instruction: &str, task_id: Option<&str>) -> Option<Composed> {

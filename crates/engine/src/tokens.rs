@@ -9,6 +9,8 @@
 //! busy threads contend for. Pieces seen before on a thread are not encoded
 //! again (the words of a home's skills repeat).
 
+mod ascii;
+
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 use std::cell::RefCell;
@@ -49,43 +51,61 @@ struct Splitter {
     regex: Regex,
     /// Per pattern: whether its last character is a look-ahead to drop.
     lookahead: Vec<bool>,
+    /// The same split for pieces of ASCII, by hand ([`ascii`]).
+    ascii_piece: fn(&[u8], usize) -> Option<usize>,
 }
 
 impl Splitter {
-    fn new(patterns: &[(&str, bool)]) -> Splitter {
+    fn new(patterns: &[(&str, bool)], ascii_piece: fn(&[u8], usize) -> Option<usize>) -> Splitter {
         let (sources, lookahead): (Vec<&str>, Vec<bool>) = patterns.iter().copied().unzip();
         let regex = Regex::new_many(&sources).expect("the encodings' pre-tokenizer patterns compile");
-        Splitter { regex, lookahead }
+        Splitter { regex, lookahead, ascii_piece }
     }
 
     /// Calls `piece` with each piece of `text`, in order.
     fn for_each_piece(&self, cache: &mut Cache, text: &str, mut piece: impl FnMut(&str)) {
         let mut start = 0;
         while start < text.len() {
-            let input = Input::new(&text[start..]).anchored(Anchored::Yes);
-            let Some(found) = self.regex.search_with(cache, &input) else {
-                break;
-            };
-            let mut end = start + found.range().end;
-            if self.lookahead[found.pattern().as_usize()] {
-                let last = text[start..end].chars().next_back().map_or(0, char::len_utf8);
-                end -= last;
+            if let Some(end) = (self.ascii_piece)(text.as_bytes(), start) {
+                piece(&text[start..end]);
+                start = end;
+                continue;
             }
-            if end <= start {
-                // The patterns match every non-empty rest with at least one
-                // character; a guard against looping all the same.
-                break;
-            }
+            let Some(end) = self.regex_piece(cache, text, start) else { break };
             piece(&text[start..end]);
             start = end;
         }
     }
+
+    /// Calls `piece` with each piece of `text` as the patterns alone split it.
+    #[cfg(test)]
+    fn for_each_piece_by_regex(&self, cache: &mut Cache, text: &str, mut piece: impl FnMut(&str)) {
+        let mut start = 0;
+        while let Some(end) = (start < text.len()).then(|| self.regex_piece(cache, text, start)).flatten() {
+            piece(&text[start..end]);
+            start = end;
+        }
+    }
+
+    /// The end of the piece at `start`, by the patterns.
+    fn regex_piece(&self, cache: &mut Cache, text: &str, start: usize) -> Option<usize> {
+        let input = Input::new(&text[start..]).anchored(Anchored::Yes);
+        let found = self.regex.search_with(cache, &input)?;
+        let mut end = start + found.range().end;
+        if self.lookahead[found.pattern().as_usize()] {
+            let last = text[start..end].chars().next_back().map_or(0, char::len_utf8);
+            end -= last;
+        }
+        // The patterns match every non-empty rest with at least one
+        // character; a guard against looping all the same.
+        (end > start).then_some(end)
+    }
 }
 
-static CL100K_SPLITTER: LazyLock<Splitter> = LazyLock::new(|| Splitter::new(&CL100K_PATTERNS));
+static CL100K_SPLITTER: LazyLock<Splitter> = LazyLock::new(|| Splitter::new(&CL100K_PATTERNS, ascii::cl100k_piece));
 static O200K_SPLITTER: LazyLock<Splitter> = LazyLock::new(|| {
     let first = O200K_FIRST.join("|");
-    Splitter::new(&[(&first, false), ("\\s+\\s", true), ("\\s+", false)])
+    Splitter::new(&[(&first, false), ("\\s+\\s", true), ("\\s+", false)], ascii::o200k_piece)
 });
 
 /// Pieces no longer than this are remembered with their counts.
@@ -202,6 +222,48 @@ mod tests {
                 let part = &MIXED[cut..];
                 assert_eq!(tokenizer.count(part), tokenizer.encoding().count(part), "{tokenizer:?} {part:?}");
             }
+        }
+    }
+
+    fn pieces(tokenizer: Tokenizer, text: &str, by_regex: bool) -> Vec<String> {
+        let splitter = tokenizer.splitter();
+        let mut cache = splitter.regex.create_cache();
+        let mut out = Vec::new();
+        let mut push = |p: &str| out.push(p.to_owned());
+        if by_regex {
+            splitter.for_each_piece_by_regex(&mut cache, text, &mut push);
+        } else {
+            splitter.for_each_piece(&mut cache, text, &mut push);
+        }
+        out
+    }
+
+    /// The split by hand of ASCII pieces equals the patterns' on random
+    /// text of the characters the patterns treat apart, ASCII and not.
+    #[test]
+    fn ascii_pieces_split_as_the_patterns_do() {
+        const ALPHABET: [&str; 34] = [
+            "a", "z", "A", "Z", "s", "t", "re", "ll", "0", "9", "'", "\"", "/", ".", "-", "_", "$", "(", " ", " ",
+            "\t", "\n", "\r", "\u{b}", "\u{c}", "é", "É", "\u{301}", "\u{a0}", "日", "٣", "ſ", "\u{2028}", "🙂",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for round in 0..6000 {
+            let len = 1 + (next() % 24) as usize;
+            // Half the texts ASCII only, where the split by hand does all.
+            let letters = if round % 2 == 0 { 25 } else { ALPHABET.len() };
+            let text: String = (0..len).map(|_| ALPHABET[(next() % letters as u64) as usize]).collect();
+            for tokenizer in Tokenizer::ALL {
+                assert_eq!(pieces(tokenizer, &text, false), pieces(tokenizer, &text, true), "{tokenizer:?} {text:?}");
+            }
+        }
+        for tokenizer in Tokenizer::ALL {
+            assert_eq!(pieces(tokenizer, MIXED, false), pieces(tokenizer, MIXED, true), "{tokenizer:?}");
         }
     }
 
