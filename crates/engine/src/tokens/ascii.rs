@@ -101,6 +101,18 @@ fn punctuation(bytes: &[u8], from: usize, slash: bool) -> Option<Option<usize>> 
     Some(Some(end))
 }
 
+/// Where the letters of a word at `start` begin (after the optional
+/// `[^\r\n\p{L}\p{N}]` before them), `Some(None)` when no word starts here.
+fn word_start(bytes: &[u8], start: usize) -> Option<Option<usize>> {
+    Some(match (class(bytes, start), class(bytes, start + 1)) {
+        (Class::NonAscii, _) => return None,
+        (c, _) if is_letter(c) => Some(start),
+        (c, Class::NonAscii) if is_prefix(c) => return None,
+        (c, next) if is_prefix(c) && is_letter(next) => Some(start + 1),
+        _ => None,
+    })
+}
+
 /// The end of the cl100k_base piece at `start`.
 pub(super) fn cl100k_piece(bytes: &[u8], start: usize) -> Option<usize> {
     let first = class(bytes, start);
@@ -108,13 +120,7 @@ pub(super) fn cl100k_piece(bytes: &[u8], start: usize) -> Option<usize> {
         return Some(end);
     }
     // `[^\r\n\p{L}\p{N}]?\p{L}+`
-    let letters_from = match (first, class(bytes, start + 1)) {
-        (Class::NonAscii, _) => return None,
-        (c, _) if is_letter(c) => Some(start),
-        (c, Class::NonAscii) if is_prefix(c) => return None,
-        (c, next) if is_prefix(c) && is_letter(next) => Some(start + 1),
-        _ => None,
-    };
+    let letters_from = word_start(bytes, start)?;
     if let Some(from) = letters_from {
         return run(bytes, from, &[Class::Upper, Class::Lower]);
     }
@@ -153,13 +159,7 @@ pub(super) fn o200k_piece(bytes: &[u8], start: usize) -> Option<usize> {
     let first = class(bytes, start);
     // The word patterns: `P?U*L+C?`, then `P?U+L*C?` (U upper, L lower, C a
     // contraction, P the optional character before).
-    let word_from = match (first, class(bytes, start + 1)) {
-        (Class::NonAscii, _) => return None,
-        (c, _) if is_letter(c) => Some(start),
-        (c, Class::NonAscii) if is_prefix(c) => return None,
-        (c, next) if is_prefix(c) && is_letter(next) => Some(start + 1),
-        _ => None,
-    };
+    let word_from = word_start(bytes, start)?;
     if let Some(from) = word_from {
         let upper_end = run(bytes, from, &[Class::Upper])?;
         // Lower case after the capitals: `P?U*L+`; else the capitals: `P?U+`.
