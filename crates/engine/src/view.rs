@@ -442,6 +442,22 @@ fn rel_to(dir: &Path, p: &Path) -> String {
 /// `linked_files` for a skill folder: each pattern's matches in the order
 /// `glob`/`rglob` list them.
 pub fn linked_files(skill_dir: &Path) -> LinkedFiles {
+    // Each support folder is listed once and the patterns matched in that
+    // listing, rather than a listing per pattern.
+    let mut tree = Vec::new();
+    for sub in ["references", "templates", "assets", "scripts"] {
+        let dir = skill_dir.join(sub);
+        match std::fs::symlink_metadata(&dir) {
+            Ok(meta) if meta.file_type().is_symlink() => return linked_files_by_globs(skill_dir),
+            Ok(meta) if meta.is_dir() => tree.extend(paths::rglob_all(&dir)),
+            _ => {}
+        }
+    }
+    linked_files_in(skill_dir, &tree)
+}
+
+/// [`linked_files`] as Hermes finds them: a glob per pattern.
+fn linked_files_by_globs(skill_dir: &Path) -> LinkedFiles {
     let mut linked = LinkedFiles::default();
     let refs = skill_dir.join("references");
     if paths::exists(&refs) {
@@ -594,8 +610,9 @@ mod tests {
         assert!(dirs.len() > 200);
         for dir in dirs {
             let tree = paths::rglob_all(&dir);
-            let (from_listing, from_disk) = (linked_files_in(&dir, &tree), linked_files(&dir));
-            assert_eq!(from_listing.groups(), from_disk.groups(), "{}", dir.display());
+            let by_globs = linked_files_by_globs(&dir);
+            assert_eq!(linked_files_in(&dir, &tree).groups(), by_globs.groups(), "{}", dir.display());
+            assert_eq!(linked_files(&dir).groups(), by_globs.groups(), "{}", dir.display());
         }
     }
 
