@@ -215,10 +215,14 @@ fn in_transaction<T>(
 ) -> Result<T, DbError> {
     match location {
         DbLocation::Sqlite(path) => sqlite::in_transaction(path, read_only, work),
-        DbLocation::Server(url) => match url.kind {
-            ServerKind::Mysql => mysql::in_transaction(url, read_only, work),
-            ServerKind::Postgres => postgres::in_transaction(url, read_only, work),
-        },
+        DbLocation::Server(url) => {
+            let password = password::password_for(url);
+            let fail = Failure { url, password: password.as_deref() };
+            match url.kind {
+                ServerKind::Mysql => mysql::in_transaction(fail, read_only, work),
+                ServerKind::Postgres => postgres::in_transaction(fail, read_only, work),
+            }
+        }
     }
 }
 

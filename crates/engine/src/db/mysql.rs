@@ -1,6 +1,5 @@
 //! The `hermes_skills` table on a MySQL 8 or MariaDB 10.11+ server.
 
-use super::password::password_for;
 use super::{Cell, DbError, Done, Failure, ServerUrl, Session, Stage, TlsMode, Update, COLUMNS, TABLE, TEXT_KEYS};
 use mysql::consts::{CapabilityFlags, ColumnType};
 use mysql::prelude::Queryable;
@@ -11,13 +10,11 @@ use std::io::ErrorKind;
 const BINARY_CHARSET: u16 = 63;
 
 pub(super) fn in_transaction<T>(
-    url: &ServerUrl,
+    fail: Failure<'_>,
     read_only: bool,
     work: impl FnOnce(&mut dyn Session) -> Result<Done<T>, DbError>,
 ) -> Result<T, DbError> {
-    let password = password_for(url);
-    let fail = Failure { url, password: password.as_deref() };
-    let mut conn = connect_within(url, password.as_deref(), fail)?;
+    let mut conn = connect_within(fail)?;
     let access = if read_only { AccessMode::ReadOnly } else { AccessMode::ReadWrite };
     let tx = conn.start_transaction(TxOpts::default().set_access_mode(Some(access)));
     let tx = tx.map_err(|e| fail.mysql_error(e, Stage::Query))?;
@@ -32,9 +29,10 @@ pub(super) fn in_transaction<T>(
 /// Connects on a helper thread, so that a server that accepts and then says
 /// nothing is given up on after the connect timeout (the driver's own read
 /// timeout, the query timeout, would be waited out otherwise).
-fn connect_within(url: &ServerUrl, password: Option<&str>, fail: Failure<'_>) -> Result<Conn, DbError> {
+fn connect_within(fail: Failure<'_>) -> Result<Conn, DbError> {
+    let url = fail.url;
     let (tx, rx) = std::sync::mpsc::channel();
-    let (url_copy, password_copy) = (url.clone(), password.map(str::to_owned));
+    let (url_copy, password_copy) = (url.clone(), fail.password.map(str::to_owned));
     std::thread::spawn(move || {
         let _ = tx.send(connect(&url_copy, password_copy.as_deref()));
     });
@@ -160,25 +158,21 @@ fn key(column: &str) -> String {
 
 /// Takes a column's value out of the row (its bytes are not copied).
 fn cell(row: &mut Row, i: usize) -> Cell {
-    let column = row.columns_ref()[i].clone();
+    let column = &row.columns_ref()[i];
+    let binary = column.character_set() == BINARY_CHARSET
+        && matches!(
+            column.column_type(),
+            ColumnType::MYSQL_TYPE_BLOB
+                | ColumnType::MYSQL_TYPE_TINY_BLOB
+                | ColumnType::MYSQL_TYPE_MEDIUM_BLOB
+                | ColumnType::MYSQL_TYPE_LONG_BLOB
+                | ColumnType::MYSQL_TYPE_VAR_STRING
+                | ColumnType::MYSQL_TYPE_STRING
+        );
     match row.take::<Value, _>(i) {
         None | Some(Value::NULL) => Cell::Null,
-        Some(Value::Bytes(b)) => {
-            let blob_type = matches!(
-                column.column_type(),
-                ColumnType::MYSQL_TYPE_BLOB
-                    | ColumnType::MYSQL_TYPE_TINY_BLOB
-                    | ColumnType::MYSQL_TYPE_MEDIUM_BLOB
-                    | ColumnType::MYSQL_TYPE_LONG_BLOB
-                    | ColumnType::MYSQL_TYPE_VAR_STRING
-                    | ColumnType::MYSQL_TYPE_STRING
-            );
-            if blob_type && column.character_set() == BINARY_CHARSET {
-                Cell::Blob
-            } else {
-                Cell::Text(b)
-            }
-        }
+        Some(Value::Bytes(_)) if binary => Cell::Blob,
+        Some(Value::Bytes(b)) => Cell::Text(b),
         Some(Value::Int(i)) => Cell::Int(i),
         Some(Value::UInt(u)) => i64::try_from(u).map_or(Cell::Real(u as f64), Cell::Int),
         Some(Value::Float(f)) => Cell::Real(f64::from(f)),

@@ -4,9 +4,8 @@
 //! runtime of one thread owned by the transaction, bounded by the query
 //! timeout on our side as well as by `statement_timeout` on the server's.
 
-use super::password::password_for;
 use super::tls::client_config;
-use super::{Cell, DbError, Done, Failure, ServerUrl, Session, Stage, TlsMode, Update, COLUMNS, TABLE, TEXT_KEYS};
+use super::{Cell, DbError, Done, Failure, Session, Stage, TlsMode, Update, COLUMNS, TABLE, TEXT_KEYS};
 use std::collections::HashMap;
 use std::future::Future;
 use std::io::ErrorKind;
@@ -18,19 +17,15 @@ use tokio_postgres::types::{ToSql, Type};
 use tokio_postgres::{Client, Row};
 
 pub(super) fn in_transaction<T>(
-    url: &ServerUrl,
+    fail: Failure<'_>,
     read_only: bool,
     work: impl FnOnce(&mut dyn Session) -> Result<Done<T>, DbError>,
 ) -> Result<T, DbError> {
-    let password = password_for(url);
-    let fail = Failure { url, password: password.as_deref() };
-    let at = url.to_string();
-    let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_io()
-        .enable_time()
-        .build()
-        .map_err(|e| DbError::Driver { at: at.clone(), message: format!("cannot start the client: {e}") })?;
-    let client = connect(url, password.as_deref(), &runtime, fail)?;
+    let runtime =
+        tokio::runtime::Builder::new_current_thread().enable_io().enable_time().build().map_err(|e| {
+            DbError::Driver { at: fail.url.to_string(), message: format!("cannot start the client: {e}") }
+        })?;
+    let client = connect(&runtime, fail)?;
     let mut session = PgSession { client, runtime, fail, types: HashMap::new() };
     session.batch(if read_only { "BEGIN READ ONLY" } else { "BEGIN" })?;
     let done = work(&mut session)?;
@@ -41,7 +36,8 @@ pub(super) fn in_transaction<T>(
     Ok(done.value)
 }
 
-fn connect(url: &ServerUrl, password: Option<&str>, runtime: &Runtime, fail: Failure<'_>) -> Result<Client, DbError> {
+fn connect(runtime: &Runtime, fail: Failure<'_>) -> Result<Client, DbError> {
+    let url = fail.url;
     let mut config = tokio_postgres::Config::new();
     config
         .user(&url.user)
@@ -59,7 +55,7 @@ fn connect(url: &ServerUrl, password: Option<&str>, runtime: &Runtime, fail: Fai
         Some(dir) => config.host_path(dir),
         None => config.host(&url.host),
     };
-    if let Some(p) = password {
+    if let Some(p) = fail.password {
         config.password(p);
     }
     let tls = tokio_postgres_rustls::MakeRustlsConnect::new(client_config(
