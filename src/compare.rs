@@ -19,6 +19,9 @@ pub struct SinceAnswer {
     /// Each changed skill's SKILL.md diff (the revision's against now), by
     /// its SKILL.md now; empty when the file is the same.
     pub skill_md_diff: std::collections::HashMap<PathBuf, String>,
+    /// Each changed skill's place in the report, by its SKILL.md now (the
+    /// tree asks for every row it draws).
+    changed_at: std::collections::HashMap<PathBuf, usize>,
     /// Skills the revision has and the home no longer does: name, folder,
     /// SKILL.md diff.
     pub removed: Vec<(String, String, String)>,
@@ -27,7 +30,7 @@ pub struct SinceAnswer {
 impl SinceAnswer {
     /// How the skill whose SKILL.md is `path` changed since the revision.
     pub fn change_of(&self, path: &Path) -> Option<&SkillChange> {
-        self.report.skills.iter().find(|s| s.files.1.as_deref() == Some(path))
+        self.changed_at.get(path).map(|&i| &self.report.skills[i])
     }
 }
 
@@ -60,17 +63,19 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
     // revision's files are at hand.
     let read = |p: &Option<PathBuf>| p.as_deref().and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
     let mut skill_md_diff = std::collections::HashMap::new();
+    let mut changed_at = std::collections::HashMap::new();
     let mut removed = Vec::new();
-    for skill in &report.skills {
+    for (i, skill) in report.skills.iter().enumerate() {
         let text = diff::unified(&read(&skill.files.0), &read(&skill.files.1), rev, "now");
         match &skill.files.1 {
             Some(now) => {
                 skill_md_diff.insert(now.clone(), text);
+                changed_at.entry(now.clone()).or_insert(i);
             }
             None => removed.push((skill.name.clone(), skill.folder.clone(), text)),
         }
     }
-    Ok(SinceAnswer { rev: rev.to_owned(), report, skill_md_diff, removed })
+    Ok(SinceAnswer { rev: rev.to_owned(), report, skill_md_diff, changed_at, removed })
 }
 
 /// One state to compare: its engine, the folder compared in it, the top

@@ -221,7 +221,9 @@ fn the_repository_is_byte_identical_after_a_diff() {
     std::fs::write(repo.join("untracked.md"), "x\n").unwrap();
     let before = snapshot(&repo);
     for args in [&["--json"][..], &["--stat"], &["--format", "markdown"], &["HEAD", "HEAD", "--json"]] {
-        diff_in(&repo, args);
+        let out = diff_in(&repo, args);
+        assert!(out.status.code().is_some_and(|c| c <= 1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert!(!out.stdout.is_empty(), "{args:?} answered");
     }
     let after = snapshot(&repo);
     assert_eq!(before.keys().collect::<Vec<_>>(), after.keys().collect::<Vec<_>>(), "no file is added or removed");
@@ -234,7 +236,7 @@ fn the_repository_is_byte_identical_after_a_diff() {
 #[test]
 fn markdown_and_stat_outputs() {
     let (_tmp, repo) = skills_repo();
-    skill(&repo, "tools/lint", "lint", "Lint | the code base.", "");
+    skill(&repo, "tools/lint", "lint", "Lint | the code base. </details><b>x</b>", "");
     let with_escape = std::fs::read_to_string(repo.join("tools/lint/SKILL.md")).unwrap() + "\x1b[31mred\x1b[0m\n";
     std::fs::write(repo.join("tools/lint/SKILL.md"), with_escape).unwrap();
     let md = String::from_utf8(diff_in(&repo, &["--format", "markdown"]).stdout).unwrap();
@@ -243,6 +245,9 @@ fn markdown_and_stat_outputs() {
     assert!(md.contains("| ~ | `lint` | `tools/lint` | modified |"), "{md}");
     assert!(md.contains("<details><summary>~ <code>lint</code> (modified)</summary>"), "{md}");
     assert!(md.contains("Lint \\| the code base."), "a pipe in a cell is escaped: {md}");
+    // Outside code, HTML from a skill is shown as text (inside the fenced diff it is code).
+    assert_eq!(md.lines().filter(|l| l.contains("</details>") && !l.starts_with('+')).count(), 1, "{md}");
+    assert!(md.contains("&lt;/details&gt;&lt;b&gt;x&lt;/b&gt;"), "{md}");
     assert!(md.contains("```diff\n--- before\n+++ after"), "{md}");
     let stat = String::from_utf8(diff_in(&repo, &["--stat"]).stdout).unwrap();
     let lines: Vec<&str> = stat.lines().collect();

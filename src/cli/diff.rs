@@ -11,9 +11,9 @@ use crate::engine::diff::git::{GitError, Repo, Written};
 use crate::engine::diff::{self, DiffReport, SkillChange};
 use crate::engine::env::Env;
 use crate::open::FolderKind;
-use crate::sanitize::clean_line;
+use crate::sanitize::{clean_line, markdown_text};
 use serde_json::json;
-use std::io::{self, IsTerminal, Write};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// How a diff is printed.
@@ -241,7 +241,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         (DiffFormat::Json, _) => print_json(&mut out, &report.to_json(from, to)),
         (_, true) => write_stat(&report, &mut out),
         (DiffFormat::Markdown, _) => write_markdown(&report, titles, &mut out),
-        (DiffFormat::Text, _) => write_text(&report, titles, &folder, io::stdout().is_terminal(), &mut out),
+        (DiffFormat::Text, _) => write_text(&report, titles, &folder, super::output::colour_on_stdout(), &mut out),
     };
     if let Err(e) = written.and_then(|_| out.flush()) {
         if e.kind() != io::ErrorKind::BrokenPipe {
@@ -267,8 +267,6 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
             notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
         }
     }
-    notes.sort();
-    notes.dedup();
     notes
 }
 
@@ -465,7 +463,8 @@ fn write_findings(f: &diff::FindingChanges, out: &mut Out) -> io::Result<()> {
     Ok(())
 }
 
-/// Markdown text in a table cell: pipes escaped, one line.
+/// Text inside a code span of a table cell: pipes escaped, one line (HTML
+/// is not read inside code; elsewhere [`markdown_text`] escapes it).
 fn cell(text: &str) -> String {
     clean_line(text).replace('|', "\\|")
 }
@@ -484,7 +483,7 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
                 cell(&skill.name),
                 cell(&skill.folder),
                 skill.change.name(),
-                cell(&gist(skill))
+                markdown_text(&gist(skill))
             )?;
         }
         writeln!(out)?;
@@ -498,26 +497,31 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
             skill.change.name()
         )?;
         for f in &skill.fields {
-            writeln!(out, "- {}", cell(&compare::change_line(f)))?;
+            writeln!(out, "- {}", markdown_text(&compare::change_line(f)))?;
         }
         if let Some((before, after)) = &skill.why {
-            writeln!(out, "- why: {} → {}", cell(&compare::why_shown(before)), cell(&compare::why_shown(after)))?;
+            writeln!(
+                out,
+                "- why: {} → {}",
+                markdown_text(&compare::why_shown(before)),
+                markdown_text(&compare::why_shown(after))
+            )?;
         }
         for d in &skill.decisions {
-            writeln!(out, "- {}", cell(&compare::change_line(d)))?;
+            writeln!(out, "- {}", markdown_text(&compare::change_line(d)))?;
         }
         for x in &skill.findings.new {
             writeln!(
                 out,
                 "- new finding `{}` {}{}: {}",
                 x.rule,
-                cell(&x.file),
+                markdown_text(&x.file),
                 x.line.map(|l| format!(":{l}")).unwrap_or_default(),
-                cell(&x.message)
+                markdown_text(&x.message)
             )?;
         }
         for x in &skill.findings.fixed {
-            writeln!(out, "- fixed `{}` {}: {}", x.rule, cell(&x.file), cell(&x.message))?;
+            writeln!(out, "- fixed `{}` {}: {}", x.rule, markdown_text(&x.file), markdown_text(&x.message))?;
         }
         if let Some(diff) = skill.message_diff() {
             writeln!(out, "\n{}", fenced_diff(&diff))?;
@@ -537,7 +541,7 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
         writeln!(out, "\n</details>\n")?;
     }
     for note in &report.notes {
-        writeln!(out, "> {}", cell(note))?;
+        writeln!(out, "> {}", markdown_text(note))?;
     }
     Ok(())
 }

@@ -21,6 +21,14 @@ pub fn status_of(value: &Json) -> i32 {
     }
 }
 
+/// Whether to colour what goes to stdout: a terminal that takes colour
+/// (not `NO_COLOR`, not `TERM=dumb`).
+pub fn colour_on_stdout() -> bool {
+    use crate::tui::theme::ColorMode;
+    use std::io::IsTerminal;
+    io::stdout().is_terminal() && ColorMode::from_env() != ColorMode::NoColor
+}
+
 /// The width to fit tables into: the terminal's own (asked of the
 /// terminal), else `$COLUMNS`, else 100; `None` when stdout is not a
 /// terminal, so piped output is never cut.

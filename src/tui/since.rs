@@ -19,12 +19,13 @@ use std::path::Path;
 
 /// The mark a change gets in the tree, as gitui's status does.
 pub fn mark(change: ChangeKind, theme: &Theme) -> (&'static str, Style) {
-    match change {
-        ChangeKind::Added => ("+", theme.ok),
-        ChangeKind::Removed => ("-", theme.error),
-        ChangeKind::Moved | ChangeKind::Renamed => ("→", theme.accent),
-        ChangeKind::Modified => ("~", theme.warn),
-    }
+    let style = match change {
+        ChangeKind::Added => theme.ok,
+        ChangeKind::Removed => theme.error,
+        ChangeKind::Moved | ChangeKind::Renamed => theme.accent,
+        ChangeKind::Modified => theme.warn,
+    };
+    (change.mark(), style)
 }
 
 impl App {

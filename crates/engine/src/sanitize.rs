@@ -32,6 +32,12 @@ pub fn clean_line(text: &str) -> String {
     clean(text).chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect()
 }
 
+/// Text for a markdown comment outside code: one line, no HTML, no table
+/// breaks, no escapes.
+pub fn markdown_text(text: &str) -> String {
+    clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,7 @@
 use super::Report;
 use crate::diagnostics::rules;
 use crate::diagnostics::{Finding, Severity};
-use crate::sanitize::clean_line;
+use crate::sanitize::{clean_line, markdown_text as md};
 use serde_json::{json, Value as Json};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -244,11 +244,6 @@ fn uri_path(path: &str) -> String {
         }
     }
     out
-}
-
-/// Text safe in a markdown comment: no HTML, no table breaks, no escapes.
-fn md(text: &str) -> String {
-    clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|")
 }
 
 /// A pull-request comment: the counts, the rules found most, then each

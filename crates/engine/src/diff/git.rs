@@ -64,6 +64,9 @@ fn git(repo: &Path) -> Command {
         .arg("-C")
         .arg(repo)
         .env("GIT_OPTIONAL_LOCKS", "0")
+        // A partial clone would fetch missing objects (network, new files
+        // in the repository); a missing object is an error instead.
+        .env("GIT_NO_LAZY_FETCH", "1")
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("LC_ALL", "C")
         .stdin(Stdio::null());

@@ -17,7 +17,7 @@ use crate::prompt::{IndexRequest, PromptIndex};
 use crate::py::PyError;
 use crate::why::WhyInputs;
 use crate::{paths, Engine};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 pub use report::{unified, BundleChange, ChangeKind, DiffReport, FieldChange, FindingChanges, FindingRef, SkillChange};
@@ -285,8 +285,8 @@ fn home_refs(state: &State, home: &Path) -> Vec<FindingRef> {
 }
 
 /// Pairs each skill of one state with the same skill of the other: by
-/// folder; then a folder gone and one arrived holding the same SKILL.md
-/// (a move); then by name (a move with edits).
+/// folder, then the rest by name (a folder moved, edited or not), each old
+/// skill taking the first new one of its name in scan order.
 fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)> {
     let mut pairs = Vec::new();
     let new_by_folder: HashMap<&str, usize> = new.iter().enumerate().map(|(i, a)| (a.folder.as_str(), i)).collect();
@@ -298,29 +298,21 @@ fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)
             _ => old_left.push(i),
         }
     }
-    let new_left: Vec<usize> = (0..new.len()).filter(|j| !new_paired.contains(j)).collect();
-    if !old_left.is_empty() && !new_left.is_empty() {
-        let mut remaining_new: BTreeMap<usize, ()> = new_left.iter().map(|&j| (j, ())).collect();
-        let mut still_old = Vec::new();
-        // The same name, in scan order: a folder moved (edited or not).
-        for &i in &old_left {
-            let found = remaining_new.keys().copied().find(|&j| new[j].name == old[i].name);
-            match found {
-                Some(j) => {
-                    remaining_new.remove(&j);
-                    pairs.push((Some(i), Some(j)));
-                }
-                None => still_old.push(i),
-            }
-        }
-        old_left = still_old;
-        let new_rest: Vec<usize> = remaining_new.into_keys().collect();
-        pairs.extend(old_left.iter().map(|&i| (Some(i), None)));
-        pairs.extend(new_rest.iter().map(|&j| (None, Some(j))));
-    } else {
-        pairs.extend(old_left.iter().map(|&i| (Some(i), None)));
-        pairs.extend(new_left.iter().map(|&j| (None, Some(j))));
+    let mut new_by_name: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
+    for j in (0..new.len()).filter(|j| !new_paired.contains(j)) {
+        new_by_name.entry(new[j].name.as_str()).or_default().push_back(j);
     }
+    let mut gone = Vec::new();
+    for i in old_left {
+        match new_by_name.get_mut(old[i].name.as_str()).and_then(|same| same.pop_front()) {
+            Some(j) => pairs.push((Some(i), Some(j))),
+            None => gone.push((Some(i), None)),
+        }
+    }
+    pairs.extend(gone);
+    let mut new_rest: Vec<usize> = new_by_name.into_values().flatten().collect();
+    new_rest.sort_unstable();
+    pairs.extend(new_rest.into_iter().map(|j| (None, Some(j))));
     pairs
 }
 

@@ -127,7 +127,7 @@ pub struct SkillChange {
     /// Why it is not offered, before and after, when that changed.
     pub why: Option<(Option<String>, Option<String>)>,
     /// Its `/name` message before and after, when that changed.
-    pub message: Option<(Option<String>, Option<String>)>,
+    pub message: MessageChange,
     /// The guard's install decisions that changed, per trust level.
     pub decisions: Vec<FieldChange>,
     pub findings: FindingChanges,
@@ -231,8 +231,7 @@ impl SkillChange {
 
     /// The unified diff of its message, paths as on the chosen backend.
     pub fn message_diff(&self) -> Option<String> {
-        let (before, after) = self.message.as_ref()?;
-        Some(unified(before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""), "before", "after"))
+        message_diff(&self.message)
     }
 
     pub fn to_json(&self) -> Json {
@@ -249,9 +248,7 @@ impl SkillChange {
                 json!({"before": size_json(&self.index.0), "after": size_json(&self.index.1)}),
             );
         }
-        if let Some((before, after)) = &self.message {
-            fields.insert("message".into(), json!({"before": before, "after": after, "diff": self.message_diff()}));
-        }
+        insert_message(&mut fields, &self.message);
         let mut out = json!({
             "change": self.change.name(),
             "name": self.name,
@@ -262,6 +259,20 @@ impl SkillChange {
             out["findings"] = findings_json(&self.findings);
         }
         out
+    }
+}
+
+/// A message before and after: absent on a side where it cannot be made.
+pub type MessageChange = Option<(Option<String>, Option<String>)>;
+
+fn message_diff(message: &MessageChange) -> Option<String> {
+    let (before, after) = message.as_ref()?;
+    Some(unified(before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""), "before", "after"))
+}
+
+fn insert_message(fields: &mut serde_json::Map<String, Json>, message: &MessageChange) {
+    if let Some((before, after)) = message {
+        fields.insert("message".into(), json!({"before": before, "after": after, "diff": message_diff(message)}));
     }
 }
 
@@ -287,13 +298,12 @@ pub struct BundleChange {
     pub slug: String,
     pub change: ChangeKind,
     pub fields: Vec<FieldChange>,
-    pub message: Option<(Option<String>, Option<String>)>,
+    pub message: MessageChange,
 }
 
 impl BundleChange {
     pub fn message_diff(&self) -> Option<String> {
-        let (before, after) = self.message.as_ref()?;
-        Some(unified(before.as_deref().unwrap_or(""), after.as_deref().unwrap_or(""), "before", "after"))
+        message_diff(&self.message)
     }
 
     pub fn to_json(&self) -> Json {
@@ -301,9 +311,7 @@ impl BundleChange {
         for f in &self.fields {
             fields.insert(f.field.into(), json!({"before": f.before, "after": f.after}));
         }
-        if let Some((before, after)) = &self.message {
-            fields.insert("message".into(), json!({"before": before, "after": after, "diff": self.message_diff()}));
-        }
+        insert_message(&mut fields, &self.message);
         json!({"change": self.change.name(), "bundle": self.slug, "fields": fields})
     }
 }
@@ -409,8 +417,8 @@ impl DiffReport {
         summary.insert(
             "index".into(),
             json!({
-                "before": {"chars": self.index_before.chars, "tokens": self.index_before.tokens},
-                "after": {"chars": self.index_after.chars, "tokens": self.index_after.tokens},
+                "before": size_json(&self.index_before),
+                "after": size_json(&self.index_after),
                 "changed": self.index_changed,
             }),
         );
