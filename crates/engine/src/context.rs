@@ -148,7 +148,12 @@ impl<'a> Context<'a> {
                 let parent = path.parent().map(Path::to_path_buf).unwrap_or_default();
                 record(Some(parent), path.clone());
             }
-            for found in dir.rglob_name(&format!("{name}.md")) {
+            // Legacy flat files: `{name}.md` below the root, never a SKILL.md.
+            let flat_name = format!("{name}.md");
+            if flat_name.rsplit('/').next() == Some("SKILL.md") {
+                continue;
+            }
+            for found in dir.rglob_name(&flat_name) {
                 if found.file_name().is_some_and(|n| n != "SKILL.md") && !discover::is_support_path(&found) {
                     record(None, found);
                 }
@@ -207,9 +212,21 @@ impl DirLookup {
         DirLookup { root, skills, by_name, md_files, md_names, entries }
     }
 
+    /// Whether no file below the root can be named `last`, by the names a
+    /// walk noted (which hold every `*.md` file name but `SKILL.md`).
+    fn surely_no_file_named(&self, last: &str) -> bool {
+        let last = std::ffi::OsStr::new(last);
+        discover::is_noted_md(last) && self.md_names.as_ref().is_some_and(|names| !names.contains(last))
+    }
+
     /// `root.rglob(file_name)`.
     fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
         if !paths::has_magic(file_name) && file_name.contains('/') {
+            // A skill named by its folder's path (as invocations name them)
+            // asks for `…/folder.md`: when no file has that name, no walk.
+            if file_name.rsplit('/').next().is_some_and(|last| self.surely_no_file_named(last)) {
+                return Vec::new();
+            }
             // `rglob("a/b.md")` matches `d/a/b.md` for folders `d` it walks,
             // each a real folder below the root holding an entry `a`: only
             // those are looked in. (An absolute skill folder, as invocations
@@ -225,10 +242,10 @@ impl DirLookup {
         if paths::has_magic(file_name) || !file_name.ends_with(".md") {
             return paths::rglob(&self.root, file_name);
         }
-        let name = std::ffi::OsStr::new(file_name);
-        if self.md_names.as_ref().is_some_and(|names| !names.contains(name)) {
+        if self.surely_no_file_named(file_name) {
             return Vec::new();
         }
+        let name = std::ffi::OsStr::new(file_name);
         let md_files = self
             .md_files
             .get_or_init(|| paths::entries_by_name(&self.root, |n| n.as_encoded_bytes().ends_with(b".md")));
