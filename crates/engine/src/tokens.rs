@@ -15,6 +15,7 @@ use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
 use std::cell::RefCell;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::LazyLock;
 
 /// A token encoding.
@@ -108,6 +109,30 @@ static O200K_SPLITTER: LazyLock<Splitter> = LazyLock::new(|| {
     Splitter::new(&[(&first, false), ("\\s+\\s", true), ("\\s+", false)], ascii::o200k_piece)
 });
 
+/// Whether `text` can be cut at `at` with its tokens adding up (the
+/// tokens of the two parts are the text's): after a line feed, before a
+/// character that is neither whitespace nor `/`. No piece of either encoding
+/// holds both: their patterns hold a line feed only in runs of whitespace
+/// and in the run of `[\r\n/]` that may end a run of punctuation. Each
+/// piece is searched for from its start on, so what follows the cut splits
+/// as it would alone; and what precedes it too, as no piece before it
+/// ended with a look at what follows (a look-ahead piece of whitespace
+/// would need whitespace after the line feed; `\s+$` comes after
+/// `\s*[\r\n]+` in the patterns' order). `at` is within `1..text.len()`.
+fn is_cut(text: &str, at: usize) -> bool {
+    text.as_bytes()[at - 1] == b'\n' && text[at..].chars().next().is_some_and(|c| c != '/' && !c.is_whitespace())
+}
+
+/// The first [cut](is_cut) of `text`.
+fn first_cut(text: &str) -> Option<usize> {
+    memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1).find(|&at| at < text.len() && is_cut(text, at))
+}
+
+/// The last [cut](is_cut) of `text`.
+fn last_cut(text: &str) -> Option<usize> {
+    memchr::memrchr_iter(b'\n', text.as_bytes()).map(|i| i + 1).find(|&at| at < text.len() && is_cut(text, at))
+}
+
 /// Pieces no longer than this are remembered with their counts.
 const MEMO_PIECE_BYTES: usize = 48;
 /// Remembered pieces per thread and encoding, before the memo starts over.
@@ -116,8 +141,61 @@ const MEMO_ENTRIES: usize = 200_000;
 /// One thread's search cache and remembered pieces, per encoding.
 struct ThreadState {
     cache: Cache,
-    memo: HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>,
+    /// Pieces of up to [`SHORT_PIECE_BYTES`] (most of a text's), keyed by
+    /// their bytes packed in one number: no allocation, one compare.
+    short: ShortMemo,
+    long: LongMemo,
 }
+
+/// The longest piece [`short_key`] packs: the key's last byte holds the length.
+const SHORT_PIECE_BYTES: usize = 15;
+
+fn short_key(bytes: &[u8]) -> Option<u128> {
+    if bytes.len() > SHORT_PIECE_BYTES {
+        return None;
+    }
+    let mut packed = [0u8; 16];
+    packed[..bytes.len()].copy_from_slice(bytes);
+    packed[15] = bytes.len() as u8;
+    Some(u128::from_le_bytes(packed))
+}
+
+impl ThreadState {
+    fn new(splitter: &Splitter) -> ThreadState {
+        ThreadState { cache: splitter.regex.create_cache(), short: HashMap::default(), long: HashMap::default() }
+    }
+}
+
+/// The tokens `count` gives `piece`, remembered when the piece is short
+/// enough (a full memo starts over).
+fn remembered_count(short: &mut ShortMemo, long: &mut LongMemo, piece: &[u8], count: impl Fn(&[u8]) -> usize) -> usize {
+    if piece.len() > MEMO_PIECE_BYTES {
+        return count(piece);
+    }
+    if let Some(key) = short_key(piece) {
+        if let Some(&known) = short.get(&key) {
+            return known as usize;
+        }
+        if short.len() >= MEMO_ENTRIES {
+            short.clear();
+        }
+        let counted = count(piece);
+        short.insert(key, counted as u32);
+        return counted;
+    }
+    if let Some(&known) = long.get(piece) {
+        return known as usize;
+    }
+    if long.len() >= MEMO_ENTRIES {
+        long.clear();
+    }
+    let counted = count(piece);
+    long.insert(piece.into(), counted as u32);
+    counted
+}
+
+type ShortMemo = HashMap<u128, u32, foldhash::fast::RandomState>;
+type LongMemo = HashMap<Box<[u8]>, u32, foldhash::fast::RandomState>;
 
 thread_local! {
     static STATE: RefCell<[Option<ThreadState>; 2]> = const { RefCell::new([None, None]) };
@@ -166,29 +244,30 @@ impl Tokenizer {
         let (splitter, bpe) = (self.splitter(), &self.encoding().bpe);
         STATE.with(|state| {
             let mut state = state.borrow_mut();
-            let state = state[self.slot()]
-                .get_or_insert_with(|| ThreadState { cache: splitter.regex.create_cache(), memo: HashMap::default() });
-            let ThreadState { cache, memo } = state;
+            let ThreadState { cache, short, long } =
+                state[self.slot()].get_or_insert_with(|| ThreadState::new(splitter));
             let mut total = 0;
             splitter.for_each_piece(cache, text, |piece| {
-                let bytes = piece.as_bytes();
-                if bytes.len() > MEMO_PIECE_BYTES {
-                    total += bpe.count(bytes);
-                    return;
-                }
-                if let Some(&known) = memo.get(bytes) {
-                    total += known as usize;
-                    return;
-                }
-                let counted = bpe.count(bytes);
-                if memo.len() >= MEMO_ENTRIES {
-                    memo.clear();
-                }
-                memo.insert(bytes.into(), counted as u32);
-                total += counted;
+                total += remembered_count(short, long, piece.as_bytes(), |p| bpe.count(p));
             });
             total
         })
+    }
+
+    /// The tokens of `a` and of `b`, where `a[in_a]` and `b[in_b]` are the
+    /// same text (a skill's content and the message that quotes it): that
+    /// text between its first and last [cut](is_cut) is counted once.
+    pub fn count_two(self, a: &str, in_a: Range<usize>, b: &str, in_b: Range<usize>) -> (usize, usize) {
+        let shared = &a[in_a.clone()];
+        let (first, last) = match (first_cut(shared), last_cut(shared)) {
+            (Some(first), Some(last)) if first < last && shared == &b[in_b.clone()] => (first, last),
+            _ => return (self.count(a), self.count(b)),
+        };
+        let middle = self.count(&shared[first..last]);
+        let around = |text: &str, at: &Range<usize>| {
+            self.count(&text[..at.start + first]) + middle + self.count(&text[at.start + last..])
+        };
+        (around(a, &in_a), around(b, &in_b))
     }
 
     /// Loads the encoding on another thread (some hundredths of a second): the
@@ -204,6 +283,7 @@ impl Tokenizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     /// Text with what the patterns treat apart: contractions, numbers,
     /// punctuation runs, CRLF, trailing spaces, marks, other scripts.
@@ -221,6 +301,21 @@ mod tests {
             for cut in MIXED.char_indices().map(|(i, _)| i) {
                 let part = &MIXED[cut..];
                 assert_eq!(tokenizer.count(part), tokenizer.encoding().count(part), "{tokenizer:?} {part:?}");
+            }
+        }
+    }
+
+    /// Packed keys tell apart pieces that differ only by trailing zero
+    /// bytes, and the memo's counts stay the encoding's.
+    #[test]
+    fn short_pieces_are_remembered_apart() {
+        let keys: Vec<_> = ["", "a", "a\0", "a\0\0", "\0a"].iter().map(|p| short_key(p.as_bytes())).collect();
+        let distinct: HashSet<_> = keys.iter().collect();
+        assert_eq!(distinct.len(), keys.len());
+        assert_eq!(short_key(&[b'x'; SHORT_PIECE_BYTES + 1]), None);
+        for tokenizer in Tokenizer::ALL {
+            for text in ["a\0 a\0\0 a a\0", "fifteen_bytes__ sixteen_bytes___ x", "a a a a"] {
+                assert_eq!(tokenizer.count(text), tokenizer.encoding().count(text), "{tokenizer:?} {text:?}");
             }
         }
     }
@@ -264,6 +359,68 @@ mod tests {
         }
         for tokenizer in Tokenizer::ALL {
             assert_eq!(pieces(tokenizer, MIXED, false), pieces(tokenizer, MIXED, true), "{tokenizer:?}");
+        }
+    }
+
+    /// Random text of the characters around line feeds that the patterns
+    /// treat apart.
+    fn random_text(next: &mut impl FnMut() -> u64, len: usize) -> String {
+        const ALPHABET: [&str; 24] = [
+            "\n", "\n", "\r", " ", "\t", "\u{a0}", "\u{2028}", "/", "-", ".", "'", "s", "a", "Z", "é", "0", "9", "日",
+            "\u{301}", "#", ":", "\n\n", " \n", "/\n",
+        ];
+        (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect()
+    }
+
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        }
+    }
+
+    /// The claim [`count_two`] rests on: at every cut the counts add up.
+    #[test]
+    fn counts_add_up_at_every_cut() {
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut cuts = 0;
+        for _ in 0..1500 {
+            let len = 2 + (next() % 30) as usize;
+            let text = random_text(&mut next, len);
+            for at in (1..text.len()).filter(|&at| text.is_char_boundary(at) && is_cut(&text, at)) {
+                cuts += 1;
+                for tokenizer in Tokenizer::ALL {
+                    let whole = tokenizer.encoding().count(text.as_str());
+                    let parts = tokenizer.encoding().count(&text[..at]) + tokenizer.encoding().count(&text[at..]);
+                    assert_eq!(whole, parts, "{tokenizer:?} {text:?} cut at {at}");
+                }
+            }
+        }
+        assert!(cuts > 1000, "{cuts} cuts tried");
+        // Not cuts: a piece of punctuation takes the `/` after a line feed,
+        // whitespace joins whitespace.
+        assert!(!is_cut(".\n/x", 2) && !is_cut("a\n b", 2) && is_cut("a\nb", 2));
+        assert_eq!(pieces(Tokenizer::O200kBase, ".\n/x", true), [".\n/", "x"]);
+    }
+
+    #[test]
+    fn two_texts_sharing_one_count_as_each_alone() {
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..800 {
+            let len = (next() % 40) as usize;
+            let shared = random_text(&mut next, len);
+            let (before_a, after_a) = (random_text(&mut next, 3), random_text(&mut next, 3));
+            let (before_b, after_b) = ("[IMPORTANT: loaded below.]\n\n", random_text(&mut next, 4));
+            let a = format!("{before_a}{shared}{after_a}");
+            let b = format!("{before_b}{shared}{after_b}");
+            let in_a = before_a.len()..before_a.len() + shared.len();
+            let in_b = before_b.len()..before_b.len() + shared.len();
+            for tokenizer in Tokenizer::ALL {
+                let expected = (tokenizer.encoding().count(a.as_str()), tokenizer.encoding().count(b.as_str()));
+                assert_eq!(tokenizer.count_two(&a, in_a.clone(), &b, in_b.clone()), expected, "{a:?} {b:?}");
+            }
         }
     }
 
