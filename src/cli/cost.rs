@@ -1,6 +1,6 @@
 //! `skillscope cost`: what the skills cost the agent's prompt.
 
-use super::output::{print_json, Out};
+use super::output::{print_serialized, Out};
 use super::prompt::IndexArgs;
 use super::{EXIT_ANSWER_ERROR, EXIT_OK};
 use crate::engine::cost::{CostReport, CostRequest, Size, Tokenizer};
@@ -30,16 +30,15 @@ pub fn run(
     out: &mut Out,
 ) -> io::Result<i32> {
     let request = CostRequest { index: index.request(engine), tokenizer, loaded };
-    let built = match engine.prompt_index(&request.index) {
-        Ok(built) => built,
+    let (built, report) = match engine.index_and_cost(&request) {
+        Ok(both) => both,
         Err(e) => {
             eprintln!("skillscope: Hermes fails to build the skills index: {e}");
             return Ok(EXIT_ANSWER_ERROR);
         }
     };
-    let report = engine.cost_of(&built, &request);
     if json {
-        print_json(out, &report.to_json())?;
+        print_serialized(out, &report)?;
         return Ok(EXIT_OK);
     }
     let focus: BTreeSet<String> = NON_CODING_CATEGORIES.iter().map(|c| (*c).to_owned()).collect();

@@ -13,6 +13,14 @@ pub fn print_json(out: &mut Out, value: &Json) -> io::Result<()> {
     writeln!(out, "{}", crate::engine::py::json_text(value, true))
 }
 
+/// Prints a value that serializes itself, as [`print_json`] prints its
+/// JSON tree, without building the tree. (Python's bare non-finite floats
+/// are not among such values.)
+pub fn print_serialized(out: &mut Out, value: &impl serde::Serialize) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    writeln!(out)
+}
+
 /// 1 when the answer is a Hermes error object (`"success": false`).
 pub fn status_of(value: &Json) -> i32 {
     match value.get("success") {

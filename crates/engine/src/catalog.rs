@@ -384,13 +384,13 @@ impl Engine {
     /// come in catalog order. `each` sees the skill before linking (no
     /// status that depends on other skills), and may drop what its caller
     /// will not need (linking reads the name and the frontmatter `name`).
-    /// With `notes`, the walks' excluded folders and `*.md` names are added
-    /// to it.
+    /// With `notes`, each root's walk report is added to it, in the roots'
+    /// order (their unreadable folders are the catalog's).
     pub(crate) fn walk_catalog<T: Send>(
         &self,
         each: &EachSkill<'_, T>,
         with_trees: bool,
-        mut notes: Option<&mut discover::WalkReport>,
+        mut notes: Option<&mut Vec<discover::WalkReport>>,
     ) -> (Catalog, Vec<T>) {
         let roots = self.skill_roots();
         let mut problems = Vec::new();
@@ -414,16 +414,14 @@ impl Engine {
             };
             let how = discover::Walk { read: true, note_md_names: notes.is_some(), tree: with_trees };
             let (items, mut report) = discover::walk_found(&root.path, "SKILL.md", how, &map);
-            if let Some(notes) = notes.as_deref_mut() {
-                notes.excluded.append(&mut report.excluded);
-                notes.md_names.append(&mut report.md_names);
-                notes.descriptions.append(&mut report.descriptions);
-            }
-            unreadable.extend(report.unreadable.into_iter().map(|d| UnreadableFolder {
+            unreadable.extend(std::mem::take(&mut report.unreadable).into_iter().map(|d| UnreadableFolder {
                 root: ri,
                 path: d.path,
                 error: d.error,
             }));
+            if let Some(notes) = notes.as_deref_mut() {
+                notes.push(report);
+            }
             skills.reserve_exact(items.len());
             results.reserve_exact(items.len());
             for Walked(skill, result) in items {

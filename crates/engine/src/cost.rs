@@ -9,7 +9,8 @@ use crate::paths;
 use crate::prompt::{IndexRequest, PromptIndex};
 use crate::py::PyError;
 use crate::Engine;
-use serde_json::{json, Value as Json};
+use serde::Serialize;
+use serde_json::Value as Json;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
@@ -31,14 +32,6 @@ fn add(a: Size, b: Size) -> Size {
 impl Size {
     pub fn of(text: &str, tokenizer: Tokenizer) -> Size {
         Size { chars: text.chars().count(), bytes: text.len(), tokens: tokenizer.count(text) }
-    }
-
-    fn json(&self) -> Json {
-        json!({"chars": self.chars, "bytes": self.bytes, "tokens": self.tokens})
-    }
-
-    fn json_short(&self) -> Json {
-        json!({"chars": self.chars, "tokens": self.tokens})
     }
 }
 
@@ -110,6 +103,13 @@ impl CostBudgets {
     }
 }
 
+/// What name lookups and commands are prepared from: a lean catalog and
+/// the `*.md` names below its roots.
+struct Lookups {
+    catalog: crate::catalog::Catalog,
+    md_names: std::collections::HashSet<std::ffi::OsString>,
+}
+
 /// What a report measures.
 #[derive(Debug, Clone, Default)]
 pub struct CostRequest {
@@ -122,10 +122,22 @@ pub struct CostRequest {
 impl Engine {
     /// The cost of the index the request asks for, and of its skills.
     pub fn cost(&self, request: &CostRequest) -> Result<CostReport, PyError> {
-        let tokenizer = request.tokenizer;
-        tokenizer.prepare_in_background();
-        let index = self.prompt_index(&request.index)?;
-        Ok(self.cost_of(&index, request))
+        self.index_and_cost(request).map(|(_, report)| report)
+    }
+
+    /// The index the request asks for and its cost. With `loaded`, one walk
+    /// of the skills serves the index, the name lookups and the commands.
+    pub fn index_and_cost(&self, request: &CostRequest) -> Result<(PromptIndex, CostReport), PyError> {
+        request.tokenizer.prepare_in_background();
+        if !request.loaded {
+            let index = self.prompt_index(&request.index)?;
+            let report = self.cost_of(&index, request);
+            return Ok((index, report));
+        }
+        let (catalog, md_names, walks) = self.lean_catalog_and_index_walks();
+        let index = self.prompt_index_reusing(&request.index, walks)?;
+        let report = self.cost_measured(&index, request, Some(Lookups { catalog, md_names }));
+        Ok((index, report))
     }
 
     /// Measures an index already built. Each line of the index ends in a
@@ -134,6 +146,11 @@ impl Engine {
     /// lines' (a names-only category is one line; a test holds the sum to the
     /// whole text's count). The lines are encoded in parallel.
     pub fn cost_of(&self, index: &PromptIndex, request: &CostRequest) -> CostReport {
+        self.cost_measured(index, request, None)
+    }
+
+    /// [`Engine::cost_of`], looking skills up in `lookups` when given.
+    fn cost_measured(&self, index: &PromptIndex, request: &CostRequest, lookups: Option<Lookups>) -> CostReport {
         let tokenizer = request.tokenizer;
         // An index without skills is no text at all.
         let (head, tail) = if index.is_empty() { ("", "") } else { index.frame() };
@@ -188,7 +205,11 @@ impl Engine {
             });
         }
         if request.loaded {
-            let loaded = self.loaded_costs(&skills, tokenizer);
+            let lookups = lookups.unwrap_or_else(|| {
+                let (catalog, md_names) = self.lean_catalog_noting_md_names();
+                Lookups { catalog, md_names }
+            });
+            let loaded = self.loaded_costs(&skills, tokenizer, lookups);
             for (skill, loaded) in skills.iter_mut().zip(loaded) {
                 skill.loaded = loaded;
             }
@@ -210,9 +231,9 @@ impl Engine {
     }
 
     /// `skill_view` and the slash command's message of each skill, measured
-    /// on worker threads. One walk prepares the name lookups and commands.
-    fn loaded_costs(&self, skills: &[SkillCost], tokenizer: Tokenizer) -> Vec<Option<Loaded>> {
-        let (catalog, md_names) = self.lean_catalog_noting_md_names();
+    /// on worker threads.
+    fn loaded_costs(&self, skills: &[SkillCost], tokenizer: Tokenizer, lookups: Lookups) -> Vec<Option<Loaded>> {
+        let Lookups { catalog, md_names } = lookups;
         let ctx = Context::prepared(self, &catalog).knowing_md_names(std::sync::Arc::new(md_names));
         let session = Some(self.options.session_id.as_str());
         let keys: HashMap<PathBuf, String> =
@@ -228,11 +249,8 @@ impl Engine {
                 (dir.as_deref() == path.parent()).then_some((message, content))
             });
             if let Some((message, content)) = both {
-                return Some(Loaded {
-                    view: Size::of(&content, tokenizer),
-                    error: None,
-                    message: Some(Size::of(&message, tokenizer)),
-                });
+                let (view, message) = sizes_of_two(&content, &message, tokenizer);
+                return Some(Loaded { view, error: None, message: Some(message) });
             }
             let view = ctx.skill_view_content(path, session);
             let content = view.get("content").and_then(Json::as_str).unwrap_or_default();
@@ -250,63 +268,116 @@ impl Engine {
     }
 }
 
+/// The sizes of a skill's content and of the message that quotes it
+/// (stripped), the quoted part's tokens counted once.
+fn sizes_of_two(content: &str, message: &str, tokenizer: Tokenizer) -> (Size, Size) {
+    let quoted = crate::py::py_strip(content);
+    // `quoted` is a slice of `content`.
+    let in_content = quoted.as_ptr() as usize - content.as_ptr() as usize;
+    let tokens = match message.find(quoted).filter(|_| !quoted.is_empty()) {
+        Some(at) => tokenizer.count_two(content, in_content..in_content + quoted.len(), message, at..at + quoted.len()),
+        None => (tokenizer.count(content), tokenizer.count(message)),
+    };
+    let size = |text: &str, tokens| Size { chars: text.chars().count(), bytes: text.len(), tokens };
+    (size(content, tokens.0), size(message, tokens.1))
+}
+
 impl CostReport {
     /// `{"tokenizer", "index", "categories", "skills"}`, as `cost --json`
-    /// prints it.
+    /// prints it (through its [`Serialize`] impl, which makes no tree).
     pub fn to_json(&self) -> Json {
-        let categories: Vec<Json> = self
-            .categories
-            .iter()
-            .map(|c| {
-                json!({
-                    "category": c.category,
-                    "skills": c.skills,
-                    "names_only": c.demoted,
-                    "chars": c.size.chars,
-                    "tokens": c.size.tokens,
-                })
-            })
-            .collect();
-        let skills: Vec<Json> = self
-            .skills
-            .iter()
-            .map(|s| {
-                let mut o = json!({
-                    "name": s.name,
-                    "category": s.category,
-                    "path": s.skill_md.as_deref().map(paths::path_string),
-                    "offered": s.offered,
-                    "index": s.index.json_short(),
-                });
-                match &s.loaded {
-                    Some(Loaded { error: Some(error), message, .. }) => {
-                        o["loaded"] = json!({"error": error, "message": message.as_ref().map(Size::json_short)});
-                    }
-                    Some(l) => {
-                        o["loaded"] = json!({
-                            "chars": l.view.chars,
-                            "tokens": l.view.tokens,
-                            "message": l.message.as_ref().map(Size::json_short),
-                        });
-                    }
-                    None => {}
-                }
-                o
-            })
-            .collect();
-        json!({
-            "tokenizer": self.tokenizer.name(),
-            "index": self.index.json(),
-            "frame": self.frame.json_short(),
-            "compact": self.compact,
-            "categories": categories,
-            "skills": skills,
-        })
+        serde_json::to_value(self).unwrap_or_default()
     }
 
     /// The skill whose SKILL.md is `path`.
     pub fn skill_at(&self, path: &std::path::Path) -> Option<&SkillCost> {
         self.skills.iter().find(|s| s.skill_md.as_deref() == Some(path))
+    }
+}
+
+impl Serialize for CostReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Report<'a> {
+            tokenizer: &'static str,
+            index: Whole,
+            frame: Short,
+            compact: &'a [String],
+            categories: Vec<Category<'a>>,
+            skills: Vec<Skill<'a>>,
+        }
+        #[derive(Serialize)]
+        struct Whole {
+            chars: usize,
+            bytes: usize,
+            tokens: usize,
+        }
+        #[derive(Serialize)]
+        struct Short {
+            chars: usize,
+            tokens: usize,
+        }
+        #[derive(Serialize)]
+        struct Category<'a> {
+            category: &'a str,
+            skills: usize,
+            names_only: bool,
+            chars: usize,
+            tokens: usize,
+        }
+        #[derive(Serialize)]
+        struct Skill<'a> {
+            name: &'a str,
+            category: &'a str,
+            path: Option<String>,
+            offered: bool,
+            index: Short,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            loaded: Option<LoadedJson<'a>>,
+        }
+        #[derive(Serialize)]
+        #[serde(untagged)]
+        enum LoadedJson<'a> {
+            Failed { error: &'a str, message: Option<Short> },
+            Measured { chars: usize, tokens: usize, message: Option<Short> },
+        }
+        let short = |s: &Size| Short { chars: s.chars, tokens: s.tokens };
+        let report = Report {
+            tokenizer: self.tokenizer.name(),
+            index: Whole { chars: self.index.chars, bytes: self.index.bytes, tokens: self.index.tokens },
+            frame: short(&self.frame),
+            compact: &self.compact,
+            categories: self
+                .categories
+                .iter()
+                .map(|c| Category {
+                    category: &c.category,
+                    skills: c.skills,
+                    names_only: c.demoted,
+                    chars: c.size.chars,
+                    tokens: c.size.tokens,
+                })
+                .collect(),
+            skills: self
+                .skills
+                .iter()
+                .map(|s| Skill {
+                    name: &s.name,
+                    category: &s.category,
+                    path: s.skill_md.as_deref().map(paths::path_string),
+                    offered: s.offered,
+                    index: short(&s.index),
+                    loaded: s.loaded.as_ref().map(|l| {
+                        let message = l.message.as_ref().map(short);
+                        match &l.error {
+                            Some(error) => LoadedJson::Failed { error, message },
+                            None => LoadedJson::Measured { chars: l.view.chars, tokens: l.view.tokens, message },
+                        }
+                    }),
+                })
+                .collect(),
+        };
+        report.serialize(serializer)
     }
 }
 

@@ -97,6 +97,21 @@ pub struct WalkReport {
     pub descriptions: Vec<PathBuf>,
 }
 
+impl WalkReport {
+    /// The reports of several walks as one.
+    pub fn merged(reports: Vec<WalkReport>) -> WalkReport {
+        let mut all = WalkReport::default();
+        for mut r in reports {
+            all.unreadable.append(&mut r.unreadable);
+            all.cycles.append(&mut r.cycles);
+            all.excluded.append(&mut r.excluded);
+            all.md_names.append(&mut r.md_names);
+            all.descriptions.append(&mut r.descriptions);
+        }
+        all
+    }
+}
+
 /// A `*.md` name a legacy `{name}.md` lookup could keep: any but
 /// `SKILL.md`, which such a lookup passes over.
 pub fn is_noted_md(name: &OsStr) -> bool {

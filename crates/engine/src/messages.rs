@@ -32,6 +32,8 @@ pub struct LoadedSkill {
     pub payload: Json,
     pub skill_dir: Option<PathBuf>,
     pub name: String,
+    /// The frontmatter of the payload's `content`, as the view parsed it.
+    pub frontmatter: Option<Map>,
 }
 
 /// A composed multi-skill message: (text, loaded names, missing names).
@@ -110,7 +112,7 @@ impl Engine {
                     .into(),
             );
         }
-        self.inject_skill_config(&raw_content, &mut parts);
+        self.inject_skill_config(&raw_content, loaded.frontmatter.as_ref(), &mut parts);
         let p = &loaded.payload;
         let flag = |k: &str| p.get(k).is_some_and(json_truthy);
         if flag("setup_skipped") {
@@ -149,12 +151,15 @@ impl Engine {
     }
 
     /// `_inject_skill_config`: the `[Skill config ...]` block, if any.
-    fn inject_skill_config(&self, raw_content: &str, parts: &mut Vec<String>) {
+    /// `parsed` is `raw_content`'s frontmatter when the caller has it.
+    fn inject_skill_config(&self, raw_content: &str, parsed: Option<&Map>, parts: &mut Vec<String>) {
         if raw_content.is_empty() {
             return;
         }
-        let (fm, _) = frontmatter::parse(raw_content);
-        let vars = config_vars(&fm.fields);
+        let vars = match parsed {
+            Some(fields) => config_vars(fields),
+            None => config_vars(&frontmatter::parse(raw_content).0.fields),
+        };
         if vars.is_empty() {
             return;
         }
@@ -227,7 +232,9 @@ impl Context<'_> {
             return None;
         }
         let normalized = self.engine.normalize_lookup_name(raw);
-        let payload = self.skill_view(SkillRef::Name(&normalized), None, task_id, false);
+        let mut frontmatter = None;
+        let payload =
+            self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, Some(&mut frontmatter));
         if payload.get("success").and_then(Json::as_bool) != Some(true) {
             return None;
         }
@@ -241,7 +248,7 @@ impl Context<'_> {
                 paths::normalize(&self.engine.home.skills_dir.join(Path::new(p).parent().unwrap_or(Path::new(""))))
             }),
         };
-        Some(LoadedSkill { payload, skill_dir, name })
+        Some(LoadedSkill { payload, skill_dir, name, frontmatter })
     }
     /// `build_skill_invocation_message(key, instruction)`.
     pub fn invocation_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<String> {

@@ -8,7 +8,7 @@ use super::preprocess::{self, PreprocessConfig, SkillDirs};
 use super::readiness;
 use super::skill;
 use super::source::{self, ReadError};
-use super::value::Value;
+use super::value::{Map, Value};
 use super::Engine;
 use crate::context::{Context, Found};
 use crate::py::py_str_repr;
@@ -86,6 +86,14 @@ enum Links {
     Skipped,
 }
 
+/// What a `skill_view` call asks for beside the skill.
+#[derive(Clone, Copy)]
+struct ViewArgs<'a> {
+    file_path: Option<&'a str>,
+    task_id: Option<&'a str>,
+    preprocess: bool,
+}
+
 /// The skill a `skill_view` is asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SkillRef<'a> {
@@ -110,12 +118,31 @@ impl Context<'_> {
         task_id: Option<&str>,
         preprocess: bool,
     ) -> Json {
+        self.skill_view_keeping(skill, file_path, task_id, preprocess, None)
+    }
+
+    /// [`Context::skill_view`], handing a successful view's frontmatter to
+    /// `keep`: whoever reads the same SKILL.md next need not parse it again.
+    pub(crate) fn skill_view_keeping(
+        &self,
+        skill: SkillRef<'_>,
+        file_path: Option<&str>,
+        task_id: Option<&str>,
+        preprocess: bool,
+        keep: Option<&mut Option<Map>>,
+    ) -> Json {
         let engine = self.engine;
         let name = match skill {
             SkillRef::Name(name) => name,
             SkillRef::File(skill_md) => {
                 let (name, found) = found_file(skill_md);
-                return engine.view_found(&name, &found, file_path, task_id, preprocess, Links::Listed);
+                return engine.view_found(
+                    &name,
+                    &found,
+                    ViewArgs { file_path, task_id, preprocess },
+                    Links::Listed,
+                    keep,
+                );
             }
         };
         if let Some(err) = lookup_path_error(name) {
@@ -163,7 +190,7 @@ impl Context<'_> {
                 Err(e) => py_exception(e),
             };
         };
-        engine.view_found(name, &found, file_path, task_id, preprocess, Links::Listed)
+        engine.view_found(name, &found, ViewArgs { file_path, task_id, preprocess }, Links::Listed, keep)
     }
 
     /// `skill_view(name)` of a SKILL.md found already, preprocessed, without
@@ -171,7 +198,13 @@ impl Context<'_> {
     /// when it loads the skill, at one folder walk less.
     pub fn skill_view_content(&self, skill_md: &Path, task_id: Option<&str>) -> Json {
         let (name, found) = found_file(skill_md);
-        self.engine.view_found(&name, &found, None, task_id, true, Links::Skipped)
+        self.engine.view_found(
+            &name,
+            &found,
+            ViewArgs { file_path: None, task_id, preprocess: true },
+            Links::Skipped,
+            None,
+        )
     }
 
     /// The first `n` names in skills_list order (the not-found answer):
@@ -197,11 +230,11 @@ impl Engine {
         &self,
         name: &str,
         found: &Found,
-        file_path: Option<&str>,
-        task_id: Option<&str>,
-        preprocess: bool,
+        args: ViewArgs,
         links: Links,
+        keep: Option<&mut Option<Map>>,
     ) -> Json {
+        let ViewArgs { file_path, task_id, preprocess } = args;
         let content = match source::read_text(&found.skill_md) {
             Ok(c) => c,
             Err(e) => return error(format!("Failed to read skill '{name}': {e}")),
@@ -331,6 +364,9 @@ impl Engine {
         }
         if let Some(meta) = meta_json {
             out.insert("metadata".into(), meta);
+        }
+        if let Some(keep) = keep {
+            *keep = Some(fm);
         }
         Json::Object(out)
     }

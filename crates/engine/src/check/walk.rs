@@ -15,6 +15,7 @@ use crate::diagnostics::{
 };
 use crate::discover::WalkReport;
 use crate::layers::{DbRead, Layers, TABLE};
+use crate::prompt::{IndexWalks, WalkedSkill};
 use crate::Engine;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
@@ -136,7 +137,7 @@ impl Engine {
     /// `*.md` file below its roots, in one walk: a context prepared with both
     /// looks skills and commands up reading no file again.
     pub fn lean_catalog_noting_md_names(&self) -> (Catalog, HashSet<OsString>) {
-        let mut walked = WalkReport::default();
+        let mut walked = Vec::new();
         let (mut catalog, per_skill) = self.walk_catalog(
             &|skill, _, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
@@ -149,9 +150,43 @@ impl Engine {
         catalog.lean = true;
         self.refresh_bundles(&mut catalog);
         let mut md_names = HashSet::new();
-        note_md_names(walked, &mut md_names);
+        note_md_names(WalkReport::merged(walked), &mut md_names);
         md_names.extend(per_skill.into_iter().flatten());
         (catalog, md_names)
+    }
+
+    /// [`Engine::lean_catalog_noting_md_names`], and the system-prompt
+    /// index's walk of each root made from the same reads and parses
+    /// (Hermes' index walks the same roots for the same `SKILL.md` files):
+    /// one walk where `cost --loaded` would make two.
+    pub fn lean_catalog_and_index_walks(&self) -> (Catalog, HashSet<OsString>, IndexWalks) {
+        let roots = self.skill_roots();
+        let mut walked = Vec::new();
+        let (mut catalog, per_skill) = self.walk_catalog(
+            &|skill, text, tree| {
+                let files = tree.unwrap_or_else(|| skill_files(skill));
+                let read = text.is_some().then_some(&skill.frontmatter);
+                let indexed = WalkedSkill::of(self, skill.skill_md.clone(), &roots[skill.root].path, read);
+                crate::catalog::drop_frontmatter(skill);
+                (md_file_names(&files), skill.root, indexed)
+            },
+            true,
+            Some(&mut walked),
+        );
+        catalog.lean = true;
+        self.refresh_bundles(&mut catalog);
+        let mut by_root: Vec<Vec<WalkedSkill>> = roots.iter().map(|_| Vec::new()).collect();
+        let mut md_names = HashSet::new();
+        for (names, root, indexed) in per_skill {
+            md_names.extend(names);
+            by_root[root].push(indexed);
+        }
+        let mut walks = IndexWalks::default();
+        for ((root, skills), report) in roots.into_iter().zip(by_root).zip(&mut walked) {
+            walks.add(root.path, skills, std::mem::take(&mut report.descriptions));
+        }
+        note_md_names(WalkReport::merged(walked), &mut md_names);
+        (catalog, md_names, walks)
     }
 
     /// [`Engine::check_home`] for the skills alone (no bundles,
@@ -171,7 +206,7 @@ impl Engine {
         // The roots are known before the walk; findings name files by them.
         let roots = self.diagnostic_roots(&Catalog { roots: self.skill_roots(), ..Catalog::default() });
         let noting = md_names.is_some();
-        let mut walked = WalkReport::default();
+        let mut walked = Vec::new();
         let (mut catalog, per_skill) = self.walk_catalog(
             &|skill, text, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
@@ -207,6 +242,7 @@ impl Engine {
         );
         // Each skill's frontmatter was dropped once checked: read again on need.
         catalog.lean = true;
+        let walked = WalkReport::merged(walked);
         let mut findings = Vec::new();
         home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
         let suppressed = apply_suppressions(&mut findings, &[], &roots);

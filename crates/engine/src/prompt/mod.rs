@@ -241,20 +241,14 @@ pub enum PromptCache {
     Warm,
 }
 
-/// `_parse_skill_file`: (compatible, frontmatter, description).
-fn parse_skill_file(engine: &Engine, file: &discover::IndexedFile) -> (bool, Map, String) {
-    file.with_text(|text| parse_skill_text(engine, text)).unwrap_or_else(|| (true, Map::new(), String::new()))
-}
-
-fn parse_skill_text(engine: &Engine, text: &str) -> (bool, Map, String) {
-    let fm = frontmatter::parse(text).0.fields;
-    if !gates::frontmatter_platform_matches(&fm, &engine.env)
-        || !gates::environment_matches(&fm, &engine.home, &engine.env)
+/// `_parse_skill_file` on a parsed frontmatter: (compatible, description).
+fn judge_frontmatter(engine: &Engine, fm: &Map) -> (bool, String) {
+    if !gates::frontmatter_platform_matches(fm, &engine.env)
+        || !gates::environment_matches(fm, &engine.home, &engine.env)
     {
-        return (false, fm, String::new());
+        return (false, String::new());
     }
-    let desc = skill::prompt_description(&fm);
-    (true, fm, desc)
+    (true, skill::prompt_description(fm))
 }
 
 fn snapshot_entry(path: &Path, root: &Path, fm: &Map, description: String) -> Result<IndexEntry, PyError> {
@@ -325,9 +319,8 @@ impl Engine {
     fn index_walk(&self, root: &Path) -> (Vec<WalkedSkill>, Vec<(String, String)>) {
         let how = discover::Walk { read: true, note_md_names: true, tree: false };
         let map = |f: discover::IndexedFile| {
-            let (compatible, fm, desc) = parse_skill_file(self, &f);
-            let entry = snapshot_entry(&f.path, root, &fm, desc);
-            WalkedSkill { path: f.path, compatible, entry }
+            let fm = f.with_text(|text| frontmatter::parse(text).0.fields);
+            WalkedSkill::of(self, f.path, root, fm.as_ref())
         };
         let (files, report) = discover::walk_found(root, "SKILL.md", how, &map);
         let mut descriptions = report.descriptions;
@@ -345,6 +338,12 @@ impl Engine {
     /// The index [`Engine::system_prompt`] renders, in its parts, with the
     /// skills its walk read and left out.
     pub fn prompt_index(&self, request: &IndexRequest) -> Result<PromptIndex, PyError> {
+        self.prompt_index_reusing(request, IndexWalks::default())
+    }
+
+    /// [`Engine::prompt_index`], taking the walks of the roots `walks` holds
+    /// from there.
+    pub fn prompt_index_reusing(&self, request: &IndexRequest, mut walks: IndexWalks) -> Result<PromptIndex, PyError> {
         let (avail, cache) = (&request.avail, request.cache);
         let skills_dir = &self.home.skills_dir;
         if !paths::exists(skills_dir) && self.home.external_dirs.is_empty() {
@@ -405,7 +404,7 @@ impl Engine {
             cat_descs.extend(snap.category_descriptions);
         } else {
             // Hermes builds each entry, then filters it, skill by skill.
-            let (walked, descriptions) = self.index_walk(skills_dir);
+            let (walked, descriptions) = walks.take(skills_dir).unwrap_or_else(|| self.index_walk(skills_dir));
             for WalkedSkill { path, compatible, entry } in walked {
                 let entry = entry?;
                 let path = Some(path);
@@ -432,7 +431,7 @@ impl Engine {
             if !paths::exists(ext) {
                 continue;
             }
-            let (walked, descriptions) = self.index_walk(ext);
+            let (walked, descriptions) = walks.take(ext).unwrap_or_else(|| self.index_walk(ext));
             for WalkedSkill { path, compatible, entry } in walked {
                 if !compatible {
                     // Hermes builds no entry for it (the entry here only names it).
@@ -520,10 +519,46 @@ impl Engine {
 
 /// A SKILL.md the index's walk read: its entry (or the error building it
 /// raises) and whether it is compatible now.
-struct WalkedSkill {
+pub(crate) struct WalkedSkill {
     path: PathBuf,
     compatible: bool,
     entry: Result<IndexEntry, PyError>,
+}
+
+impl WalkedSkill {
+    /// What the index's walk makes of the SKILL.md at `path` below `root`,
+    /// from its frontmatter parsed already (`None`: it could not be read).
+    pub(crate) fn of(engine: &Engine, path: PathBuf, root: &Path, fm: Option<&Map>) -> WalkedSkill {
+        let (compatible, desc) = fm.map_or((true, String::new()), |fm| judge_frontmatter(engine, fm));
+        let entry = snapshot_entry(&path, root, fm.unwrap_or(&Map::new()), desc);
+        WalkedSkill { path, compatible, entry }
+    }
+}
+
+/// Index walks of skill roots made already, by a walk that read the same
+/// files for another purpose: [`Engine::prompt_index_reusing`] takes a
+/// root's from here instead of walking it again.
+#[derive(Default)]
+pub struct IndexWalks {
+    roots: Vec<(PathBuf, RootWalk)>,
+}
+
+/// One root's skills in walk order and its categories' descriptions.
+type RootWalk = (Vec<WalkedSkill>, Vec<(String, String)>);
+
+impl IndexWalks {
+    /// A root's walk: its skills in walk order and the `DESCRIPTION.md`
+    /// files it listed.
+    pub(crate) fn add(&mut self, root: PathBuf, skills: Vec<WalkedSkill>, mut description_files: Vec<PathBuf>) {
+        description_files.sort_by_key(|p| paths::path_string(p));
+        let descriptions = descriptions_in(&root, description_files);
+        self.roots.push((root, (skills, descriptions)));
+    }
+
+    fn take(&mut self, root: &Path) -> Option<RootWalk> {
+        let at = self.roots.iter().position(|(r, _)| r == root)?;
+        Some(self.roots.remove(at).1)
+    }
 }
 
 impl discover::Found for WalkedSkill {
