@@ -159,7 +159,7 @@ impl Engine {
     /// index's walk of each root made from the same reads and parses
     /// (Hermes' index walks the same roots for the same `SKILL.md` files):
     /// one walk where `cost --loaded` would make two.
-    pub fn lean_catalog_and_index_walks(&self) -> (Catalog, HashSet<OsString>, IndexWalks) {
+    pub(crate) fn lean_catalog_and_index_walks(&self) -> (Catalog, HashSet<OsString>, IndexWalks) {
         let roots = self.skill_roots();
         let mut walked = Vec::new();
         let (mut catalog, per_skill) = self.walk_catalog(

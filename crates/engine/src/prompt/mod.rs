@@ -343,7 +343,11 @@ impl Engine {
 
     /// [`Engine::prompt_index`], taking the walks of the roots `walks` holds
     /// from there.
-    pub fn prompt_index_reusing(&self, request: &IndexRequest, mut walks: IndexWalks) -> Result<PromptIndex, PyError> {
+    pub(crate) fn prompt_index_reusing(
+        &self,
+        request: &IndexRequest,
+        mut walks: IndexWalks,
+    ) -> Result<PromptIndex, PyError> {
         let (avail, cache) = (&request.avail, request.cache);
         let skills_dir = &self.home.skills_dir;
         if !paths::exists(skills_dir) && self.home.external_dirs.is_empty() {
@@ -539,7 +543,7 @@ impl WalkedSkill {
 /// files for another purpose: [`Engine::prompt_index_reusing`] takes a
 /// root's from here instead of walking it again.
 #[derive(Default)]
-pub struct IndexWalks {
+pub(crate) struct IndexWalks {
     roots: Vec<(PathBuf, RootWalk)>,
 }
 
