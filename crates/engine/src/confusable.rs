@@ -70,20 +70,16 @@ impl Confusable {
     }
 
     /// For every skill in a pair at or above [`CONFUSABLE_THRESHOLD`], its
-    /// partners, closest first.
-    pub fn confusable_pairs(&self) -> Vec<(&Compared, Vec<Neighbour<'_>>)> {
-        let mut partners: Vec<Vec<Neighbour>> = vec![Vec::new(); self.skills.len()];
-        for pair in self.index.pairs_above(CONFUSABLE_THRESHOLD) {
-            partners[pair.a].push(Neighbour { skill: &self.skills[pair.b], score: pair.score });
-            partners[pair.b].push(Neighbour { skill: &self.skills[pair.a], score: pair.score });
-        }
-        self.skills
-            .iter()
-            .zip(partners)
-            .filter(|(_, p)| !p.is_empty())
-            .map(|(s, mut p)| {
-                p.sort_by(|x, y| y.score.total_cmp(&x.score).then_with(|| x.skill.name.cmp(&y.skill.name)));
-                (s, p)
+    /// closest partner (ties to the first by name) and how many it has.
+    pub fn closest_partners(&self) -> Vec<(&Compared, Neighbour<'_>, usize)> {
+        let by_name = |a: usize, b: usize| self.skills[a].name.cmp(&self.skills[b].name);
+        self.index
+            .closest_above(CONFUSABLE_THRESHOLD, by_name)
+            .into_iter()
+            .zip(&self.skills)
+            .filter_map(|(closest, skill)| {
+                let closest = closest?;
+                Some((skill, Neighbour { skill: &self.skills[closest.other], score: closest.score }, closest.partners))
             })
             .collect()
     }

@@ -145,7 +145,11 @@ pub fn parallel_filter_map_min<T: Sync, R: Send>(
 
 /// Runs `each` on one chunk of `items` per core (on this thread alone below
 /// `min_items`) and joins the answers in order.
-fn in_chunks<T: Sync, R: Send>(items: &[T], min_items: usize, each: impl Fn(&[T]) -> Vec<R> + Sync) -> Vec<R> {
+pub(crate) fn in_chunks<T: Sync, R: Send>(
+    items: &[T],
+    min_items: usize,
+    each: impl Fn(&[T]) -> Vec<R> + Sync,
+) -> Vec<R> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
     if threads <= 1 || items.len() < min_items {
         return each(items);

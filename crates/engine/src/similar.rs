@@ -68,6 +68,16 @@ pub struct Similar {
     pub score: f32,
 }
 
+/// A document's closest partner at a threshold, and how many partners it
+/// has there.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Closest {
+    /// The partner's index.
+    pub other: usize,
+    pub score: f32,
+    pub partners: usize,
+}
+
 /// The score from which two skills' index lines are worth a look: the
 /// agent may load one for the other.
 ///
@@ -245,6 +255,73 @@ impl SimilarityIndex {
         self.pairs_within_budget(threshold, PAIR_VISITS_PER_POSTING)
     }
 
+    /// For each document, its closest partner among those
+    /// [`Self::pairs_above`] pairs it with at `threshold`, and how many
+    /// those are: the highest score, ties to the partner `first` orders
+    /// first, then to the lower index. No pair is kept: a home whose skills
+    /// all read alike pairs millions, and a check needs only these.
+    pub fn closest_above(
+        &self,
+        threshold: f32,
+        first: impl Fn(usize, usize) -> Ordering + Sync,
+    ) -> Vec<Option<Closest>> {
+        let doc_count = self.len();
+        if doc_count < 2 || threshold.is_nan() || threshold > 1.0 {
+            return vec![None; doc_count];
+        }
+        let signatures = Signatures::new(self, threshold, PAIR_VISITS_PER_POSTING);
+        let blocks = balanced_blocks(doc_count);
+        let closer = |candidate: &Closest, current: &Closest| {
+            candidate
+                .score
+                .total_cmp(&current.score)
+                .reverse()
+                .then_with(|| first(candidate.other, current.other))
+                .then(candidate.other.cmp(&current.other))
+                == Ordering::Less
+        };
+        // One table per thread (the blocks run in one chunk per thread).
+        let tables = crate::in_chunks(&blocks, 2, |part| {
+            let mut table: Vec<Option<Closest>> = vec![None; doc_count];
+            let mut note = |doc: usize, other: usize, score: f32| {
+                let candidate = Closest { other, score, partners: 1 };
+                match &mut table[doc] {
+                    Some(current) => {
+                        let partners = current.partners + 1;
+                        if closer(&candidate, current) {
+                            *current = candidate;
+                        }
+                        current.partners = partners;
+                    }
+                    empty => *empty = Some(candidate),
+                }
+            };
+            for block in part {
+                signatures.pairs_from(block.clone(), &mut |pair| {
+                    note(pair.a, pair.b, pair.score);
+                    note(pair.b, pair.a, pair.score);
+                });
+            }
+            vec![table]
+        });
+        let mut tables = tables.into_iter();
+        let mut closest = tables.next().unwrap_or_default();
+        for table in tables {
+            for (mine, theirs) in closest.iter_mut().zip(table) {
+                let Some(theirs) = theirs else { continue };
+                *mine = Some(match mine.take() {
+                    None => theirs,
+                    Some(current) => {
+                        let partners = current.partners + theirs.partners;
+                        let best = if closer(&theirs, &current) { theirs } else { current };
+                        Closest { partners, ..best }
+                    }
+                });
+            }
+        }
+        closest
+    }
+
     /// The `k` documents most similar to document `i` (score > 0), highest
     /// first (ties by index); never `i` itself. Exact: every document that
     /// shares a word with `i` is scored.
@@ -276,7 +353,11 @@ impl SimilarityIndex {
         }
         let signatures = Signatures::new(self, threshold, visits_per_posting);
         let blocks = balanced_blocks(doc_count);
-        let found = crate::parallel_map_min(&blocks, 2, |block| signatures.pairs_from(block.clone()));
+        let found = crate::parallel_map_min(&blocks, 2, |block| {
+            let mut pairs = Vec::new();
+            signatures.pairs_from(block.clone(), &mut |pair| pairs.push(pair));
+            pairs
+        });
         let mut pairs: Vec<Similar> = found.into_iter().flatten().collect();
         pairs.sort_unstable_by(|p, q| q.score.total_cmp(&p.score).then(p.a.cmp(&q.a)).then(p.b.cmp(&q.b)));
         pairs
@@ -521,7 +602,7 @@ impl<'i> Signatures<'i> {
     /// `b`'s signature. What `b`'s rest and the unsearched lists could still
     /// add is bounded, and only the pairs the bound lets reach the threshold
     /// are scored exactly.
-    fn pairs_from(&self, block: Range<usize>) -> Vec<Similar> {
+    fn pairs_from(&self, block: Range<usize>, found: &mut impl FnMut(Similar)) {
         let index = self.index;
         let first_term = index.first_shared_term;
         // Per document, the last document that met it and the dot product so
@@ -535,7 +616,6 @@ impl<'i> Signatures<'i> {
         // The squared length of its terms on unsearched lists before each
         // entry.
         let mut unsearched_before_sq: Vec<f32> = Vec::new();
-        let mut out = Vec::new();
         for a in block {
             let shared = index.first_shared_entry(a)..index.doc_starts[a + 1];
             let signature_end = self.signature_ends[a];
@@ -603,11 +683,10 @@ impl<'i> Signatures<'i> {
                     index.score(a, b)
                 };
                 if score > 0.0 && score >= self.threshold {
-                    out.push(Similar { a, b, score });
+                    found(Similar { a, b, score });
                 }
             }
         }
-        out
     }
 }
 
@@ -989,6 +1068,42 @@ mod tests {
         }
     }
 
+    /// Each document's closest partner is the first of its pairs in the
+    /// order `closest_above` promises, and its count of partners theirs: on
+    /// a set large enough for the threaded search, with many equal scores
+    /// (repeated texts) for the tie order to decide.
+    #[test]
+    fn closest_partners_are_those_of_the_pairs() {
+        let mut texts = zipf_texts(2600, 200.0);
+        for i in (0..texts.len()).step_by(7) {
+            texts[i] = texts[i / 3].clone();
+        }
+        let docs: Vec<Document> = texts.iter().map(|text| Document { name: "", text }).collect();
+        let index = SimilarityIndex::build(&docs);
+        // A tie order that is not the index order: odd documents first.
+        let odd_first = |a: usize, b: usize| (b % 2).cmp(&(a % 2));
+        for threshold in [0.3, 0.6] {
+            let pairs = index.pairs_above(threshold);
+            let mut expected: Vec<Vec<(usize, f32)>> = vec![Vec::new(); index.len()];
+            for pair in &pairs {
+                expected[pair.a].push((pair.b, pair.score));
+                expected[pair.b].push((pair.a, pair.score));
+            }
+            let expected: Vec<Option<Closest>> = expected
+                .into_iter()
+                .map(|mut partners| {
+                    partners.sort_by(|x, y| y.1.total_cmp(&x.1).then(odd_first(x.0, y.0)).then(x.0.cmp(&y.0)));
+                    let &(other, score) = partners.first()?;
+                    Some(Closest { other, score, partners: partners.len() })
+                })
+                .collect();
+            let ties = expected.iter().flatten().filter(|c| c.partners > 1 && c.score >= 0.999).count();
+            assert!(ties > 10, "threshold {threshold}: the texts make ties ({ties})");
+            assert_eq!(index.closest_above(threshold, odd_first), expected, "threshold {threshold}");
+        }
+        assert_eq!(index_of(&["one text"]).closest_above(0.3, |_, _| Ordering::Equal), vec![None]);
+    }
+
     /// A set large enough for the threaded search, with a budget that cuts
     /// lists: the answer is that of a single block and of another build, and
     /// it is every pair at the threshold that shares a term of both
@@ -1002,7 +1117,8 @@ mod tests {
         let signatures = Signatures::new(&index, threshold, budget);
         assert!(signatures.searched.iter().any(|searched| !searched), "the budget cuts some lists");
         let threaded = index.pairs_within_budget(threshold, budget);
-        let mut single = signatures.pairs_from(0..index.len());
+        let mut single = Vec::new();
+        signatures.pairs_from(0..index.len(), &mut |pair| single.push(pair));
         single.sort_unstable_by(|p, q| q.score.total_cmp(&p.score).then(p.a.cmp(&q.a)).then(p.b.cmp(&q.b)));
         assert_eq!(threaded, single);
         assert_eq!(threaded, SimilarityIndex::build(&docs).pairs_within_budget(threshold, budget));

@@ -112,7 +112,11 @@ impl Engine {
         policy: &Policy,
     ) -> (Catalog, Vec<Finding>, std::sync::Arc<HashSet<OsString>>) {
         let mut md_names = HashSet::new();
-        let (mut catalog, mut findings) = self.checked_skills_noting(progress, policy, Some(&mut md_names));
+        let similar = policy.would_report("index-similar-descriptions");
+        // The index rules need Hermes' index: its walk is the check's.
+        let mut walks = (similar || policy.budgets.max_index_tokens.is_some()).then(IndexWalks::default);
+        let (mut catalog, mut findings) =
+            self.checked_skills_noting(progress, policy, Some(&mut md_names), walks.as_mut());
         self.refresh_bundles(&mut catalog);
         let roots = self.diagnostic_roots(&catalog);
         let mut home = Vec::new();
@@ -122,8 +126,7 @@ impl Engine {
         let md_names = std::sync::Arc::new(md_names);
         let ctx = Context::prepared(self, &catalog).knowing_md_names(md_names.clone());
         bundles::check(&ctx, &roots, &mut home);
-        let similar = policy.would_report("index-similar-descriptions");
-        self.index_findings(&catalog, &roots, &policy.budgets, similar, &mut home);
+        self.index_findings(&catalog, &roots, &policy.budgets, similar, walks.unwrap_or_default(), &mut home);
         let suppressed = apply_suppressions(&mut home, &[], &roots);
         policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut home, &progress.tally);
@@ -175,16 +178,13 @@ impl Engine {
         );
         catalog.lean = true;
         self.refresh_bundles(&mut catalog);
-        let mut by_root: Vec<Vec<WalkedSkill>> = roots.iter().map(|_| Vec::new()).collect();
         let mut md_names = HashSet::new();
-        for (names, root, indexed) in per_skill {
+        let mut indexed = Vec::with_capacity(per_skill.len());
+        for (names, root, skill) in per_skill {
             md_names.extend(names);
-            by_root[root].push(indexed);
+            indexed.push((root, skill));
         }
-        let mut walks = IndexWalks::default();
-        for ((root, skills), report) in roots.into_iter().zip(by_root).zip(&mut walked) {
-            walks.add(root.path, skills, std::mem::take(&mut report.descriptions));
-        }
+        let walks = index_walks(roots, indexed, &walked);
         note_md_names(WalkReport::merged(walked), &mut md_names);
         (catalog, md_names, walks)
     }
@@ -192,20 +192,25 @@ impl Engine {
     /// [`Engine::check_home`] for the skills alone (no bundles,
     /// no home-level rules): a user's layer.
     pub fn checked_skills_catalog(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
-        self.checked_skills_noting(progress, policy, None)
+        self.checked_skills_noting(progress, policy, None, None)
     }
 
     /// [`Engine::checked_skills_catalog`], adding to `md_names` the name of
-    /// every `*.md` file under the roots (and maybe more).
+    /// every `*.md` file under the roots (and maybe more), and with `walks`
+    /// the system-prompt index's walks of the roots, made from the same
+    /// reads and parses.
     fn checked_skills_noting(
         &self,
         progress: &Progress,
         policy: &Policy,
         mut md_names: Option<&mut HashSet<OsString>>,
+        walks: Option<&mut IndexWalks>,
     ) -> (Catalog, Vec<Finding>) {
         // The roots are known before the walk; findings name files by them.
-        let roots = self.diagnostic_roots(&Catalog { roots: self.skill_roots(), ..Catalog::default() });
+        let skill_roots = self.skill_roots();
+        let roots = self.diagnostic_roots(&Catalog { roots: skill_roots.clone(), ..Catalog::default() });
         let noting = md_names.is_some();
+        let indexing = walks.is_some();
         let mut walked = Vec::new();
         let (mut catalog, per_skill) = self.walk_catalog(
             &|skill, text, tree| {
@@ -228,6 +233,10 @@ impl Engine {
                 }
                 found.shrink_to_fit();
                 progress.checked_one_more();
+                let indexed = indexing.then(|| {
+                    let read = text.is_some().then_some(&skill.frontmatter);
+                    (skill.root, WalkedSkill::of(self, skill.skill_md.clone(), &skill_roots[skill.root].path, read))
+                });
                 // Checked: of the frontmatter, linking and name lookups
                 // read only `name`, which the skill keeps apart. On a big
                 // home the rest is most of the catalog's memory.
@@ -235,13 +244,18 @@ impl Engine {
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
                 let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
-                (found, names, suppressing)
+                (found, names, suppressing, indexed)
             },
             true,
-            noting.then_some(&mut walked),
+            (noting || indexing).then_some(&mut walked),
         );
         // Each skill's frontmatter was dropped once checked: read again on need.
         catalog.lean = true;
+        let mut per_skill = per_skill;
+        if let Some(walks) = walks {
+            let indexed = per_skill.iter_mut().filter_map(|skill| skill.3.take()).collect();
+            *walks = index_walks(skill_roots, indexed, &walked);
+        }
         let walked = WalkReport::merged(walked);
         let mut findings = Vec::new();
         home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
@@ -251,7 +265,7 @@ impl Engine {
         if let Some(md_names) = md_names.as_deref_mut() {
             note_md_names(walked, md_names);
         }
-        for (index, (mut found, names, suppressing)) in per_skill.into_iter().enumerate() {
+        for (index, (mut found, names, suppressing, _)) in per_skill.into_iter().enumerate() {
             if let Some(md_names) = md_names.as_deref_mut() {
                 md_names.extend(names);
             }
@@ -278,19 +292,21 @@ impl Engine {
 
     /// The rules on the system-prompt index: the budget of `budgets`, and
     /// with `similar` the skills the agent may confuse. The index is Hermes'
-    /// own walk and rendering (a second walk, made only when a rule needs it).
+    /// own rendering, of the roots' walks in `walks` (a root not there is
+    /// walked again; only when a rule needs the index).
     fn index_findings(
         &self,
         catalog: &Catalog,
         roots: &[PathBuf],
         budgets: &CostBudgets,
         similar: bool,
+        walks: IndexWalks,
         out: &mut Vec<Finding>,
     ) {
         if budgets.max_index_tokens.is_none() && !similar {
             return;
         }
-        let Ok(index) = self.prompt_index(&crate::prompt::IndexRequest::default()) else { return };
+        let Ok(index) = self.prompt_index_reusing(&crate::prompt::IndexRequest::default(), walks) else { return };
         if budgets.max_index_tokens.is_some() {
             let report = self.cost_of(&index, &crate::cost::CostRequest::default());
             out.extend(index_rules::check_index_budget(&report, budgets, &self.home.skills_dir, roots));
@@ -328,7 +344,7 @@ impl Engine {
         home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
         home_rules::check(self, catalog, &roots, &mut home);
         bundles::check(&Context::prepared(self, catalog), &roots, &mut home);
-        self.index_findings(catalog, &roots, &CostBudgets::default(), true, &mut home);
+        self.index_findings(catalog, &roots, &CostBudgets::default(), true, IndexWalks::default(), &mut home);
         apply_suppressions(&mut home, &[], &roots);
         findings.append(&mut home);
         findings
@@ -437,5 +453,73 @@ fn note_md_names(walked: WalkReport, md_names: &mut HashSet<OsString>) {
     md_names.extend(walked.md_names);
     for dir in &walked.excluded {
         md_names.extend(crate::paths::entries_by_name(dir, is_noted_md).into_keys());
+    }
+}
+
+/// The index walks of `roots` from one walk's skills (each with its root's
+/// number, in walk order) and its reports (one per root, in order).
+fn index_walks(
+    roots: Vec<crate::catalog::Root>,
+    skills: Vec<(usize, WalkedSkill)>,
+    reports: &[WalkReport],
+) -> IndexWalks {
+    let mut by_root: Vec<Vec<WalkedSkill>> = roots.iter().map(|_| Vec::new()).collect();
+    for (root, skill) in skills {
+        by_root[root].push(skill);
+    }
+    let mut walks = IndexWalks::default();
+    for ((root, skills), report) in roots.into_iter().zip(by_root).zip(reports) {
+        walks.add(root.path, skills, report.descriptions.clone());
+    }
+    walks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::{Env, Os};
+    use crate::prompt::IndexRequest;
+
+    /// The fixture homes of the repository's tests.
+    fn fixture_homes() -> Vec<PathBuf> {
+        let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures");
+        let mut homes: Vec<PathBuf> = std::fs::read_dir(&fixtures)
+            .expect("tests/fixtures")
+            .flatten()
+            .map(|e| e.path().join("home"))
+            .filter(|home| home.is_dir())
+            .collect();
+        homes.sort();
+        homes
+    }
+
+    /// The index made from the walks a check or a lean catalog hands over
+    /// is the one the index's own walk makes, and it was made from them
+    /// (every root's walk was there to take).
+    #[test]
+    fn index_from_shared_walks_is_the_index_of_its_own_walk() {
+        let homes = fixture_homes();
+        assert!(homes.len() > 20, "fixture homes found: {}", homes.len());
+        for home in homes {
+            let engine =
+                Engine::new(home.clone(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Default::default());
+            let roots = engine.skill_roots().len();
+            let own = engine.prompt_index(&IndexRequest::default());
+
+            let (_, _, walks) = engine.lean_catalog_and_index_walks();
+            assert_eq!(walks.len(), roots, "{}", home.display());
+            assert_eq!(engine.prompt_index_reusing(&IndexRequest::default(), walks), own, "lean: {}", home.display());
+
+            let mut walks = IndexWalks::default();
+            let mut md_names = HashSet::new();
+            engine.checked_skills_noting(
+                &Progress::default(),
+                &Policy::everything(),
+                Some(&mut md_names),
+                Some(&mut walks),
+            );
+            assert_eq!(walks.len(), roots, "{}", home.display());
+            assert_eq!(engine.prompt_index_reusing(&IndexRequest::default(), walks), own, "check: {}", home.display());
+        }
     }
 }

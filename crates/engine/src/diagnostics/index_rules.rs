@@ -99,10 +99,12 @@ pub(crate) fn check_similar(
 ) {
     let by_path: std::collections::HashMap<&Path, usize> =
         catalog.skills.iter().enumerate().map(|(i, s)| (s.skill_md.as_path(), i)).collect();
-    for (skill, partners) in confusable.confusable_pairs() {
-        let Some(index) = skill.path.as_deref().and_then(|p| by_path.get(p).copied()) else { continue };
-        let Some(closest) = partners.first() else { continue };
-        let others = match partners.len() {
+    let flagged = confusable.closest_partners();
+    // Each finding reads its SKILL.md again for the line of `description`:
+    // a home of look-alikes flags most of its skills.
+    let per_skill = crate::parallel_map_min(&flagged, 256, |(skill, closest, partners)| {
+        let index = skill.path.as_deref().and_then(|p| by_path.get(p).copied())?;
+        let others = match partners {
             1 => String::new(),
             n => format!(" (and {} more)", n - 1),
         };
@@ -119,6 +121,7 @@ pub(crate) fn check_similar(
         for f in &mut found {
             f.skill = Some(index);
         }
-        findings.append(&mut found);
-    }
+        Some(found)
+    });
+    findings.extend(per_skill.into_iter().flatten().flatten());
 }

@@ -559,6 +559,12 @@ impl IndexWalks {
         self.roots.push((root, (skills, descriptions)));
     }
 
+    /// How many roots' walks it holds.
+    #[cfg(test)]
+    pub(crate) fn len(&self) -> usize {
+        self.roots.len()
+    }
+
     fn take(&mut self, root: &Path) -> Option<RootWalk> {
         let at = self.roots.iter().position(|(r, _)| r == root)?;
         Some(self.roots.remove(at).1)
