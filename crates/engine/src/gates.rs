@@ -210,7 +210,7 @@ impl Conditions {
 }
 
 /// What the agent has enabled, for the system-prompt conditions.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolAvailability {
     pub tools: Option<HashSet<String>>,
     pub toolsets: Option<HashSet<String>>,

@@ -15,7 +15,8 @@ use crate::diagnostics::{
 };
 use crate::discover::WalkReport;
 use crate::layers::{DbRead, Layers, TABLE};
-use crate::prompt::{IndexWalks, WalkedSkill};
+use crate::prompt::{IndexRequest, IndexWalks, PromptIndex, WalkedSkill};
+use crate::py::PyError;
 use crate::Engine;
 use std::collections::{HashMap, HashSet};
 use std::ffi::OsString;
@@ -74,6 +75,16 @@ fn holds_suppressions(skill_md_text: Option<&str>, found: &[Finding]) -> bool {
         })
 }
 
+/// A home checked in one walk, and what the same walk gave besides.
+pub struct CheckedHome {
+    pub catalog: Catalog,
+    pub findings: Vec<Finding>,
+    /// Every `*.md` name below the roots (for [`Context::knowing_md_names`]).
+    pub md_names: std::sync::Arc<HashSet<OsString>>,
+    /// The system-prompt index asked for.
+    pub index: Option<Result<PromptIndex, PyError>>,
+}
+
 impl Engine {
     /// Every finding of one skill.
     pub fn check_skill(&self, catalog: &Catalog, index: usize) -> Vec<Finding> {
@@ -100,23 +111,27 @@ impl Engine {
     /// dropped as they are made (and counted in `progress`), suppressions
     /// in the files applied.
     pub fn check_home(&self, progress: &Progress, policy: &Policy) -> (Catalog, Vec<Finding>) {
-        let (catalog, findings, _) = self.check_home_noting_md_names(progress, policy);
-        (catalog, findings)
+        let checked = self.check_home_indexing(progress, policy, None);
+        (checked.catalog, checked.findings)
     }
 
     /// [`Engine::check_home`], with the names of every `*.md` file below
-    /// the roots (for [`Context::knowing_md_names`]).
-    pub fn check_home_noting_md_names(
+    /// the roots and, for `index`, the system-prompt index that request
+    /// makes, from the same walk.
+    pub fn check_home_indexing(
         &self,
         progress: &Progress,
         policy: &Policy,
-    ) -> (Catalog, Vec<Finding>, std::sync::Arc<HashSet<OsString>>) {
+        index: Option<&IndexRequest>,
+    ) -> CheckedHome {
         let mut md_names = HashSet::new();
         let similar = policy.would_report("index-similar-descriptions");
-        // The index rules need Hermes' index: its walk is the check's.
-        let mut walks = (similar || policy.budgets.max_index_tokens.is_some()).then(IndexWalks::default);
+        let index_rules = similar || policy.budgets.max_index_tokens.is_some();
+        // Hermes' index walks the roots for the SKILL.md files the check reads.
+        let mut walks = (index_rules || index.is_some()).then(IndexWalks::default);
         let (mut catalog, mut findings) =
             self.checked_skills_noting(progress, policy, Some(&mut md_names), walks.as_mut());
+        let asked = index.map(|request| self.prompt_index_reusing(request, walks.take().unwrap_or_default()));
         self.refresh_bundles(&mut catalog);
         let roots = self.diagnostic_roots(&catalog);
         let mut home = Vec::new();
@@ -126,14 +141,20 @@ impl Engine {
         let md_names = std::sync::Arc::new(md_names);
         let ctx = Context::prepared(self, &catalog).knowing_md_names(md_names.clone());
         bundles::check(&ctx, &roots, &mut home);
-        self.index_findings(&catalog, &roots, &policy.budgets, similar, walks.unwrap_or_default(), &mut home);
+        // The index rules read the default index: the one asked for, if it is that.
+        let made = match (&asked, index) {
+            (Some(Ok(made)), Some(request)) if *request == IndexRequest::default() => Some(made),
+            _ => None,
+        };
+        let index_walks = walks.unwrap_or_default();
+        self.index_findings(&catalog, &roots, &policy.budgets, similar, made, index_walks, &mut home);
         let suppressed = apply_suppressions(&mut home, &[], &roots);
         policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut home, &progress.tally);
         findings.append(&mut home);
         // The browser keeps them: no room for a doubling's slack.
         findings.shrink_to_fit();
-        (catalog, findings, md_names)
+        CheckedHome { catalog, findings, md_names, index: asked }
     }
 
     /// A lean catalog (no frontmatter but the `name`) and the names of every
@@ -292,27 +313,37 @@ impl Engine {
 
     /// The rules on the system-prompt index: the budget of `budgets`, and
     /// with `similar` the skills the agent may confuse. The index is Hermes'
-    /// own rendering, of the roots' walks in `walks` (a root not there is
-    /// walked again; only when a rule needs the index).
+    /// default one: `made`, else rendered from the roots' walks in `walks`
+    /// (a root not there is walked again; only when a rule needs it).
+    #[allow(clippy::too_many_arguments)] // each is one rule's input
     fn index_findings(
         &self,
         catalog: &Catalog,
         roots: &[PathBuf],
         budgets: &CostBudgets,
         similar: bool,
+        made: Option<&PromptIndex>,
         walks: IndexWalks,
         out: &mut Vec<Finding>,
     ) {
         if budgets.max_index_tokens.is_none() && !similar {
             return;
         }
-        let Ok(index) = self.prompt_index_reusing(&crate::prompt::IndexRequest::default(), walks) else { return };
+        let rendered;
+        let index = match made {
+            Some(index) => index,
+            None => {
+                let Ok(index) = self.prompt_index_reusing(&IndexRequest::default(), walks) else { return };
+                rendered = index;
+                &rendered
+            }
+        };
         if budgets.max_index_tokens.is_some() {
-            let report = self.cost_of(&index, &crate::cost::CostRequest::default());
+            let report = self.cost_of(index, &crate::cost::CostRequest::default());
             out.extend(index_rules::check_index_budget(&report, budgets, &self.home.skills_dir, roots));
         }
         if similar {
-            index_rules::check_similar(&crate::confusable::Confusable::of(&index), catalog, roots, out);
+            index_rules::check_similar(&crate::confusable::Confusable::of(index), catalog, roots, out);
         }
     }
 
@@ -344,7 +375,7 @@ impl Engine {
         home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
         home_rules::check(self, catalog, &roots, &mut home);
         bundles::check(&Context::prepared(self, catalog), &roots, &mut home);
-        self.index_findings(catalog, &roots, &CostBudgets::default(), true, IndexWalks::default(), &mut home);
+        self.index_findings(catalog, &roots, &CostBudgets::default(), true, None, IndexWalks::default(), &mut home);
         apply_suppressions(&mut home, &[], &roots);
         findings.append(&mut home);
         findings
@@ -520,6 +551,11 @@ mod tests {
             );
             assert_eq!(walks.len(), roots, "{}", home.display());
             assert_eq!(engine.prompt_index_reusing(&IndexRequest::default(), walks), own, "check: {}", home.display());
+
+            // A request other than the default, beside the index rules' own.
+            let compact = IndexRequest { compact: ["devops".to_owned()].into(), ..IndexRequest::default() };
+            let checked = engine.check_home_indexing(&Progress::default(), &Policy::everything(), Some(&compact));
+            assert_eq!(checked.index, Some(engine.prompt_index(&compact)), "compact: {}", home.display());
         }
     }
 }

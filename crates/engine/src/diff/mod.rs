@@ -45,8 +45,8 @@ pub struct ReadOptions {
 }
 
 impl<'a> State<'a> {
-    /// Reads the home `engine` opens: its catalog and findings (one walk),
-    /// its index and the index's cost.
+    /// Reads the home `engine` opens: its catalog, findings and index (one
+    /// walk), and the index's cost.
     pub fn read(
         engine: &'a Engine,
         options: &ReadOptions,
@@ -54,8 +54,9 @@ impl<'a> State<'a> {
     ) -> Result<State<'a>, PyError> {
         options.tokenizer.prepare_in_background();
         let progress = crate::check::Progress::default();
-        let (catalog, findings, md_names) = engine.check_home_noting_md_names(&progress, &options.policy);
-        let index = engine.prompt_index(&options.index)?;
+        let checked = engine.check_home_indexing(&progress, &options.policy, Some(&options.index));
+        let (catalog, findings, md_names) = (checked.catalog, checked.findings, checked.md_names);
+        let index = checked.index.unwrap_or_else(|| engine.prompt_index(&options.index))?;
         let request = CostRequest { index: options.index.clone(), tokenizer: options.tokenizer, loaded: false };
         let cost = engine.cost_of(&index, &request);
         Ok(State { engine, catalog, findings, index, cost, written_as, md_names })

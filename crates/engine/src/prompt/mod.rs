@@ -37,7 +37,7 @@ const CLOSING_DEMOTED: &str = concat!(
 /// What the index is built for: the agent's tools and toolsets, the
 /// categories shown names-only (the focus posture's, [`crate::posture`]),
 /// and which of Hermes' cache paths builds it.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct IndexRequest {
     pub avail: ToolAvailability,
     /// Top-level categories: `social-media` also demotes `social-media/x`.
