@@ -111,6 +111,23 @@ struct Answer {
     skill_md: PathBuf,
 }
 
+impl Answer {
+    /// Whether every answer compared is the same in `other` (the state's
+    /// own index and files aside): then only a touched folder can differ.
+    fn same_as(&self, other: &Answer) -> bool {
+        self.folder == other.folder
+            && self.name == other.name
+            && self.category == other.category
+            && self.offered == other.offered
+            && self.line == other.line
+            && self.size == other.size
+            && self.command == other.command
+            && self.missing_env == other.missing_env
+            && self.missing_files == other.missing_files
+            && self.findings == other.findings
+    }
+}
+
 /// Which skill folders a change touched, as the caller knows it (git's
 /// changed paths): skills it did not touch need no message rendered.
 pub enum Touched<'a> {
@@ -136,8 +153,13 @@ impl Touched<'_> {
 /// Whether a folder (relative to the repository's top) holds a changed
 /// path, or is itself in a changed folder (an untracked one).
 pub fn holds_change(folder: &str, changed: &std::collections::BTreeSet<String>) -> bool {
+    use std::ops::Bound;
     let inside = format!("{folder}/");
-    changed.iter().any(|c| c == folder || c.starts_with(&inside) || inside.starts_with(&format!("{c}/")))
+    // Paths below the folder sort together, right from `folder/` on.
+    let below = changed.range::<str, _>((Bound::Included(inside.as_str()), Bound::Unbounded)).next();
+    changed.contains(folder)
+        || below.is_some_and(|c| c.starts_with(&inside))
+        || folder.match_indices('/').any(|(at, _)| changed.contains(&folder[..at]))
 }
 
 /// The skill folders `touched` does not account for: a changed path
@@ -179,6 +201,10 @@ pub fn compare(before: &State, after: &State, home: &Path, touched: &Touched) ->
             let (o, n) = (&old[o], &new[n]);
             let dir_touched = touched.touches(&before.shown_path(&before.catalog.skills[o.index].skill_dir))
                 || touched.touches(&after.shown_path(&after.catalog.skills[n.index].skill_dir));
+            if !dir_touched && o.same_as(n) {
+                // Untouched and answered alike: nothing to show (most skills).
+                return None;
+            }
             let mut change = SkillChange::between(o, n);
             if dir_touched || !change.fields.is_empty() {
                 let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
@@ -362,3 +388,42 @@ fn decisions_changed(before: &State, old: usize, after: &State, new: usize) -> V
 
 /// The install decision's field for each of [`crate::scan::TRUST_LEVELS`].
 const INSTALL_FIELDS: [&str; 4] = ["install.builtin", "install.trusted", "install.community", "install.agent-created"];
+
+#[cfg(test)]
+mod tests {
+    use super::holds_change;
+    use std::collections::BTreeSet;
+
+    /// The definition, pair by pair: the change is the folder, below it, or
+    /// a folder holding it.
+    fn holds_change_by_definition(folder: &str, changed: &BTreeSet<String>) -> bool {
+        let inside = format!("{folder}/");
+        changed.iter().any(|c| c == folder || c.starts_with(&inside) || inside.starts_with(&format!("{c}/")))
+    }
+
+    #[test]
+    fn a_folder_holds_the_changes_in_it_at_it_and_around_it() {
+        let paths =
+            ["a", "a/b", "a/b/SKILL.md", "a/b-c/SKILL.md", "a/b.md", "a/bc", "a/b/c/d", "b", "ab/x", "a b/c", "é/x"];
+        let folders = ["", "a", "a/b", "a/b/c", "a/b-c", "a/bc", "ab", "b", "a b", "é", "z", "a/b/c/d/e"];
+        // Every subset of up to two paths, and a few larger ones.
+        let mut sets: Vec<BTreeSet<String>> = vec![BTreeSet::new()];
+        for (i, p) in paths.iter().enumerate() {
+            sets.push([p.to_string()].into());
+            for q in &paths[i + 1..] {
+                sets.push([p.to_string(), q.to_string()].into());
+            }
+        }
+        sets.push(paths.iter().map(|p| p.to_string()).collect());
+        sets.push(["a/b-c/SKILL.md", "a/bc", "b"].iter().map(|p| p.to_string()).collect());
+        for changed in &sets {
+            for folder in folders {
+                assert_eq!(
+                    holds_change(folder, changed),
+                    holds_change_by_definition(folder, changed),
+                    "{folder:?} in {changed:?}"
+                );
+            }
+        }
+    }
+}
