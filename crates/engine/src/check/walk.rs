@@ -142,12 +142,11 @@ impl Engine {
         let ctx = Context::prepared(self, &catalog).knowing_md_names(md_names.clone());
         bundles::check(&ctx, &roots, &mut home);
         // The index rules read the default index: the one asked for, if it is that.
-        let made = match (&asked, index) {
-            (Some(Ok(made)), Some(request)) if *request == IndexRequest::default() => Some(made),
-            _ => None,
+        let default_index = match (&asked, index) {
+            (Some(Ok(made)), Some(request)) if *request == IndexRequest::default() => DefaultIndex::Made(made),
+            _ => DefaultIndex::From(walks.unwrap_or_default()),
         };
-        let index_walks = walks.unwrap_or_default();
-        self.index_findings(&catalog, &roots, &policy.budgets, similar, made, index_walks, &mut home);
+        self.index_findings(&catalog, &roots, &policy.budgets, similar, default_index, &mut home);
         let suppressed = apply_suppressions(&mut home, &[], &roots);
         policy.count_suppressed(suppressed, &progress.tally);
         policy.keep(&mut home, &progress.tally);
@@ -312,27 +311,24 @@ impl Engine {
     }
 
     /// The rules on the system-prompt index: the budget of `budgets`, and
-    /// with `similar` the skills the agent may confuse. The index is Hermes'
-    /// default one: `made`, else rendered from the roots' walks in `walks`
-    /// (a root not there is walked again; only when a rule needs it).
-    #[allow(clippy::too_many_arguments)] // each is one rule's input
+    /// with `similar` the skills the agent may confuse, on Hermes' default
+    /// index (made only when a rule needs it).
     fn index_findings(
         &self,
         catalog: &Catalog,
         roots: &[PathBuf],
         budgets: &CostBudgets,
         similar: bool,
-        made: Option<&PromptIndex>,
-        walks: IndexWalks,
+        default_index: DefaultIndex,
         out: &mut Vec<Finding>,
     ) {
         if budgets.max_index_tokens.is_none() && !similar {
             return;
         }
         let rendered;
-        let index = match made {
-            Some(index) => index,
-            None => {
+        let index = match default_index {
+            DefaultIndex::Made(index) => index,
+            DefaultIndex::From(walks) => {
                 let Ok(index) = self.prompt_index_reusing(&IndexRequest::default(), walks) else { return };
                 rendered = index;
                 &rendered
@@ -375,7 +371,8 @@ impl Engine {
         home_rules::check_category_descriptions(&descriptions, &roots, &mut home);
         home_rules::check(self, catalog, &roots, &mut home);
         bundles::check(&Context::prepared(self, catalog), &roots, &mut home);
-        self.index_findings(catalog, &roots, &CostBudgets::default(), true, None, IndexWalks::default(), &mut home);
+        let default_index = DefaultIndex::From(IndexWalks::default());
+        self.index_findings(catalog, &roots, &CostBudgets::default(), true, default_index, &mut home);
         apply_suppressions(&mut home, &[], &roots);
         findings.append(&mut home);
         findings
@@ -485,6 +482,13 @@ fn note_md_names(walked: WalkReport, md_names: &mut HashSet<OsString>) {
     for dir in &walked.excluded {
         md_names.extend(crate::paths::entries_by_name(dir, is_noted_md).into_keys());
     }
+}
+
+/// Hermes' default index for the index rules: made already, or to make
+/// from the roots' walks held (a root not held is walked again).
+enum DefaultIndex<'a> {
+    Made(&'a PromptIndex),
+    From(IndexWalks),
 }
 
 /// The index walks of `roots` from one walk's skills (each with its root's
