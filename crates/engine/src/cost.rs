@@ -206,7 +206,7 @@ impl Engine {
         }
         if request.loaded {
             let lookups = lookups.unwrap_or_else(|| {
-                let (catalog, md_names) = self.lean_catalog_noting_md_names();
+                let (catalog, md_names, _) = self.lean_catalog_and_index_walks();
                 Lookups { catalog, md_names }
             });
             let loaded = self.loaded_costs(&skills, tokenizer, lookups);

@@ -158,40 +158,19 @@ impl Engine {
 
     /// A lean catalog (no frontmatter but the `name`) and the names of every
     /// `*.md` file below its roots, in one walk: a context prepared with both
-    /// looks skills and commands up reading no file again.
-    pub fn lean_catalog_noting_md_names(&self) -> (Catalog, HashSet<OsString>) {
-        let mut walked = Vec::new();
-        let (mut catalog, per_skill) = self.walk_catalog(
-            &|skill, _, tree| {
-                let files = tree.unwrap_or_else(|| skill_files(skill));
-                crate::catalog::drop_frontmatter(skill);
-                md_file_names(&files)
-            },
-            true,
-            Some(&mut walked),
-        );
-        catalog.lean = true;
-        self.refresh_bundles(&mut catalog);
-        let mut md_names = HashSet::new();
-        note_md_names(WalkReport::merged(walked), &mut md_names);
-        md_names.extend(per_skill.into_iter().flatten());
-        (catalog, md_names)
-    }
-
-    /// [`Engine::lean_catalog_noting_md_names`], and the system-prompt
-    /// index's walk of each root made from the same reads and parses
-    /// (Hermes' index walks the same roots for the same `SKILL.md` files):
-    /// one walk where `cost --loaded` would make two.
+    /// looks skills and commands up reading no file again. Besides, the
+    /// system-prompt index's walk of each root, made from the same reads and
+    /// parses (Hermes' index walks the same roots for the same `SKILL.md`
+    /// files): one walk where `cost --loaded` would make two.
     pub(crate) fn lean_catalog_and_index_walks(&self) -> (Catalog, HashSet<OsString>, IndexWalks) {
         let roots = self.skill_roots();
         let mut walked = Vec::new();
         let (mut catalog, per_skill) = self.walk_catalog(
             &|skill, text, tree| {
                 let files = tree.unwrap_or_else(|| skill_files(skill));
-                let read = text.is_some().then_some(&skill.frontmatter);
-                let indexed = WalkedSkill::of(self, skill.skill_md.clone(), &roots[skill.root].path, read);
+                let indexed = self.index_entry(skill, text.is_some(), &roots);
                 crate::catalog::drop_frontmatter(skill);
-                (md_file_names(&files), skill.root, indexed)
+                (md_file_names(&files), indexed)
             },
             true,
             Some(&mut walked),
@@ -200,13 +179,20 @@ impl Engine {
         self.refresh_bundles(&mut catalog);
         let mut md_names = HashSet::new();
         let mut indexed = Vec::with_capacity(per_skill.len());
-        for (names, root, skill) in per_skill {
+        for (names, skill) in per_skill {
             md_names.extend(names);
-            indexed.push((root, skill));
+            indexed.push(skill);
         }
         let walks = index_walks(roots, indexed, &walked);
         note_md_names(WalkReport::merged(walked), &mut md_names);
         (catalog, md_names, walks)
+    }
+
+    /// What the index's walk makes of a skill the catalog's walk parsed
+    /// (`read`: its SKILL.md could be read), with its root's number.
+    fn index_entry(&self, skill: &CatalogSkill, read: bool, roots: &[crate::catalog::Root]) -> (usize, WalkedSkill) {
+        let fm = read.then_some(&skill.frontmatter);
+        (skill.root, WalkedSkill::of(self, skill.skill_md.clone(), &roots[skill.root].path, fm))
     }
 
     /// [`Engine::check_home`] for the skills alone (no bundles,
@@ -253,10 +239,7 @@ impl Engine {
                 }
                 found.shrink_to_fit();
                 progress.checked_one_more();
-                let indexed = indexing.then(|| {
-                    let read = text.is_some().then_some(&skill.frontmatter);
-                    (skill.root, WalkedSkill::of(self, skill.skill_md.clone(), &skill_roots[skill.root].path, read))
-                });
+                let indexed = indexing.then(|| self.index_entry(skill, text.is_some(), &skill_roots));
                 // Checked: of the frontmatter, linking and name lookups
                 // read only `name`, which the skill keeps apart. On a big
                 // home the rest is most of the catalog's memory.
