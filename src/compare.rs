@@ -4,10 +4,12 @@
 //! `skillscope diff` and the browser's `--since`.
 
 use crate::engine::check::run::{resolve, Overrides};
+use crate::engine::check::Policy;
 use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{self, Repo, Written};
 use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
 use crate::open::FolderKind;
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 /// A revision compared with the home an engine shows: the browser's
@@ -34,12 +36,40 @@ impl SinceAnswer {
     }
 }
 
+/// How a revision compared with the working tree is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reading {
+    /// From the working tree's walk, the skill folders that differ read
+    /// from their copy ([`against_worktree`]), where that can stand for
+    /// the revision; else whole.
+    Overlaid,
+    /// The revision's whole tree written and walked.
+    Whole,
+}
+
 /// Compares the home `engine` shows (its folder of skills `folder`, the
 /// home itself when it is one) with what it was at `rev`.
 pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result<SinceAnswer, String> {
+    since_reading(engine, folder, rev, Reading::Overlaid)
+}
+
+/// [`since`], the revision read as `reading` says.
+pub fn since_reading(
+    engine: &crate::engine::Engine,
+    folder: &Path,
+    rev: &str,
+    reading: Reading,
+) -> Result<SinceAnswer, String> {
     let folder = folder.canonicalize().map_err(|e| format!("{}: {e}", folder.display()))?;
     let repo = Repo::discover(&folder).map_err(|e| e.to_string())?;
     let commit = repo.commit(rev).map_err(|e| e.to_string())?;
+    if reading == Reading::Overlaid {
+        if let Some(overlaid) = against_worktree(engine, &repo, &commit, None, &folder, Severity::Warning) {
+            let overlaid = overlaid?;
+            // Read while the copy is there.
+            return Ok(since_answer(rev, overlaid.report));
+        }
+    }
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     let changed = ChangedPaths::start(&repo, &commit, None);
@@ -59,8 +89,12 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
     let before = Side { engine: &before_engine, home: &before_folder, root: &written, written_as };
     let after = Side { engine, home: &folder, root: &repo_root, written_as: Vec::new() };
     let report = compare_sides(before, after, &changed.finish(), &repo_root, &folder, Severity::Warning)?;
-    // The SKILL.md diffs are made here, off the UI thread, while the
-    // revision's files are at hand.
+    Ok(since_answer(rev, report))
+}
+
+/// The browser's answer from a report, each changed skill's SKILL.md diff
+/// read while the revision's files are at hand (off the UI thread).
+fn since_answer(rev: &str, report: DiffReport) -> SinceAnswer {
     let read = |p: &Option<PathBuf>| p.as_deref().and_then(|p| std::fs::read_to_string(p).ok()).unwrap_or_default();
     let mut skill_md_diff = std::collections::HashMap::new();
     let mut changed_at = std::collections::HashMap::new();
@@ -75,7 +109,7 @@ pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result
             None => removed.push((skill.name.clone(), skill.folder.clone(), text)),
         }
     }
-    Ok(SinceAnswer { rev: rev.to_owned(), report, skill_md_diff, changed_at, removed })
+    SinceAnswer { rev: rev.to_owned(), report, skill_md_diff, changed_at, removed }
 }
 
 /// One state to compare: its engine, the folder compared in it, the top
@@ -118,6 +152,229 @@ pub fn compare_sides<'a>(
     Ok(diff::compare(&before, &after, folder, &touched))
 }
 
+/// Two revisions, or a revision and the working tree, compared from one
+/// walk of the working tree ([`against_worktree`]); the written copies of
+/// the skill folders that differ are removed when this is dropped.
+pub struct Overlaid {
+    pub report: DiffReport,
+    /// What writing each copy left out.
+    pub written: Vec<Written>,
+    _copies: Vec<tempfile::TempDir>,
+}
+
+/// A revision as the working tree's walk stands for it: the paths where
+/// the two differ, the skill folders holding them (read from the
+/// revision's copy), and the revision's files there.
+struct Near {
+    changed: BTreeSet<String>,
+    regions: BTreeSet<String>,
+    wanted: Vec<git::TreeEntry>,
+    /// Submodules outside those folders: read as the working tree has them.
+    submodules: Vec<String>,
+}
+
+/// Compares what the home `worktree` shows (its folder of skills `folder`,
+/// in the working tree of `repo`) at the commit `from` with the same at
+/// `to` (default: the working tree), walking the working tree once: each
+/// revision's state is the working tree's walk with the skill folders that
+/// differ from it taken from a copy of them written from git's objects
+/// ([`diff::State::overlaid`]); each skill's own rules run on the skills in
+/// those folders, in both states. None when that cannot stand for a
+/// revision, which is then to be written whole: git does not say what
+/// changed, a changed path lies outside every skill folder (config.yaml, a
+/// bundle, a category's description: any skill may change), a folder that
+/// differs holds a symlink (it may point at what only the whole tree
+/// holds), a root lies outside the repository or is not in the revision,
+/// or the backend is remote (paths inside the sandbox follow the roots).
+pub fn against_worktree(
+    worktree: &crate::engine::Engine,
+    repo: &Repo,
+    from: &str,
+    to: Option<&str>,
+    folder: &Path,
+    min: Severity,
+) -> Option<Result<Overlaid, String>> {
+    let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
+    // A root elsewhere is the same in both states only when it holds
+    // nothing (a stand-in home's skills dir); another may be a repository
+    // of its own, read at the revision.
+    let roots: Vec<PathBuf> =
+        worktree.home.scan_dirs().into_iter().filter(|r| r.starts_with(&repo_root) || !is_empty_dir(r)).collect();
+    if worktree.options.backend.is_remote() || !roots.iter().all(|r| r.starts_with(&repo_root)) {
+        return None;
+    }
+    // Git answers while the working tree is walked: the untracked files on
+    // one thread, each revision's changes and files on another.
+    let untracked = {
+        let repo = repo.clone();
+        std::thread::spawn(move || repo.untracked())
+    };
+    let revisions = {
+        let (repo, revs): (Repo, Vec<String>) =
+            (repo.clone(), std::iter::once(from).chain(to).map(str::to_owned).collect());
+        std::thread::spawn(move || {
+            let between = match revs.get(1) {
+                Some(to) => Some(repo.changed_paths(&revs[0], Some(to))?),
+                None => None,
+            };
+            // The later revision's files are asked for only when it differs
+            // from the working tree (seldom, in a checkout of it).
+            let each: Result<Vec<_>, git::GitError> = revs
+                .iter()
+                .enumerate()
+                .map(|(i, rev)| {
+                    Ok((rev.clone(), repo.tracked_changes(rev)?, (i == 0).then(|| repo.tree(rev)).transpose()?))
+                })
+                .collect();
+            each.map(|each| (each, between))
+        })
+    };
+    let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
+    let policy = match resolve(&overrides, folder) {
+        Ok(resolved) => resolved.policy,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let options = ReadOptions { policy, ..ReadOptions::default() };
+    let walked = State::walk(worktree, &options);
+    let untracked = untracked.join().ok()?.ok()?;
+    let (revisions, between) = revisions.join().ok()?.ok()?;
+    let root_rels: Vec<String> = roots
+        .iter()
+        .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))
+        .collect();
+    let mut sides = Vec::new();
+    for (rev, tracked, entries) in revisions {
+        let mut changed = tracked;
+        changed.extend(untracked.iter().cloned());
+        let entries = match entries {
+            Some(entries) => entries,
+            None if changed.is_empty() => Vec::new(),
+            None => repo.tree(&rev).ok()?,
+        };
+        let regions = differing_folders(&repo_root, &changed, &entries)?;
+        let rooted = |rel: &String| rel.is_empty() || entries.iter().any(|e| e.path.starts_with(&format!("{rel}/")));
+        if !changed.is_empty() && !root_rels.iter().all(rooted) {
+            return None;
+        }
+        let (wanted, rest): (Vec<git::TreeEntry>, Vec<git::TreeEntry>) =
+            entries.into_iter().partition(|e| covered(&e.path, &regions));
+        let submodules = rest.into_iter().filter(|e| e.mode == "160000").map(|e| e.path).collect();
+        // A symlink in a copy may point at what only a whole tree holds.
+        if wanted.iter().any(|e| e.mode == "120000") {
+            return None;
+        }
+        sides.push(Near { changed, regions, wanted, submodules });
+    }
+    // What a change touched: between the two revisions, else the first's.
+    let touched = between.unwrap_or_else(|| sides[0].changed.clone());
+    let top = (repo_root.as_path(), folder);
+    overlaid(worktree, repo, &options, walked, sides, &root_rels, top, &touched).transpose()
+}
+
+/// [`against_worktree`] once the folders that differ are known: their
+/// copies written, both states answered side by side, compared; none when
+/// a copy's roots do not match the working tree's.
+#[allow(clippy::too_many_arguments)]
+fn overlaid(
+    worktree: &crate::engine::Engine,
+    repo: &Repo,
+    options: &ReadOptions,
+    mut walked: crate::engine::check::walk::WalkedCheck,
+    sides: Vec<Near>,
+    root_rels: &[String],
+    (repo_root, folder): (&Path, &Path),
+    touched: &BTreeSet<String>,
+) -> Result<Option<Overlaid>, String> {
+    let mut copies = Vec::new();
+    let mut written = Vec::new();
+    let mut overlays = Vec::new();
+    for side in &sides {
+        if side.regions.is_empty() {
+            overlays.push(None);
+            continue;
+        }
+        let copy = scratch_dir(&side.wanted)?;
+        written.push(repo.write_entries(&side.wanted, copy.path()).map_err(|e| e.to_string())?);
+        let written_top = copy.path().canonicalize().map_err(|e| e.to_string())?;
+        for rel in root_rels {
+            std::fs::create_dir_all(written_top.join(rel)).map_err(|e| e.to_string())?;
+        }
+        let overlay = diff::Overlay { real_top: repo_root.to_path_buf(), written_top, regions: side.regions.clone() };
+        let differing = worktree.with_roots_in(&overlay);
+        overlays.push(Some((overlay, differing)));
+        copies.push(copy);
+    }
+    // The same skills' own rules run in both states: those in a folder
+    // that differs in either.
+    let regions: BTreeSet<String> = sides.iter().flat_map(|s| s.regions.iter().cloned()).collect();
+    let top = repo_root.to_path_buf();
+    let only = crate::engine::check::SkillFilter(std::sync::Arc::new(move |dir: &Path| {
+        dir.strip_prefix(&top).is_ok_and(|rel| covered(&crate::engine::paths::rel_string(rel), &regions))
+    }));
+    let own = ReadOptions { policy: Policy { only: Some(only), ..options.policy.clone() }, ..options.clone() };
+    State::check_own(worktree, &own, &mut walked);
+    let state = |walked, overlay: &Option<(diff::Overlay, crate::engine::Engine)>| match overlay {
+        None => Some(State::from_walk(worktree, options, walked)),
+        Some((overlay, differing)) => State::overlaid(worktree, options, walked, differing, overlay.clone()),
+    };
+    let kept = walked.clone();
+    let (before, after) = std::thread::scope(|scope| {
+        let before = scope.spawn(|| state(kept, &overlays[0]));
+        let after = match overlays.get(1) {
+            Some(overlay) => state(walked, overlay),
+            None => state(walked, &None),
+        };
+        (before.join().ok().flatten(), after)
+    });
+    let failed = |e: crate::engine::py::PyError| format!("Hermes fails to build the skills index: {e}");
+    let (Some(before), Some(after)) = (before, after) else { return Ok(None) };
+    let (before, after) = (before.map_err(failed)?, after.map_err(failed)?);
+    let changed = Some(touched.clone());
+    let touched = self::touched(&changed, [&before, &after], repo_root);
+    let mut report = diff::compare(&before, &after, folder, &touched);
+    for sub in sides.iter().flat_map(|s| &s.submodules) {
+        report.notes.push(format!("submodule {sub} left aside (its folder is read as the working tree has it)"));
+    }
+    Ok(Some(Overlaid { report, written, _copies: copies }))
+}
+
+/// The skill folders (relative to the repository's top) that hold a
+/// changed path, in the revision (by its tree's `SKILL.md` files) or in
+/// the working tree; None when a changed path lies in no skill folder.
+fn differing_folders(
+    top: &Path,
+    changed: &std::collections::BTreeSet<String>,
+    entries: &[git::TreeEntry],
+) -> Option<std::collections::BTreeSet<String>> {
+    let in_revision: std::collections::HashSet<&str> =
+        entries.iter().filter_map(|e| e.path.strip_suffix("/SKILL.md")).collect();
+    let mut regions = std::collections::BTreeSet::new();
+    for path in changed {
+        let mut in_a_skill = false;
+        let mut at = Some(path.as_str());
+        while let Some(dir) = at.filter(|d| !d.is_empty()) {
+            if in_revision.contains(dir) || top.join(dir).join("SKILL.md").is_file() {
+                regions.insert(dir.to_owned());
+                in_a_skill = true;
+            }
+            at = dir.rfind('/').map(|i| &dir[..i]);
+        }
+        if !in_a_skill {
+            return None;
+        }
+    }
+    Some(regions)
+}
+
+fn is_empty_dir(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none())
+}
+
+/// Whether `path` lies at or below one of `folders`.
+fn covered(path: &str, folders: &std::collections::BTreeSet<String>) -> bool {
+    folders.contains(path) || path.match_indices('/').any(|(at, _)| folders.contains(&path[..at]))
+}
+
 /// An answer as one line of text for a person (control characters shown,
 /// never sent to the terminal): none is `—`.
 pub fn shown(value: &serde_json::Value) -> String {
@@ -142,14 +399,19 @@ pub fn why_shown(why: &Option<String>) -> String {
 /// when there is room), removed when the folder is dropped.
 pub fn read_revision(repo: &Repo, commit: &str) -> Result<(tempfile::TempDir, Written), String> {
     let entries = repo.tree(commit).map_err(|e| e.to_string())?;
+    let dir = scratch_dir(&entries)?;
+    let written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
+    Ok((dir, written))
+}
+
+/// A temporary folder of ours for `entries` (in memory when there is room).
+fn scratch_dir(entries: &[git::TreeEntry]) -> Result<tempfile::TempDir, String> {
     let builder = tempfile::Builder::new().prefix("skillscope-rev-").to_owned();
-    let dir = match scratch_in_memory(git::room_needed(&entries)) {
+    match scratch_in_memory(git::room_needed(entries)) {
         Some(base) => builder.tempdir_in(base),
         None => builder.tempdir(),
     }
-    .map_err(|e| e.to_string())?;
-    let written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
-    Ok((dir, written))
+    .map_err(|e| e.to_string())
 }
 
 /// A memory-backed folder (`/dev/shm`) with room to spare for a revision's

@@ -159,6 +159,51 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
+    let report = match read_overlaid(global, args, &repo, &span, &folder) {
+        Some(report) => report,
+        None => read_whole(global, args, &repo, &span, &folder),
+    };
+    let mut report = match report {
+        Ok(report) => report,
+        Err(code) => return code,
+    };
+    report.notes.sort();
+    report.notes.dedup();
+    let from = json!({"rev": span.from_name, "commit": span.from});
+    let to = json!({"rev": span.to_name, "commit": span.to});
+    let format = if global.json { DiffFormat::Json } else { args.format.unwrap_or_default() };
+    let mut out = io::BufWriter::new(io::stdout().lock());
+    let titles = (&span.from_name[..], &span.to_name[..]);
+    let written = match (format, args.stat) {
+        (DiffFormat::Json, _) => print_json(&mut out, &report.to_json(from, to)),
+        (_, true) => write_stat(&report, &mut out),
+        (DiffFormat::Markdown, _) => write_markdown(&report, titles, &mut out),
+        (DiffFormat::Text, _) => write_text(&report, titles, &folder, super::output::colour_on_stdout(), &mut out),
+    };
+    if let Err(e) = written.and_then(|_| out.flush()) {
+        if e.kind() != io::ErrorKind::BrokenPipe {
+            eprintln!("skillscope: {e}");
+        }
+        return EXIT_ANSWER_ERROR;
+    }
+    if args.exit_code && report.changes_agent() {
+        EXIT_ANSWER_ERROR
+    } else {
+        EXIT_OK
+    }
+}
+
+/// The report of the diff, each state read whole: a revision's tree
+/// written from git's objects, both states walked side by side.
+fn read_whole(
+    global: &GlobalArgs,
+    args: &DiffArgs,
+    repo: &Repo,
+    span: &Span,
+    folder: &Path,
+) -> Result<DiffReport, i32> {
+    let repo = repo.clone();
+    let folder = folder.to_path_buf();
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     // Git's changed paths are asked for while the revisions are written.
@@ -168,14 +213,14 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         Ok(t) => t,
         Err(msg) => {
             eprintln!("skillscope: diff: reading {}: {msg}", span.from_name);
-            return EXIT_ANSWER_ERROR;
+            return Err(EXIT_ANSWER_ERROR);
         }
     };
     let to_tree = match span.to.as_deref().map(written).transpose() {
         Ok(t) => t,
         Err(msg) => {
             eprintln!("skillscope: diff: reading {}: {msg}", span.to_name);
-            return EXIT_ANSWER_ERROR;
+            return Err(EXIT_ANSWER_ERROR);
         }
     };
     let side = |tree: Option<&tempfile::TempDir>| -> (PathBuf, Option<(PathBuf, PathBuf)>) {
@@ -206,7 +251,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
             eprintln!("skillscope: diff: {e}");
-            return EXIT_USAGE;
+            return Err(EXIT_USAGE);
         }
     };
     let from_externals = at_revision(&mut from_session, &from_map, span.from_rev.as_deref());
@@ -225,34 +270,44 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         Ok(report) => report,
         Err(e) => {
             eprintln!("skillscope: diff: {e}");
-            return EXIT_ANSWER_ERROR;
+            return Err(EXIT_ANSWER_ERROR);
         }
     };
     report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1)));
     report.notes.extend(from_externals.notes.iter().chain(&to_externals.notes).cloned());
-    report.notes.sort();
-    report.notes.dedup();
-    let from = json!({"rev": span.from_name, "commit": span.from});
-    let to = json!({"rev": span.to_name, "commit": span.to});
-    let format = if global.json { DiffFormat::Json } else { args.format.unwrap_or_default() };
-    let mut out = io::BufWriter::new(io::stdout().lock());
-    let titles = (&span.from_name[..], &span.to_name[..]);
-    let written = match (format, args.stat) {
-        (DiffFormat::Json, _) => print_json(&mut out, &report.to_json(from, to)),
-        (_, true) => write_stat(&report, &mut out),
-        (DiffFormat::Markdown, _) => write_markdown(&report, titles, &mut out),
-        (DiffFormat::Text, _) => write_text(&report, titles, &folder, super::output::colour_on_stdout(), &mut out),
-    };
-    if let Err(e) = written.and_then(|_| out.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
-            eprintln!("skillscope: {e}");
+    Ok(report)
+}
+
+/// The report of a diff, the working tree walked once and the revisions
+/// read as it with the skill folders that differ
+/// ([`compare::against_worktree`]); none when that cannot be.
+fn read_overlaid(
+    global: &GlobalArgs,
+    args: &DiffArgs,
+    repo: &Repo,
+    span: &Span,
+    folder: &Path,
+) -> Option<Result<DiffReport, i32>> {
+    let mut g = global.clone();
+    g.home = Some(folder.to_path_buf());
+    let session = match open_session(&g, Env::from_process(), false) {
+        Ok(session) => session,
+        Err(e) => {
+            eprintln!("skillscope: diff: {e}");
+            return Some(Err(EXIT_USAGE));
         }
-        return EXIT_ANSWER_ERROR;
-    }
-    if args.exit_code && report.changes_agent() {
-        EXIT_ANSWER_ERROR
-    } else {
-        EXIT_OK
+    };
+    match compare::against_worktree(&session.engine, repo, &span.from, span.to.as_deref(), folder, args.min_severity)? {
+        Ok(compare::Overlaid { mut report, written, .. }) => {
+            for written in &written {
+                report.notes.extend(notes(written, None));
+            }
+            Some(Ok(report))
+        }
+        Err(e) => {
+            eprintln!("skillscope: diff: {e}");
+            Some(Err(EXIT_ANSWER_ERROR))
+        }
     }
 }
 

@@ -186,6 +186,7 @@ impl App {
                     min: Severity::Info,
                     budgets: settings.cost,
                     only: None,
+                    written_as: Vec::new(),
                 };
                 if let Some(min) = check.min_severity {
                     self.view.diag.min = min;

@@ -226,6 +226,10 @@ pub struct Catalog {
     /// ([`CatalogSkill::frontmatter_name`]); [`Engine::frontmatter_of`]
     /// reads the rest again.
     pub lean: bool,
+    /// Set when the skills inside some folders were read from a written
+    /// copy of another state ([`crate::overlay`]): lookups by path
+    /// look there for those folders.
+    pub overlay: Option<std::sync::Arc<crate::overlay::Overlay>>,
 }
 
 /// Drops a skill's frontmatter (its string `name` is kept apart): see
@@ -430,8 +434,16 @@ impl Engine {
             }
         }
         let commands = self.link_catalog(&mut skills);
-        let catalog =
-            Catalog { roots, skills, bundles: Default::default(), commands, problems, unreadable, lean: false };
+        let catalog = Catalog {
+            roots,
+            skills,
+            bundles: Default::default(),
+            commands,
+            problems,
+            unreadable,
+            lean: false,
+            overlay: None,
+        };
         (catalog, results)
     }
 
@@ -469,6 +481,16 @@ impl Engine {
         if relink {
             catalog.commands = self.link_catalog(&mut catalog.skills);
         }
+    }
+
+    /// A skill of the catalog read and parsed again, as the walk made it
+    /// (statuses that depend on other skills not linked), and its text.
+    pub(crate) fn reread_skill(&self, catalog: &Catalog, skill: &CatalogSkill) -> (CatalogSkill, Option<String>) {
+        let root = catalog.roots.get(skill.root).map(|r| r.path.as_path()).unwrap_or(Path::new(""));
+        let file = IndexedFile { path: skill.skill_md.clone(), regular: false, text: None, tree: None };
+        let mut parsed = self.parse_for_catalog(file);
+        let text = parsed.text.take();
+        (self.catalog_skill(skill.root, root, parsed), text)
     }
 
     /// What one file says on its own: everything but the statuses that
@@ -521,7 +543,7 @@ impl Engine {
 
     /// The statuses that depend on every skill (names taken first, disabled
     /// lists, ambiguous lookups, slash commands), in scan order.
-    fn link_catalog(&self, skills: &mut [CatalogSkill]) -> IndexMap<String, usize> {
+    pub(crate) fn link_catalog(&self, skills: &mut [CatalogSkill]) -> IndexMap<String, usize> {
         let disabled = gates::disabled_names(&self.home, &self.env, None).unwrap_or_default();
         // Listing order is scan order: first name wins; a disabled skill
         // is passed over before it takes its name.

@@ -110,7 +110,15 @@ impl<'a> Context<'a> {
                         .0
                     }
                 };
-                DirLookup::new(root, skills, md_names.clone())
+                let mut dir = DirLookup::new(root, skills, md_names.clone());
+                // In an overlaid catalog, the folders that differ are looked
+                // up in their written copy.
+                let overlay = catalog.and_then(|c| c.overlay.clone()).filter(|o| dir.root.starts_with(&o.real_top));
+                if let Some(overlay) = overlay {
+                    let written = DirLookup::new(overlay.actual_root(&dir.root), Vec::new(), None);
+                    dir.overlay = Some((overlay, Box::new(written)));
+                }
+                dir
             })
             .collect();
         LookupIndex { dirs }
@@ -134,13 +142,11 @@ impl<'a> Context<'a> {
             for rel in std::iter::once(name).chain(category_name) {
                 let direct = paths::join(search_dir, rel);
                 let flat = paths::with_md_suffix(&direct);
-                if !discover::is_support_path(&direct)
-                    && paths::is_dir(&direct)
-                    && paths::exists(&direct.join("SKILL.md"))
-                {
-                    record(Some(direct.clone()), direct.join("SKILL.md"));
-                } else if paths::exists(&flat) && !discover::is_support_path(&flat) {
-                    record(None, flat);
+                let (at, flat_at) = (dir.actual(&direct), dir.actual(&flat));
+                if !discover::is_support_path(&direct) && paths::is_dir(&at) && paths::exists(&at.join("SKILL.md")) {
+                    record(Some(at.clone()), at.join("SKILL.md"));
+                } else if paths::exists(&flat_at) && !discover::is_support_path(&flat) {
+                    record(None, flat_at);
                 }
             }
             for &i in dir.by_name.get(name).into_iter().flatten() {
@@ -190,6 +196,9 @@ struct DirLookup {
     /// holding its first part. Walked on the first lookup that needs it.
     /// Every entry below the root by name, in the order `rglob` walks.
     entries: std::sync::OnceLock<HashMap<std::ffi::OsString, Vec<PathBuf>>>,
+    /// The overlay of an overlaid catalog, and the lookup of the root's
+    /// written copy: files in the folders that differ are found there.
+    overlay: Option<(Arc<crate::overlay::Overlay>, Box<DirLookup>)>,
 }
 
 impl DirLookup {
@@ -209,7 +218,15 @@ impl DirLookup {
             }
         }
         let (md_files, entries) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
-        DirLookup { root, skills, by_name, md_files, md_names, entries }
+        DirLookup { root, skills, by_name, md_files, md_names, entries, overlay: None }
+    }
+
+    /// Where the file `path` names is read from.
+    fn actual(&self, path: &Path) -> PathBuf {
+        match &self.overlay {
+            Some((overlay, _)) => overlay.actual(path),
+            None => path.to_path_buf(),
+        }
     }
 
     /// Whether no file below the root can be named `last`, by the names a
@@ -219,8 +236,18 @@ impl DirLookup {
         discover::is_noted_md(last) && self.md_names.as_ref().is_some_and(|names| !names.contains(last))
     }
 
-    /// `root.rglob(file_name)`.
+    /// `root.rglob(file_name)`: in an overlaid catalog, the root's files
+    /// outside the folders that differ, then those of the written copy.
     fn rglob_name(&self, file_name: &str) -> Vec<PathBuf> {
+        let mut found = self.rglob_here(file_name);
+        if let Some((overlay, written)) = &self.overlay {
+            found.retain(|p| !overlay.covers(p));
+            found.extend(written.rglob_here(file_name));
+        }
+        found
+    }
+
+    fn rglob_here(&self, file_name: &str) -> Vec<PathBuf> {
         if !paths::has_magic(file_name) && file_name.contains('/') {
             // A skill named by its folder's path (as invocations name them)
             // asks for `…/folder.md`: when no file has that name, no walk.

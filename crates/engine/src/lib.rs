@@ -30,6 +30,7 @@ pub mod lifecycle;
 pub mod list;
 pub mod listing;
 pub mod messages;
+pub mod overlay;
 pub mod paths;
 pub mod posture;
 pub mod preprocess;

@@ -34,6 +34,9 @@ pub struct LoadedSkill {
     pub name: String,
     /// The frontmatter of the payload's `content`, as the view parsed it.
     pub frontmatter: Option<Map>,
+    /// `skill_dir` as the user knows it, when it was read from a written
+    /// copy of its folder (an overlaid catalog's): what names it.
+    pub named_dir: Option<PathBuf>,
 }
 
 /// A composed multi-skill message: (text, loaded names, missing names).
@@ -127,9 +130,10 @@ impl Engine {
         }
         let supporting = supporting_files(p, dir);
         if let (false, Some(dir)) = (supporting.is_empty(), dir) {
-            let target = match dir.strip_prefix(&self.home.skills_dir) {
+            let named = loaded.named_dir.as_deref().unwrap_or(dir);
+            let target = match named.strip_prefix(&self.home.skills_dir) {
                 Ok(rel) => rel_or_dot(rel),
-                Err(_) => dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                Err(_) => named.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
             };
             let d = shown_dir.clone().unwrap_or_default();
             parts.push(String::new());
@@ -231,7 +235,11 @@ impl Context<'_> {
         if raw.is_empty() {
             return None;
         }
-        let normalized = self.engine.normalize_lookup_name(raw);
+        // An overlaid catalog's folders that differ are named by their
+        // copy: named as the user knows them, they are found in it.
+        let shown = self.catalog.and_then(|c| c.overlay.as_ref()).map(|o| o.shown(Path::new(raw)));
+        let raw = shown.as_deref().map_or_else(|| raw.to_owned(), paths::path_string);
+        let normalized = self.engine.normalize_lookup_name(&raw);
         let mut frontmatter = None;
         let payload =
             self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, Some(&mut frontmatter));
@@ -248,7 +256,11 @@ impl Context<'_> {
                 paths::normalize(&self.engine.home.skills_dir.join(Path::new(p).parent().unwrap_or(Path::new(""))))
             }),
         };
-        Some(LoadedSkill { payload, skill_dir, name, frontmatter })
+        let named_dir = skill_dir.as_deref().and_then(|d| {
+            let overlay = self.catalog.and_then(|c| c.overlay.as_ref())?;
+            overlay.is_written(d).then(|| overlay.shown(d))
+        });
+        Some(LoadedSkill { payload, skill_dir, name, frontmatter, named_dir })
     }
     /// `build_skill_invocation_message(key, instruction)`.
     pub fn invocation_message(&self, key: &str, instruction: &str, task_id: Option<&str>) -> Option<String> {

@@ -140,7 +140,14 @@ pub fn relative_to<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
 
 /// A relative path as a `/`-joined string (what Python's `str()` prints).
 pub fn rel_string(path: &Path) -> String {
-    path.components().map(|c| c.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+    let mut out = String::with_capacity(path.as_os_str().len());
+    for (i, c) in path.components().enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        out.push_str(&c.as_os_str().to_string_lossy());
+    }
+    out
 }
 
 pub fn path_string(path: &Path) -> String {

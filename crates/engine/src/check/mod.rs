@@ -38,6 +38,9 @@ pub struct Policy {
     /// The skills (by folder) whose own rules run; none: every skill. Rules
     /// over the whole home run whatever it says.
     pub only: Option<SkillFilter>,
+    /// Folders written elsewhere and the ones they stand for: a file
+    /// below the first is judged as the same file below the second.
+    pub written_as: Vec<(std::path::PathBuf, std::path::PathBuf)>,
 }
 
 /// Which skill folders a check runs each skill's own rules on (`diff` runs
@@ -145,6 +148,16 @@ impl Policy {
     /// The finding's fate, its severity set as the settings say (before
     /// the minimum is applied). Inline suppressions are judged elsewhere:
     /// they need the file's text.
+    /// `path` as the user knows it (see [`Policy::written_as`]).
+    fn shown_path<'p>(&self, path: &'p std::path::Path) -> std::borrow::Cow<'p, std::path::Path> {
+        for (written, real) in &self.written_as {
+            if let Ok(rest) = path.strip_prefix(written) {
+                return std::borrow::Cow::Owned(real.join(rest));
+            }
+        }
+        std::borrow::Cow::Borrowed(path)
+    }
+
     pub fn judge(&self, f: &mut Finding) -> Result<(), Dropped> {
         let Some(rule) = Policy::rule_of(f) else { return Ok(()) };
         match self.level_of(rule) {
@@ -159,9 +172,10 @@ impl Policy {
             return Err(Dropped::Ignored);
         }
         if !self.per_path_ignores.is_empty() {
+            let shown = self.shown_path(&f.path);
             let rel = match &self.base {
-                Some(base) => f.path.strip_prefix(base).unwrap_or(&f.path),
-                None => &f.path,
+                Some(base) => shown.strip_prefix(base).unwrap_or(&shown),
+                None => &shown,
             };
             if self.per_path_ignores.iter().any(|p| p.covers(rel) && p.rules.iter().any(|s| s.matches(rule))) {
                 return Err(Dropped::PerPath);

@@ -80,6 +80,7 @@ pub fn resolve(args: &Overrides, checked: &Path) -> Result<Resolved, CheckError>
         min: args.min_severity.or(check.min_severity).unwrap_or(Severity::Error),
         budgets: settings.cost,
         only: None,
+        written_as: Vec::new(),
     };
     Ok(Resolved { policy, trust: args.trust.or(check.trust), settings: settings.path })
 }

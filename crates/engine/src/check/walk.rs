@@ -75,6 +75,147 @@ fn holds_suppressions(skill_md_text: Option<&str>, found: &[Finding]) -> bool {
         })
 }
 
+/// What a check's walk does besides parsing each skill: run its own rules,
+/// note the `*.md` names below the roots, make the index's walks.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckWalk {
+    pub own_rules: bool,
+    pub noting: bool,
+    pub indexing: bool,
+}
+
+/// One skill as a check's walk left it: its own findings, the `*.md`
+/// names in its folder, whether its files hold suppression comments, and
+/// what the index's walk makes of it (with its root's number).
+#[derive(Clone)]
+pub(crate) struct SkillWalked {
+    pub(crate) found: Vec<Finding>,
+    pub(crate) md_names: Vec<OsString>,
+    pub(crate) suppressing: bool,
+    pub(crate) indexed: Option<(usize, WalkedSkill)>,
+}
+
+/// A check's walk of the roots, before the findings that depend on other
+/// skills: what a state that differs in a few folders reuses
+/// ([`crate::overlay`]). Its catalog is lean, its skills not linked
+/// to each other yet; one report per root.
+#[derive(Clone)]
+pub struct WalkedCheck {
+    pub(crate) catalog: Catalog,
+    pub(crate) skills: Vec<SkillWalked>,
+    pub(crate) reports: Vec<WalkReport>,
+}
+
+impl WalkedCheck {
+    /// Runs the own rules of the skills `policy.only` selects (every skill
+    /// without it) that the walk passed over, as the walk would have: for a
+    /// walk made before it was known which skills need them.
+    pub(crate) fn check_own(&mut self, engine: &Engine, progress: &Progress, policy: &Policy) {
+        let roots = engine.diagnostic_roots(&self.catalog);
+        let selected: Vec<usize> = (0..self.catalog.skills.len())
+            .filter(|&i| policy.only.as_ref().map_or(true, |only| (only.0)(&self.catalog.skills[i].skill_dir)))
+            .collect();
+        let catalog = &self.catalog;
+        let checked = crate::parallel_map_min(&selected, 8, |&i| {
+            let (skill, text) = engine.reread_skill(catalog, &catalog.skills[i]);
+            let files = skill_files(&skill);
+            let mut found =
+                engine.own_findings(&skill, text.as_deref().ok_or_else(|| read_error(&skill)), &files, &roots);
+            if let Some(text) = text.as_deref() {
+                index_rules::check_skill_budget(&skill, text, &policy.budgets, &roots, &mut found);
+            }
+            let suppressing = holds_suppressions(text.as_deref(), &found);
+            if !suppressing {
+                policy.keep(&mut found, &progress.tally);
+            }
+            (found, suppressing)
+        });
+        for (i, (mut found, suppressing)) in selected.into_iter().zip(checked) {
+            let walked = &mut self.skills[i];
+            walked.found.append(&mut found);
+            walked.suppressing |= suppressing;
+        }
+    }
+
+    /// The walk of a state that differs from this one only inside the
+    /// overlay's folders: this walk's skills outside them, `differing`'s
+    /// (a walk of the written copy of those folders, by an engine whose
+    /// roots are the copies of this one's) inside, in the order one walk of
+    /// that state would find them, linked again by `engine`. None when the
+    /// two walks' roots do not match.
+    pub(crate) fn overlaid(
+        self,
+        engine: &Engine,
+        differing: WalkedCheck,
+        overlay: std::sync::Arc<crate::overlay::Overlay>,
+    ) -> Option<WalkedCheck> {
+        let roots = &self.catalog.roots;
+        let copies_match = differing.catalog.roots.len() == roots.len()
+            && roots.iter().zip(&differing.catalog.roots).all(|(r, w)| overlay.actual_root(&r.path) == w.path);
+        if !copies_match || self.reports.len() != differing.reports.len() {
+            return None;
+        }
+        let WalkedCheck { catalog: kept, skills: kept_walked, reports: kept_reports } = self;
+        let mut entries: Vec<(usize, PathBuf, CatalogSkill, SkillWalked)> = Vec::with_capacity(kept.skills.len());
+        for (skill, walked) in kept.skills.into_iter().zip(kept_walked) {
+            if !overlay.covers(&skill.skill_dir) {
+                entries.push((skill.root, skill.skill_md.clone(), skill, walked));
+            }
+        }
+        for (skill, walked) in differing.catalog.skills.into_iter().zip(differing.skills) {
+            entries.push((skill.root, overlay.shown(&skill.skill_md), skill, walked));
+        }
+        // A walk lists each root's skills by path.
+        entries.sort_by(|a, b| (a.0, a.1.as_os_str()).cmp(&(b.0, b.1.as_os_str())));
+        let (mut skills, mut walked) = (Vec::with_capacity(entries.len()), Vec::with_capacity(entries.len()));
+        for (_, _, skill, w) in entries {
+            skills.push(skill);
+            walked.push(w);
+        }
+        let commands = engine.link_catalog(&mut skills);
+        let mut unreadable: Vec<crate::catalog::UnreadableFolder> =
+            kept.unreadable.into_iter().filter(|u| !overlay.covers(&u.path)).collect();
+        unreadable.extend(differing.catalog.unreadable);
+        unreadable.sort_by_key(|u| (u.root, overlay.shown(&u.path)));
+        let reports = kept_reports
+            .into_iter()
+            .zip(differing.reports)
+            .map(|(kept, written)| overlaid_report(kept, written, &overlay))
+            .collect();
+        let catalog = Catalog {
+            roots: kept.roots,
+            skills,
+            bundles: Default::default(),
+            commands,
+            problems: kept.problems,
+            unreadable,
+            lean: true,
+            overlay: Some(overlay),
+        };
+        Some(WalkedCheck { catalog, skills: walked, reports })
+    }
+}
+
+/// A root's walk report for an overlaid state: what `kept` found outside
+/// the folders that differ, and all `written` found in their copy (`*.md`
+/// names are kept from both: more names only cost a lookup a walk).
+fn overlaid_report(kept: WalkReport, written: WalkReport, overlay: &crate::overlay::Overlay) -> WalkReport {
+    let outside = |paths: Vec<PathBuf>| -> Vec<PathBuf> { paths.into_iter().filter(|p| !overlay.covers(p)).collect() };
+    let mut report = WalkReport {
+        unreadable: kept.unreadable.into_iter().filter(|u| !overlay.covers(&u.path)).collect(),
+        cycles: outside(kept.cycles),
+        excluded: outside(kept.excluded),
+        md_names: kept.md_names,
+        descriptions: outside(kept.descriptions),
+    };
+    report.unreadable.extend(written.unreadable);
+    report.cycles.extend(written.cycles);
+    report.excluded.extend(written.excluded);
+    report.md_names.extend(written.md_names);
+    report.descriptions.extend(written.descriptions);
+    report
+}
+
 /// A home checked in one walk, and what the same walk gave besides.
 pub struct CheckedHome {
     pub catalog: Catalog,
@@ -124,13 +265,26 @@ impl Engine {
         policy: &Policy,
         index: Option<&IndexRequest>,
     ) -> CheckedHome {
+        let how = CheckWalk { own_rules: true, noting: true, indexing: indexes(policy, index) };
+        let walked = self.walk_checked(progress, policy, how);
+        self.finish_home(walked, progress, policy, index)
+    }
+
+    /// The rest of [`Engine::check_home_indexing`] after its walk.
+    pub(crate) fn finish_home(
+        &self,
+        walked: WalkedCheck,
+        progress: &Progress,
+        policy: &Policy,
+        index: Option<&IndexRequest>,
+    ) -> CheckedHome {
         let mut md_names = HashSet::new();
         let similar = policy.would_report("index-similar-descriptions");
-        let index_rules = similar || policy.budgets.max_index_tokens.is_some();
-        // Hermes' index walks the roots for the SKILL.md files the check reads.
-        let mut walks = (index_rules || index.is_some()).then(IndexWalks::default);
+        // Hermes' index walks the roots for the SKILL.md files the check read.
+        let indexed = walked.skills.iter().all(|s| s.indexed.is_some());
+        let mut walks = (indexes(policy, index) && indexed).then(IndexWalks::default);
         let (mut catalog, mut findings) =
-            self.checked_skills_noting(progress, policy, Some(&mut md_names), walks.as_mut());
+            self.finish_checked(walked, progress, policy, Some(&mut md_names), walks.as_mut());
         let asked = index.map(|request| self.prompt_index_reusing(request, walks.take().unwrap_or_default()));
         self.refresh_bundles(&mut catalog);
         let roots = self.diagnostic_roots(&catalog);
@@ -183,7 +337,7 @@ impl Engine {
             md_names.extend(names);
             indexed.push(skill);
         }
-        let walks = index_walks(roots, indexed, &walked);
+        let walks = index_walks(roots, indexed, &walked, None);
         note_md_names(WalkReport::merged(walked), &mut md_names);
         (catalog, md_names, walks)
     }
@@ -209,19 +363,30 @@ impl Engine {
         &self,
         progress: &Progress,
         policy: &Policy,
-        mut md_names: Option<&mut HashSet<OsString>>,
+        md_names: Option<&mut HashSet<OsString>>,
         walks: Option<&mut IndexWalks>,
     ) -> (Catalog, Vec<Finding>) {
+        let how = CheckWalk { own_rules: true, noting: md_names.is_some(), indexing: walks.is_some() };
+        let walked = self.walk_checked(progress, policy, how);
+        self.finish_checked(walked, progress, policy, md_names, walks)
+    }
+
+    /// The walk of a check: every skill parsed and its own rules run (those
+    /// `policy` keeps), before the findings that depend on other skills.
+    /// Without `own_rules`, no skill's own rules run and no skill's folder
+    /// is listed: the `*.md` names noted leave out those in skills' support
+    /// folders, which no name lookup can find.
+    pub(crate) fn walk_checked(&self, progress: &Progress, policy: &Policy, how: CheckWalk) -> WalkedCheck {
+        let CheckWalk { own_rules, noting, indexing } = how;
         // The roots are known before the walk; findings name files by them.
         let skill_roots = self.skill_roots();
         let roots = self.diagnostic_roots(&Catalog { roots: skill_roots.clone(), ..Catalog::default() });
-        let noting = md_names.is_some();
-        let indexing = walks.is_some();
-        let mut walked = Vec::new();
-        let (mut catalog, per_skill) = self.walk_catalog(
+        let mut reports = Vec::new();
+        let (mut catalog, skills) = self.walk_catalog(
             &|skill, text, tree| {
-                let files = tree.unwrap_or_else(|| skill_files(skill));
-                let own_rules = policy.only.as_ref().map_or(true, |only| (only.0)(&skill.skill_dir));
+                let own_rules = own_rules && policy.only.as_ref().map_or(true, |only| (only.0)(&skill.skill_dir));
+                let files = (own_rules || tree.is_some()).then(|| tree.unwrap_or_else(|| skill_files(skill)));
+                let files = files.unwrap_or_default();
                 let mut found = Vec::new();
                 if own_rules {
                     found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);
@@ -246,20 +411,36 @@ impl Engine {
                 crate::catalog::drop_frontmatter(skill);
                 // The skill walk does not enter support folders: their
                 // names come from the skill's own listing.
-                let names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
-                (found, names, suppressing, indexed)
+                let md_names: Vec<OsString> = if noting { md_file_names(&files) } else { Vec::new() };
+                SkillWalked { found, md_names, suppressing, indexed }
             },
-            true,
-            (noting || indexing).then_some(&mut walked),
+            own_rules,
+            (noting || indexing).then_some(&mut reports),
         );
         // Each skill's frontmatter was dropped once checked: read again on need.
         catalog.lean = true;
-        let mut per_skill = per_skill;
+        WalkedCheck { catalog, skills, reports }
+    }
+
+    /// The rest of a check of the skills after its walk: the findings that
+    /// depend on other skills (collisions) and the suppressions; with
+    /// `md_names` and `walks`, the names and the index's walks the walk
+    /// noted.
+    fn finish_checked(
+        &self,
+        walked: WalkedCheck,
+        progress: &Progress,
+        policy: &Policy,
+        mut md_names: Option<&mut HashSet<OsString>>,
+        walks: Option<&mut IndexWalks>,
+    ) -> (Catalog, Vec<Finding>) {
+        let WalkedCheck { catalog, skills: mut per_skill, reports } = walked;
+        let roots = self.diagnostic_roots(&catalog);
         if let Some(walks) = walks {
-            let indexed = per_skill.iter_mut().filter_map(|skill| skill.3.take()).collect();
-            *walks = index_walks(skill_roots, indexed, &walked);
+            let indexed = per_skill.iter_mut().filter_map(|skill| skill.indexed.take()).collect();
+            *walks = index_walks(catalog.roots.clone(), indexed, &reports, catalog.overlay.as_deref());
         }
-        let walked = WalkReport::merged(walked);
+        let walked = WalkReport::merged(reports);
         let mut findings = Vec::new();
         home_rules::check_category_descriptions(&walked.descriptions, &roots, &mut findings);
         let suppressed = apply_suppressions(&mut findings, &[], &roots);
@@ -268,7 +449,8 @@ impl Engine {
         if let Some(md_names) = md_names.as_deref_mut() {
             note_md_names(walked, md_names);
         }
-        for (index, (mut found, names, suppressing, _)) in per_skill.into_iter().enumerate() {
+        for (index, skill_walked) in per_skill.into_iter().enumerate() {
+            let SkillWalked { mut found, md_names: names, suppressing, .. } = skill_walked;
             if let Some(md_names) = md_names.as_deref_mut() {
                 md_names.extend(names);
             }
@@ -467,6 +649,13 @@ fn note_md_names(walked: WalkReport, md_names: &mut HashSet<OsString>) {
     }
 }
 
+/// Whether a check's walk makes the index's walks: the index rules need
+/// them, or an index is asked for.
+fn indexes(policy: &Policy, index: Option<&IndexRequest>) -> bool {
+    let similar = policy.would_report("index-similar-descriptions");
+    similar || policy.budgets.max_index_tokens.is_some() || index.is_some()
+}
+
 /// Hermes' default index for the index rules: made already, or to make
 /// from the roots' walks held (a root not held is walked again).
 enum DefaultIndex<'a> {
@@ -480,6 +669,7 @@ fn index_walks(
     roots: Vec<crate::catalog::Root>,
     skills: Vec<(usize, WalkedSkill)>,
     reports: &[WalkReport],
+    overlay: Option<&crate::overlay::Overlay>,
 ) -> IndexWalks {
     let mut by_root: Vec<Vec<WalkedSkill>> = roots.iter().map(|_| Vec::new()).collect();
     for (root, skill) in skills {
@@ -487,7 +677,7 @@ fn index_walks(
     }
     let mut walks = IndexWalks::default();
     for ((root, skills), report) in roots.into_iter().zip(by_root).zip(reports) {
-        walks.add(root.path, skills, report.descriptions.clone());
+        walks.add(root.path, skills, report.descriptions.clone(), overlay);
     }
     walks
 }

@@ -175,6 +175,12 @@ pub(crate) fn relative(path: &Path, roots: &[PathBuf]) -> Arc<str> {
 impl Engine {
     pub fn diagnostic_roots(&self, catalog: &Catalog) -> Vec<PathBuf> {
         let mut roots: Vec<PathBuf> = catalog.roots.iter().map(|r| r.path.clone()).collect();
+        // An overlaid catalog's skills that differ are in the roots' written copy.
+        if let Some(overlay) = &catalog.overlay {
+            let written: Vec<PathBuf> =
+                roots.iter().filter(|r| r.starts_with(&overlay.real_top)).map(|r| overlay.actual_root(r)).collect();
+            roots.extend(written);
+        }
         roots.push(self.home.root.clone());
         roots
     }

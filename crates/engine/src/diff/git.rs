@@ -82,6 +82,15 @@ fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
     Err(GitError::Failed { args: args.join(" "), message: String::from_utf8_lossy(&output.stderr).trim().to_owned() })
 }
 
+/// NUL-separated paths, each without a trailing `/`.
+fn names(bytes: &[u8]) -> BTreeSet<String> {
+    bytes
+        .split(|&b| b == 0)
+        .filter(|n| !n.is_empty())
+        .map(|n| String::from_utf8_lossy(n).trim_end_matches('/').to_owned())
+        .collect()
+}
+
 fn text(bytes: Vec<u8>) -> String {
     String::from_utf8_lossy(&bytes).trim_end_matches('\n').to_owned()
 }
@@ -132,21 +141,29 @@ impl Repo {
     /// The paths that differ between two commits, or between a commit and
     /// the work tree (`to` none), untracked and ignored files included.
     pub fn changed_paths(&self, from: &str, to: Option<&str>) -> Result<BTreeSet<String>, GitError> {
-        let mut paths = BTreeSet::new();
-        let listed = match to {
-            Some(to) => run(&self.root, &["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to])?,
-            None => run(&self.root, &["diff", "-z", "--no-renames", "--name-only", "--no-ext-diff", from, "--"])?,
-        };
-        let names = |bytes: &[u8], paths: &mut BTreeSet<String>| {
-            for name in bytes.split(|&b| b == 0).filter(|n| !n.is_empty()) {
-                paths.insert(String::from_utf8_lossy(name).trim_end_matches('/').to_owned());
+        match to {
+            Some(to) => {
+                let listed = run(&self.root, &["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to])?;
+                Ok(names(&listed))
             }
-        };
-        names(&listed, &mut paths);
-        if to.is_none() {
-            names(&run(&self.root, &["ls-files", "-z", "--others", "--directory"])?, &mut paths);
+            None => {
+                let mut paths = self.tracked_changes(from)?;
+                paths.extend(self.untracked()?);
+                Ok(paths)
+            }
         }
-        Ok(paths)
+    }
+
+    /// The tracked paths whose content in the work tree differs from a
+    /// commit's (untracked files aside: [`Repo::untracked`]).
+    pub fn tracked_changes(&self, rev: &str) -> Result<BTreeSet<String>, GitError> {
+        run(&self.root, &["diff", "-z", "--no-renames", "--name-only", "--no-ext-diff", rev, "--"]).map(|l| names(&l))
+    }
+
+    /// The work tree's untracked and ignored files, a folder holding only
+    /// such files named once.
+    pub fn untracked(&self) -> Result<BTreeSet<String>, GitError> {
+        run(&self.root, &["ls-files", "-z", "--others", "--directory"]).map(|l| names(&l))
     }
 
     /// Writes a tree's files ([`Repo::tree`]) into `dest`, an empty folder

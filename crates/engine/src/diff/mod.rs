@@ -9,7 +9,8 @@ pub mod git;
 mod report;
 
 use crate::catalog::Catalog;
-use crate::check::Policy;
+use crate::check::walk::{CheckWalk, WalkedCheck};
+use crate::check::{Policy, Progress};
 use crate::context::Context;
 use crate::cost::{CostReport, CostRequest, Size, Tokenizer};
 use crate::diagnostics::Finding;
@@ -20,7 +21,12 @@ use crate::{paths, Engine};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
+pub use crate::overlay::Overlay;
 pub use report::{unified, BundleChange, ChangeKind, DiffReport, FieldChange, FindingChanges, FindingRef, SkillChange};
+
+/// A state's walk: the names lookups need noted, the index's walks made,
+/// no skill's own rules run (those are for the skills a change touched).
+const NOTING: CheckWalk = CheckWalk { own_rules: false, noting: true, indexing: true };
 
 /// One state of a home, as our engine answers for it.
 pub struct State<'a> {
@@ -53,8 +59,63 @@ impl<'a> State<'a> {
         written_as: Vec<(PathBuf, PathBuf)>,
     ) -> Result<State<'a>, PyError> {
         options.tokenizer.prepare_in_background();
-        let progress = crate::check::Progress::default();
-        let checked = engine.check_home_indexing(&progress, &options.policy, Some(&options.index));
+        let progress = Progress::default();
+        let walked = engine.walk_checked(&progress, &options.policy, CheckWalk { own_rules: true, ..NOTING });
+        State::finished(engine, options, walked, &progress, written_as)
+    }
+
+    /// Walks the home `engine` opens, running no skill's own rules: the
+    /// walk a state is answered from ([`State::from_walk`]) once it is
+    /// known which skills need them, and that states differing from it in
+    /// a few folders reuse ([`State::overlaid`]).
+    pub fn walk(engine: &Engine, options: &ReadOptions) -> WalkedCheck {
+        options.tokenizer.prepare_in_background();
+        engine.walk_checked(&Progress::default(), &options.policy, NOTING)
+    }
+
+    /// Runs each skill's own rules on the skills of a walk
+    /// ([`State::walk`]) that `options.policy.only` selects.
+    pub fn check_own(engine: &Engine, options: &ReadOptions, walked: &mut WalkedCheck) {
+        walked.check_own(engine, &Progress::default(), &options.policy);
+    }
+
+    /// The state a walk ([`State::walk`]) found.
+    pub fn from_walk(engine: &'a Engine, options: &ReadOptions, walked: WalkedCheck) -> Result<State<'a>, PyError> {
+        State::finished(engine, options, walked, &Progress::default(), Vec::new())
+    }
+
+    /// The state that differs from the one `base` walked ([`State::walk`])
+    /// only inside the overlay's folders: their written copy is walked by
+    /// `differing`, an engine of the same home whose roots are the copies
+    /// of `engine`'s ([`Engine::with_roots_in`]), each skill's own rules
+    /// run on the skills inside them (the other skills keep the findings
+    /// `base` holds). None when the roots do not match.
+    pub fn overlaid(
+        engine: &'a Engine,
+        options: &ReadOptions,
+        base: WalkedCheck,
+        differing: &Engine,
+        overlay: Overlay,
+    ) -> Option<Result<State<'a>, PyError>> {
+        let written_as = vec![(overlay.written_top.clone(), overlay.real_top.clone())];
+        let policy = Policy { only: None, written_as: written_as.clone(), ..options.policy.clone() };
+        let progress = Progress::default();
+        let walked = differing.walk_checked(&progress, &policy, CheckWalk { own_rules: true, ..NOTING });
+        let merged = base.overlaid(engine, walked, std::sync::Arc::new(overlay))?;
+        let options = ReadOptions { policy, ..options.clone() };
+        Some(State::finished(engine, &options, merged, &progress, written_as))
+    }
+
+    /// The state a finished walk answers: its catalog, findings and index,
+    /// and the index's cost.
+    fn finished(
+        engine: &'a Engine,
+        options: &ReadOptions,
+        walked: WalkedCheck,
+        progress: &Progress,
+        written_as: Vec<(PathBuf, PathBuf)>,
+    ) -> Result<State<'a>, PyError> {
+        let checked = engine.finish_home(walked, progress, &options.policy, Some(&options.index));
         let (catalog, findings, md_names) = (checked.catalog, checked.findings, checked.md_names);
         let index = checked.index.unwrap_or_else(|| engine.prompt_index(&options.index))?;
         let request = CostRequest { index: options.index.clone(), tokenizer: options.tokenizer, loaded: false };
@@ -64,22 +125,25 @@ impl<'a> State<'a> {
 
     /// `path` as the user knows it: the written tree's folder replaced by
     /// the one it stands for.
-    fn shown_path(&self, path: &Path) -> PathBuf {
+    fn shown_path<'p>(&self, path: &'p Path) -> std::borrow::Cow<'p, Path> {
         for (written, real) in &self.written_as {
             match path.strip_prefix(written) {
-                Ok(rest) if rest.as_os_str().is_empty() => return real.clone(),
-                Ok(rest) => return real.join(rest),
+                Ok(rest) if rest.as_os_str().is_empty() => return real.clone().into(),
+                Ok(rest) => return real.join(rest).into(),
                 Err(_) => {}
             }
         }
-        path.to_path_buf()
+        path.into()
     }
 
     /// `text` with the written tree's folder named as the one it stands for.
     fn shown_text(&self, text: &str) -> String {
         let mut text = text.to_owned();
         for (written, real) in &self.written_as {
-            text = text.replace(&paths::path_string(written), &paths::path_string(real));
+            let written = paths::path_string(written);
+            if text.contains(&written) {
+                text = text.replace(&written, &paths::path_string(real));
+            }
         }
         text
     }
@@ -252,11 +316,12 @@ pub fn compare(before: &State, after: &State, home: &Path, touched: &Touched) ->
 /// Each skill's answer.
 fn answers(state: &State, home: &Path) -> Vec<Answer> {
     let catalog = &state.catalog;
-    let lines: HashMap<&Path, (&str, Size)> = state
+    // Keyed by the path's bytes: hashing a `Path` walks its components.
+    let lines: HashMap<&std::ffi::OsStr, (&str, Size)> = state
         .cost
         .skills
         .iter()
-        .filter_map(|s| Some((s.skill_md.as_deref()?, (s.line.as_deref()?, s.index))))
+        .filter_map(|s| Some((s.skill_md.as_deref()?.as_os_str(), (s.line.as_deref()?, s.index))))
         .collect();
     let mut by_skill: Vec<Vec<FindingRef>> = vec![Vec::new(); catalog.skills.len()];
     for f in &state.findings {
@@ -270,7 +335,7 @@ fn answers(state: &State, home: &Path) -> Vec<Answer> {
         .enumerate()
         .zip(by_skill)
         .map(|((index, skill), findings)| {
-            let line = lines.get(skill.skill_md.as_path());
+            let line = lines.get(skill.skill_md.as_os_str());
             let readiness = skill.readiness();
             Answer {
                 index,

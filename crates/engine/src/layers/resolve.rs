@@ -252,7 +252,7 @@ impl Engine {
         }
         crate::catalog::link_shadows(&mut skills);
         let commands = shared.commands.into_iter().map(|(key, i)| (key, remap(i))).collect();
-        Catalog { roots, skills, bundles: shared.bundles, commands, problems, unreadable, lean: false }
+        Catalog { roots, skills, bundles: shared.bundles, commands, problems, unreadable, lean: false, overlay: None }
     }
 
     pub(crate) fn db_catalog_skill(&self, row: &DbSkill, root: usize) -> CatalogSkill {

@@ -282,15 +282,17 @@ fn snapshot_entry(path: &Path, root: &Path, fm: &Map, description: String) -> Re
 
 /// Category descriptions from `DESCRIPTION.md` files under `root`.
 fn category_descriptions(root: &Path) -> Vec<(String, String)> {
-    descriptions_in(root, discover::index_files(root, "DESCRIPTION.md"))
+    descriptions_in(root, discover::index_files(root, "DESCRIPTION.md").into_iter().map(|p| (p.clone(), p)).collect())
 }
 
 /// Category descriptions from the `DESCRIPTION.md` files under `root` a
 /// walk for SKILL.md files listed on its way.
-fn descriptions_in(root: &Path, files: Vec<PathBuf>) -> Vec<(String, String)> {
+/// Each file is named as the user knows it (its category comes from that)
+/// and where it is read from: the same path but in an overlaid state.
+fn descriptions_in(root: &Path, files: Vec<(PathBuf, PathBuf)>) -> Vec<(String, String)> {
     let mut out = Vec::new();
-    for file in files {
-        let Ok(text) = source::read_text(&file) else {
+    for (file, actual) in files {
+        let Ok(text) = source::read_text(&actual) else {
             continue;
         };
         let fm = frontmatter::parse(&text).0.fields;
@@ -325,7 +327,7 @@ impl Engine {
         let (files, report) = discover::walk_found(root, "SKILL.md", how, &map);
         let mut descriptions = report.descriptions;
         descriptions.sort_by_key(|p| paths::path_string(p));
-        (files, descriptions_in(root, descriptions))
+        (files, descriptions_in(root, descriptions.into_iter().map(|p| (p.clone(), p)).collect()))
     }
 
     /// `build_skills_system_prompt(tools, toolsets, compact_categories)`,
@@ -523,6 +525,7 @@ impl Engine {
 
 /// A SKILL.md the index's walk read: its entry (or the error building it
 /// raises) and whether it is compatible now.
+#[derive(Clone)]
 pub(crate) struct WalkedSkill {
     path: PathBuf,
     compatible: bool,
@@ -553,9 +556,20 @@ type RootWalk = (Vec<WalkedSkill>, Vec<(String, String)>);
 impl IndexWalks {
     /// A root's walk: its skills in walk order and the `DESCRIPTION.md`
     /// files it listed.
-    pub(crate) fn add(&mut self, root: PathBuf, skills: Vec<WalkedSkill>, mut description_files: Vec<PathBuf>) {
-        description_files.sort_by_key(|p| paths::path_string(p));
-        let descriptions = descriptions_in(&root, description_files);
+    /// With an overlay, files that differ were read from its written copy.
+    pub(crate) fn add(
+        &mut self,
+        root: PathBuf,
+        skills: Vec<WalkedSkill>,
+        description_files: Vec<PathBuf>,
+        overlay: Option<&crate::overlay::Overlay>,
+    ) {
+        let mut files: Vec<(PathBuf, PathBuf)> = description_files
+            .into_iter()
+            .map(|actual| (overlay.map_or_else(|| actual.clone(), |o| o.shown(&actual)), actual))
+            .collect();
+        files.sort_by_key(|(shown, _)| paths::path_string(shown));
+        let descriptions = descriptions_in(&root, files);
         self.roots.push((root, (skills, descriptions)));
     }
 

@@ -1,0 +1,287 @@
+//! A revision compared with the working tree, read from the working tree's
+//! walk with only the skill folders that differ written from git's objects,
+//! answers exactly what the revision written and walked whole answers: for
+//! every kind of change inside skill folders, in a Hermes home kept in git
+//! and in a repository of skills. A change outside every skill folder reads
+//! the revision whole.
+
+mod common;
+
+use common::git;
+use skillscope::compare::{against_worktree, since_reading, Reading, SinceAnswer};
+use skillscope::engine::diagnostics::Severity;
+use skillscope::engine::diff::git::Repo;
+use skillscope::engine::env::{Env, Os};
+use skillscope::engine::Engine;
+use skillscope::open::{classify, FolderKind, StandInHome};
+use std::path::Path;
+
+fn write(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+fn skill(dir: &Path, name: &str, description: &str, extra: &str) {
+    let text = format!(
+        "---\nname: {name}\ndescription: {description}\n{extra}---\n# {name}\n\nRun scripts/run.sh from ${{HERMES_SKILL_DIR}}.\nSee references/notes.md.\n"
+    );
+    write(&dir.join("SKILL.md"), &text);
+    write(&dir.join("references/notes.md"), &format!("Notes for {name}.\n"));
+}
+
+fn commit(repo: &Path) {
+    git(repo, &["add", "-A"]);
+    git(repo, &["commit", "-q", "--no-gpg-sign", "-m", "state"]);
+}
+
+/// A Hermes home kept in git: skills in categories, an external dir inside
+/// the repository, bundles, settings with a per-path ignore, one commit.
+fn home_repo(root: &Path) {
+    std::fs::create_dir_all(root).unwrap();
+    git(root, &["init", "-q", "-b", "main"]);
+    let skills = root.join("skills");
+    skill(&skills.join("devops/deploy"), "deploy", "Deploy the app to production.", "");
+    skill(&skills.join("devops/rollback"), "rollback", "Roll a release back.", "");
+    skill(&skills.join("devops/deploy/canary"), "canary", "Canary a release.", "");
+    skill(&skills.join("tools/lint"), "lint", "Lint the code base.", "");
+    skill(
+        &skills.join("tools/keys"),
+        "keys",
+        "Rotate API keys.",
+        "required_environment_variables:\n  - name: KEYS_TOKEN\n",
+    );
+    skill(&skills.join("notes/old"), "old", "Old notes nobody reads.", "");
+    skill(&skills.join("quick"), "quick", "A skill outside every category.", "");
+    skill(&skills.join("notes/mismatch"), "other-name", "Its name is not its folder's.", "");
+    write(&skills.join("devops/DESCRIPTION.md"), "---\ndescription: Shipping things.\n---\n");
+    skill(&root.join("shared/team/review"), "review", "Review a pull request.", "");
+    write(&root.join("config.yaml"), "skills:\n  external_dirs:\n    - ./shared\n  disabled: []\n");
+    write(
+        &root.join("skill-bundles/release.yaml"),
+        "name: release\nskills: [deploy, rollback, review, legacy, quick]\n",
+    );
+    write(&root.join("skillscope.toml"), "[check.per-path-ignores]\n\"skills/notes/**\" = [\"spec-name-folder\"]\n");
+    commit(root);
+}
+
+/// A change made to a repository's working tree, and what it is.
+type Change = (&'static str, fn(&Path));
+
+/// Changes inside skill folders only, each on a fresh repository.
+fn changes() -> Vec<Change> {
+    vec![
+        ("description edited", |r| skill(&r.join("skills/tools/lint"), "lint", "Lint and format the code base.", "")),
+        ("name taken from an untouched skill", |r| {
+            skill(&r.join("skills/tools/lint"), "deploy", "Lint the code base.", "")
+        }),
+        ("folder moved", |r| {
+            std::fs::rename(r.join("skills/notes/old"), r.join("skills/tools/old")).unwrap();
+        }),
+        ("skill deleted", |r| std::fs::remove_dir_all(r.join("skills/devops/rollback")).unwrap()),
+        ("skill added beside others", |r| skill(&r.join("skills/tools/format"), "format", "Format code.", "")),
+        ("supporting file changed", |r| write(&r.join("skills/tools/keys/references/notes.md"), "Rotate weekly.\n")),
+        ("platform narrowed", |r| {
+            skill(&r.join("skills/devops/rollback"), "rollback", "Roll a release back.", "platforms: [windows]\n")
+        }),
+        ("nested skill's parent changed", |r| write(&r.join("skills/devops/deploy/references/notes.md"), "New.\n")),
+        ("finding gained and ignored by path", |r| {
+            skill(&r.join("skills/notes/old"), "renamed-old", "Old notes nobody reads.", "")
+        }),
+        ("skill with a finding ignored by path edited", |r| {
+            skill(&r.join("skills/notes/mismatch"), "other-name", "Still not its folder's name.", "")
+        }),
+        ("a legacy flat file a bundle names added in a skill folder", |r| {
+            write(&r.join("skills/tools/lint/legacy.md"), "---\nname: legacy\ndescription: Old style.\n---\nBody.\n")
+        }),
+        ("a skill outside every category deleted", |r| std::fs::remove_dir_all(r.join("skills/quick")).unwrap()),
+        ("finding gained and suppressed inline", |r| {
+            let text =
+                "---\nname: linter\ndescription: Lint.\n---\n<!-- skillscope-ignore: spec-name-folder -->\n# linter\n";
+            write(&r.join("skills/tools/lint/SKILL.md"), text);
+        }),
+        ("required env var added", |r| {
+            skill(
+                &r.join("skills/tools/lint"),
+                "lint",
+                "Lint.",
+                "required_environment_variables:\n  - name: LINT_KEY\n",
+            )
+        }),
+        ("external dir's skill edited", |r| {
+            skill(&r.join("shared/team/review"), "review", "Review a pull request carefully.", "")
+        }),
+        ("bundle member renamed", |r| skill(&r.join("skills/devops/rollback"), "undo", "Roll a release back.", "")),
+        ("category description inside a skill folder", |r| {
+            write(&r.join("skills/tools/lint/DESCRIPTION.md"), "---\ndescription: Not a category.\n---\n")
+        }),
+        ("frontmatter broken", |r| write(&r.join("skills/tools/keys/SKILL.md"), "---\nname: [keys\n---\n")),
+    ]
+}
+
+fn engine_of(home: &Path) -> Engine {
+    Engine::new(home.to_path_buf(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Default::default())
+}
+
+/// Both readings of HEAD against the working tree of `folder` (the home
+/// `engine` shows), which must be the same; the overlaid one must have
+/// been taken.
+fn assert_readings_agree(engine: &Engine, folder: &Path, what: &str) {
+    let repo = Repo::discover(folder).unwrap();
+    let commit = repo.commit("HEAD").unwrap();
+    let overlaid = against_worktree(engine, &repo, &commit, None, folder, Severity::Warning)
+        .unwrap_or_else(|| panic!("{what}: the revision was not read from the working tree"))
+        .unwrap();
+    let whole = since_reading(engine, folder, "HEAD", Reading::Whole).unwrap();
+    let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
+    assert_eq!(json(&overlaid.report), json(&whole.report), "{what}");
+    let since = since_reading(engine, folder, "HEAD", Reading::Overlaid).unwrap();
+    assert_same_answer(&since, &whole, what);
+}
+
+/// The browser's answers agree but for where the revision's files were
+/// written.
+fn assert_same_answer(a: &SinceAnswer, b: &SinceAnswer, what: &str) {
+    let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
+    assert_eq!(json(&a.report), json(&b.report), "{what}");
+    assert_eq!(a.skill_md_diff, b.skill_md_diff, "{what}");
+    assert_eq!(a.removed, b.removed, "{what}");
+    for (x, y) in a.report.skills.iter().zip(&b.report.skills) {
+        assert_eq!(x.files.0.is_some(), y.files.0.is_some(), "{what}");
+        assert_eq!(x.files.1, y.files.1, "{what}");
+    }
+}
+
+#[test]
+fn a_home_read_from_its_working_tree_answers_as_the_revision_written_whole() {
+    for (what, change) in changes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap().join("home");
+        home_repo(&home);
+        change(&home);
+        assert_readings_agree(&engine_of(&home), &home, what);
+    }
+}
+
+#[test]
+fn every_change_at_once_and_two_commits_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    let all = changes();
+    for (_, change) in &all[..5] {
+        change(&home);
+    }
+    commit(&home);
+    for (_, change) in &all[5..] {
+        change(&home);
+    }
+    let engine = engine_of(&home);
+    assert_readings_agree(&engine, &home, "every change");
+    let repo = Repo::discover(&home).unwrap();
+    let two_back = repo.commit("HEAD~1").unwrap();
+    let overlaid = against_worktree(&engine, &repo, &two_back, None, &home, Severity::Warning).unwrap().unwrap();
+    let whole = since_reading(&engine, &home, "HEAD~1", Reading::Whole).unwrap();
+    let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
+    assert_eq!(json(&overlaid.report), json(&whole.report), "two commits back");
+}
+
+#[test]
+fn a_repository_of_skills_shown_through_a_stand_in_home() {
+    for (what, change) in changes().into_iter().filter(|(w, _)| !w.contains("external")) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = tmp.path().canonicalize().unwrap().join("repo");
+        home_repo(&root);
+        let folder = root.join("skills");
+        change(&root);
+        assert_eq!(classify(&folder), FolderKind::Skills);
+        let stand_in = StandInHome::create(&folder, FolderKind::Skills).unwrap();
+        assert_readings_agree(&engine_of(&stand_in.home()), &folder, what);
+    }
+}
+
+#[test]
+fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
+    let outside: [Change; 3] = [
+        ("config.yaml", |r| {
+            write(&r.join("config.yaml"), "skills:\n  external_dirs:\n    - ./shared\n  disabled: [lint]\n")
+        }),
+        ("a category's description", |r| {
+            write(&r.join("skills/devops/DESCRIPTION.md"), "---\ndescription: Ops.\n---\n")
+        }),
+        ("a new category folder", |r| skill(&r.join("skills/data/etl"), "etl", "Load data.", "")),
+    ];
+    for (what, change) in outside {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap().join("home");
+        home_repo(&home);
+        change(&home);
+        let engine = engine_of(&home);
+        let repo = Repo::discover(&home).unwrap();
+        let commit = repo.commit("HEAD").unwrap();
+        assert!(against_worktree(&engine, &repo, &commit, None, &home, Severity::Warning).is_none(), "{what}");
+        // The browser's answer is still made, from the revision read whole.
+        let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
+        assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), what);
+    }
+}
+
+/// Two revisions compared from the working tree's walk answer what the
+/// later one checked out on its own answers against the earlier one, read
+/// whole, whatever the working tree holds (uncommitted edits, untracked
+/// skills).
+#[test]
+fn two_revisions_compared_from_the_working_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    let first = git(&home, &["rev-parse", "HEAD"]);
+    let all = changes();
+    for (_, change) in &all[..6] {
+        change(&home);
+    }
+    commit(&home);
+    let second = git(&home, &["rev-parse", "HEAD"]);
+    for (_, change) in &all[6..] {
+        change(&home);
+    }
+    commit(&home);
+    let third = git(&home, &["rev-parse", "HEAD"]);
+    // Uncommitted work in the working tree is no revision's.
+    skill(&home.join("skills/devops/deploy"), "deploy", "Deploy, uncommitted.", "");
+    skill(&home.join("skills/tools/draft"), "draft", "An untracked skill.", "");
+    let engine = engine_of(&home);
+    let repo = Repo::discover(&home).unwrap();
+    for (i, (from, to)) in [(&first, &second), (&second, &third), (&first, &third)].into_iter().enumerate() {
+        let overlaid = against_worktree(&engine, &repo, from, Some(to), &home, Severity::Warning)
+            .expect("read from the working tree")
+            .unwrap();
+        // The later revision checked out beside it, the earlier read whole.
+        let checkout = tmp.path().canonicalize().unwrap().join(format!("checkout-{i}"));
+        git(&home, &["worktree", "add", "-q", "--detach", checkout.to_str().unwrap(), to]);
+        let whole = since_reading(&engine_of(&checkout), &checkout, from, Reading::Whole).unwrap();
+        let json =
+            |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
+        let expected = json(&whole.report).to_string().replace(checkout.to_str().unwrap(), home.to_str().unwrap());
+        assert_eq!(json(&overlaid.report).to_string(), expected, "{from}..{to}");
+    }
+}
+
+/// A folder that differs holding a symlink in the revision reads the
+/// revision whole: the link may point at what only the whole tree holds.
+#[cfg(unix)]
+#[test]
+fn a_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    let link = home.join("skills/tools/lint/references/keys.md");
+    std::os::unix::fs::symlink("../../keys/references/notes.md", &link).unwrap();
+    commit(&home);
+    skill(&home.join("skills/tools/lint"), "lint", "Lint, with the keys' notes.", "");
+    let engine = engine_of(&home);
+    let repo = Repo::discover(&home).unwrap();
+    let head = repo.commit("HEAD").unwrap();
+    assert!(against_worktree(&engine, &repo, &head, None, &home, Severity::Warning).is_none());
+    let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
+    assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), "symlink");
+}
