@@ -155,11 +155,25 @@ pub fn compare_sides<'a>(
 /// Two revisions, or a revision and the working tree, compared from one
 /// walk of the working tree ([`against_worktree`]); the written copies of
 /// the skill folders that differ are removed when this is dropped.
-pub struct Overlaid {
+pub struct Overlaid<'a> {
     pub report: DiffReport,
     /// What writing each copy left out.
     pub written: Vec<Written>,
     _copies: Vec<tempfile::TempDir>,
+    /// The two states compared.
+    states: Box<[State<'a>; 2]>,
+}
+
+impl Overlaid<'_> {
+    /// The report and what writing left out, the copies removed and the
+    /// states left for the process's end to free: a command about to exit
+    /// need not free two whole catalogs piece by piece.
+    pub fn into_report_at_exit(self) -> (DiffReport, Vec<Written>) {
+        let Overlaid { report, written, _copies, states } = self;
+        drop(_copies);
+        std::mem::forget(states);
+        (report, written)
+    }
 }
 
 /// A revision as the working tree's walk stands for it: the paths where
@@ -186,14 +200,14 @@ struct Near {
 /// differs holds a symlink (it may point at what only the whole tree
 /// holds), a root lies outside the repository or is not in the revision,
 /// or the backend is remote (paths inside the sandbox follow the roots).
-pub fn against_worktree(
-    worktree: &crate::engine::Engine,
+pub fn against_worktree<'a>(
+    worktree: &'a crate::engine::Engine,
     repo: &Repo,
     from: &str,
     to: Option<&str>,
     folder: &Path,
     min: Severity,
-) -> Option<Result<Overlaid, String>> {
+) -> Option<Result<Overlaid<'a>, String>> {
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     // A root elsewhere is the same in both states only when it holds
     // nothing (a stand-in home's skills dir); another may be a repository
@@ -275,8 +289,8 @@ pub fn against_worktree(
 /// copies written, both states answered side by side, compared; none when
 /// a copy's roots do not match the working tree's.
 #[allow(clippy::too_many_arguments)]
-fn overlaid(
-    worktree: &crate::engine::Engine,
+fn overlaid<'a>(
+    worktree: &'a crate::engine::Engine,
     repo: &Repo,
     options: &ReadOptions,
     mut walked: crate::engine::check::walk::WalkedCheck,
@@ -284,7 +298,7 @@ fn overlaid(
     root_rels: &[String],
     (repo_root, folder): (&Path, &Path),
     touched: &BTreeSet<String>,
-) -> Result<Option<Overlaid>, String> {
+) -> Result<Option<Overlaid<'a>>, String> {
     let mut copies = Vec::new();
     let mut written = Vec::new();
     let mut overlays = Vec::new();
@@ -312,12 +326,19 @@ fn overlaid(
         dir.strip_prefix(&top).is_ok_and(|rel| covered(&crate::engine::paths::rel_string(rel), &regions))
     }));
     let own = ReadOptions { policy: Policy { only: Some(only), ..options.policy.clone() }, ..options.clone() };
-    State::check_own(worktree, &own, &mut walked);
+    // The walk is copied for the earlier state while those rules run.
+    let (kept, found) = std::thread::scope(|scope| {
+        let kept = scope.spawn(|| walked.clone());
+        let found = State::own_checked(worktree, &own, &walked);
+        (kept.join(), found)
+    });
+    let mut kept = kept.map_err(|_| "copying the working tree's walk failed".to_owned())?;
+    State::add_own(&mut kept, found.clone());
+    State::add_own(&mut walked, found);
     let state = |walked, overlay: &Option<(diff::Overlay, crate::engine::Engine)>| match overlay {
         None => Some(State::from_walk(worktree, options, walked)),
         Some((overlay, differing)) => State::overlaid(worktree, options, walked, differing, overlay.clone()),
     };
-    let kept = walked.clone();
     let (before, after) = std::thread::scope(|scope| {
         let before = scope.spawn(|| state(kept, &overlays[0]));
         let after = match overlays.get(1) {
@@ -335,7 +356,7 @@ fn overlaid(
     for sub in sides.iter().flat_map(|s| &s.submodules) {
         report.notes.push(format!("submodule {sub} left aside (its folder is read as the working tree has it)"));
     }
-    Ok(Some(Overlaid { report, written, _copies: copies }))
+    Ok(Some(Overlaid { report, written, _copies: copies, states: Box::new([before, after]) }))
 }
 
 /// The skill folders (relative to the repository's top) that hold a

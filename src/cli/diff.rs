@@ -298,7 +298,8 @@ fn read_overlaid(
         }
     };
     match compare::against_worktree(&session.engine, repo, &span.from, span.to.as_deref(), folder, args.min_severity)? {
-        Ok(compare::Overlaid { mut report, written, .. }) => {
+        Ok(overlaid) => {
+            let (mut report, written) = overlaid.into_report_at_exit();
             for written in &written {
                 report.notes.extend(notes(written, None));
             }

@@ -70,6 +70,15 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// The slash command `key` runs: the catalog's (one entry made, not the
+    /// whole table), else from [`Context::commands`].
+    pub fn command(&self, key: &str) -> Option<std::borrow::Cow<'_, SkillCommand>> {
+        match self.catalog {
+            Some(catalog) => catalog.command(key).map(std::borrow::Cow::Owned),
+            None => self.commands().get(key).map(std::borrow::Cow::Borrowed),
+        }
+    }
+
     /// The slash commands (`scan_skill_commands()`): the catalog's, else
     /// scanned once.
     pub fn commands(&self) -> &IndexMap<String, SkillCommand> {

@@ -274,8 +274,7 @@ impl Context<'_> {
         instruction: &str,
         task_id: Option<&str>,
     ) -> Option<(String, String, Option<PathBuf>)> {
-        let commands = self.commands();
-        let info = commands.get(key)?;
+        let info = self.command(key)?;
         let loaded = self.load_skill(&paths::path_string(&info.skill_dir), task_id)?;
         let note = format!(
             "[IMPORTANT: The user has invoked the \"{}\" skill, indicating they want you to follow its instructions. The full skill content is loaded below.]",
@@ -286,7 +285,6 @@ impl Context<'_> {
     }
     /// `build_stacked_skill_invocation_message(keys, instruction)`.
     pub fn stacked_message(&self, keys: &[String], instruction: &str, task_id: Option<&str>) -> Option<Composed> {
-        let commands = self.commands();
         let (mut loaded_names, mut missing, mut blocks) = (Vec::new(), Vec::new(), Vec::new());
         let mut seen = HashSet::new();
         for key in keys {
@@ -294,7 +292,7 @@ impl Context<'_> {
                 continue;
             }
             let loaded =
-                commands.get(key).and_then(|info| self.load_skill(&paths::path_string(&info.skill_dir), task_id));
+                self.command(key).and_then(|info| self.load_skill(&paths::path_string(&info.skill_dir), task_id));
             let Some(loaded) = loaded else {
                 missing.push(key.trim_start_matches('/').to_owned());
                 continue;

@@ -107,10 +107,10 @@ pub struct WalkedCheck {
 }
 
 impl WalkedCheck {
-    /// Runs the own rules of the skills `policy.only` selects (every skill
-    /// without it) that the walk passed over, as the walk would have: for a
-    /// walk made before it was known which skills need them.
-    pub(crate) fn check_own(&mut self, engine: &Engine, progress: &Progress, policy: &Policy) {
+    /// The own rules' findings of the skills `policy.only` selects (every
+    /// skill without it), as the walk would have made them: for a walk made
+    /// before it was known which skills need them ([`WalkedCheck::add_own`]).
+    pub(crate) fn own_checked(&self, engine: &Engine, progress: &Progress, policy: &Policy) -> OwnFindings {
         let roots = engine.diagnostic_roots(&self.catalog);
         let selected: Vec<usize> = (0..self.catalog.skills.len())
             .filter(|&i| policy.only.as_ref().map_or(true, |only| (only.0)(&self.catalog.skills[i].skill_dir)))
@@ -130,7 +130,14 @@ impl WalkedCheck {
             }
             (found, suppressing)
         });
-        for (i, (mut found, suppressing)) in selected.into_iter().zip(checked) {
+        OwnFindings(
+            selected.into_iter().zip(checked).map(|(i, (found, suppressing))| (i, found, suppressing)).collect(),
+        )
+    }
+
+    /// Adds own rules' findings made for this walk's skills.
+    pub(crate) fn add_own(&mut self, own: OwnFindings) {
+        for (i, mut found, suppressing) in own.0 {
             let walked = &mut self.skills[i];
             walked.found.append(&mut found);
             walked.suppressing |= suppressing;
@@ -215,6 +222,11 @@ fn overlaid_report(kept: WalkReport, written: WalkReport, overlay: &crate::overl
     report.descriptions.extend(written.descriptions);
     report
 }
+
+/// Own rules' findings made after a walk, by skill: its place in the walk,
+/// the findings, whether its files hold suppression comments.
+#[derive(Clone, Default)]
+pub struct OwnFindings(Vec<(usize, Vec<Finding>, bool)>);
 
 /// A home checked in one walk, and what the same walk gave besides.
 pub struct CheckedHome {

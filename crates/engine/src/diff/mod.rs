@@ -9,7 +9,7 @@ pub mod git;
 mod report;
 
 use crate::catalog::Catalog;
-use crate::check::walk::{CheckWalk, WalkedCheck};
+use crate::check::walk::{CheckWalk, OwnFindings, WalkedCheck};
 use crate::check::{Policy, Progress};
 use crate::context::Context;
 use crate::cost::{CostReport, CostRequest, Size, Tokenizer};
@@ -73,10 +73,16 @@ impl<'a> State<'a> {
         engine.walk_checked(&Progress::default(), &options.policy, NOTING)
     }
 
-    /// Runs each skill's own rules on the skills of a walk
-    /// ([`State::walk`]) that `options.policy.only` selects.
-    pub fn check_own(engine: &Engine, options: &ReadOptions, walked: &mut WalkedCheck) {
-        walked.check_own(engine, &Progress::default(), &options.policy);
+    /// Each skill's own rules on the skills of a walk ([`State::walk`])
+    /// that `options.policy.only` selects, to add to it (and to its copies:
+    /// [`State::add_own`]).
+    pub fn own_checked(engine: &Engine, options: &ReadOptions, walked: &WalkedCheck) -> OwnFindings {
+        walked.own_checked(engine, &Progress::default(), &options.policy)
+    }
+
+    /// Adds own rules' findings made for a walk's skills ([`State::own_checked`]).
+    pub fn add_own(walked: &mut WalkedCheck, own: OwnFindings) {
+        walked.add_own(own);
     }
 
     /// The state a walk ([`State::walk`]) found.
