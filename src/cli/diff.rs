@@ -202,13 +202,11 @@ fn read_whole(
     span: &Span,
     folder: &Path,
 ) -> Result<DiffReport, i32> {
-    let repo = repo.clone();
-    let folder = folder.to_path_buf();
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     // Git's changed paths are asked for while the revisions are written.
-    let changed = compare::ChangedPaths::start(&repo, &span.from, span.to.as_deref());
-    let written = |commit: &str| crate::compare::read_revision(&repo, commit);
+    let changed = compare::ChangedPaths::start(repo, &span.from, span.to.as_deref());
+    let written = |commit: &str| crate::compare::read_revision(repo, commit);
     let from_tree = match written(&span.from) {
         Ok(t) => t,
         Err(msg) => {
@@ -229,7 +227,7 @@ fn read_whole(
                 let written = dir.path().canonicalize().unwrap_or_else(|_| dir.path().to_path_buf());
                 (written.join(&rel), Some((written, repo_root.clone())))
             }
-            None => (folder.clone(), None),
+            None => (folder.to_path_buf(), None),
         }
     };
     // A revision's external dirs are read at that revision where they can be.
@@ -265,7 +263,7 @@ fn read_whole(
     let before =
         compare::Side { engine: &from_session.engine, home: &from_home, root: &from_root, written_as: from_map };
     let after = compare::Side { engine: &to_session.engine, home: &to_home, root: &to_root, written_as: to_map };
-    let report = compare::compare_sides(before, after, &changed.finish(), &repo_root, &folder, args.min_severity);
+    let report = compare::compare_sides(before, after, &changed.finish(), &repo_root, folder, args.min_severity);
     let mut report = match report {
         Ok(report) => report,
         Err(e) => {

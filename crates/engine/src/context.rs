@@ -197,8 +197,9 @@ struct DirLookup {
     /// Every `*.md` below the root by file name, in `rglob` order: the
     /// legacy `{name}.md` lookups. Walked on the first lookup that needs it.
     md_files: std::sync::OnceLock<HashMap<std::ffi::OsString, Vec<PathBuf>>>,
-    /// Names that include every `*.md` name below the root, when a walk
-    /// already saw them: a name not among them needs no walk.
+    /// Names that include every `*.md` name below the root that a lookup
+    /// can find (those in a skill's support folders it never can), when a
+    /// walk already saw them: a name not among them needs no walk.
     md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
     /// The name of every entry below the root (symlinked folders not
     /// entered): a pattern of several parts matches only under a folder

@@ -32,9 +32,9 @@ impl Overlay {
 
     /// Where the file the user knows as `real` is read from.
     pub fn actual(&self, real: &Path) -> PathBuf {
-        match real.strip_prefix(&self.real_top) {
-            Ok(rel) if self.covers(real) => self.written_top.join(rel),
-            _ => real.to_path_buf(),
+        match self.covers(real) {
+            true => self.actual_root(real),
+            false => real.to_path_buf(),
         }
     }
 

@@ -145,9 +145,6 @@ impl Policy {
             && !self.ignore.iter().any(|s| s.matches(rule))
     }
 
-    /// The finding's fate, its severity set as the settings say (before
-    /// the minimum is applied). Inline suppressions are judged elsewhere:
-    /// they need the file's text.
     /// `path` as the user knows it (see [`Policy::written_as`]).
     fn shown_path<'p>(&self, path: &'p std::path::Path) -> std::borrow::Cow<'p, std::path::Path> {
         for (written, real) in &self.written_as {
@@ -158,6 +155,9 @@ impl Policy {
         std::borrow::Cow::Borrowed(path)
     }
 
+    /// The finding's fate, its severity set as the settings say (before
+    /// the minimum is applied). Inline suppressions are judged elsewhere:
+    /// they need the file's text.
     pub fn judge(&self, f: &mut Finding) -> Result<(), Dropped> {
         let Some(rule) = Policy::rule_of(f) else { return Ok(()) };
         match self.level_of(rule) {

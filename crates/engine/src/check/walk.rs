@@ -97,8 +97,8 @@ pub(crate) struct SkillWalked {
 
 /// A check's walk of the roots, before the findings that depend on other
 /// skills: what a state that differs in a few folders reuses
-/// ([`crate::overlay`]). Its catalog is lean, its skills not linked
-/// to each other yet; one report per root.
+/// ([`crate::overlay`]). Its catalog is lean and linked as the walk found
+/// it; one report per root.
 #[derive(Clone)]
 pub struct WalkedCheck {
     pub(crate) catalog: Catalog,
@@ -232,7 +232,8 @@ pub struct OwnFindings(Vec<(usize, Vec<Finding>, bool)>);
 pub struct CheckedHome {
     pub catalog: Catalog,
     pub findings: Vec<Finding>,
-    /// Every `*.md` name below the roots (for [`Context::knowing_md_names`]).
+    /// Every `*.md` name below the roots a name lookup can find (for
+    /// [`Context::knowing_md_names`]; see `Engine::walk_checked`).
     pub md_names: std::sync::Arc<HashSet<OsString>>,
     /// The system-prompt index asked for.
     pub index: Option<Result<PromptIndex, PyError>>,
@@ -397,8 +398,11 @@ impl Engine {
         let (mut catalog, skills) = self.walk_catalog(
             &|skill, text, tree| {
                 let own_rules = own_rules && policy.only.as_ref().map_or(true, |only| (only.0)(&skill.skill_dir));
-                let files = (own_rules || tree.is_some()).then(|| tree.unwrap_or_else(|| skill_files(skill)));
-                let files = files.unwrap_or_default();
+                let files = match tree {
+                    Some(tree) => tree,
+                    None if own_rules => skill_files(skill),
+                    None => Vec::new(),
+                };
                 let mut found = Vec::new();
                 if own_rules {
                     found = self.own_findings(skill, text.ok_or_else(|| read_error(skill)), &files, &roots);

@@ -38,7 +38,8 @@ pub struct State<'a> {
     /// Where this state's files were written, and the folders they stand
     /// for: answers name the latter.
     pub written_as: Vec<(PathBuf, PathBuf)>,
-    /// Every `*.md` name below the roots: name lookups need no walk.
+    /// Every `*.md` name below the roots a name lookup can find: lookups
+    /// need no walk.
     md_names: std::sync::Arc<HashSet<std::ffi::OsString>>,
 }
 
