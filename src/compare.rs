@@ -326,21 +326,38 @@ fn overlaid<'a>(
         dir.strip_prefix(&top).is_ok_and(|rel| covered(&crate::engine::paths::rel_string(rel), &regions))
     }));
     let own = ReadOptions { policy: Policy { only: Some(only), ..options.policy.clone() }, ..options.clone() };
-    // The walk is copied for the earlier state while those rules run.
-    let (kept, found) = std::thread::scope(|scope| {
-        let kept = scope.spawn(|| walked.clone());
-        let found = State::own_checked(worktree, &own, &walked);
-        (kept.join(), found)
-    });
-    let mut kept = kept.map_err(|_| "copying the working tree's walk failed".to_owned())?;
-    State::add_own(&mut kept, found.clone());
-    State::add_own(&mut walked, found);
     let state = |walked, overlay: &Option<(diff::Overlay, crate::engine::Engine)>| match overlay {
         None => Some(State::from_walk(worktree, options, walked)),
         Some((overlay, differing)) => State::overlaid(worktree, options, walked, differing, overlay.clone()),
     };
-    let (before, after) = std::thread::scope(|scope| {
-        let before = scope.spawn(|| state(kept, &overlays[0]));
+    // The earlier state takes the skills in its own folders that differ
+    // from its copy: it waits for those rules only when the later state's
+    // folders reach beyond its own.
+    let earlier_needs_own =
+        sides.get(1).is_some_and(|later| later.regions.iter().any(|r| !covered(r, &sides[0].regions)));
+    let (before, after) = std::thread::scope(|outer| {
+        let (send_kept, kept) = std::sync::mpsc::channel::<crate::engine::check::walk::WalkedCheck>();
+        let (send_own, own_found) = std::sync::mpsc::channel();
+        let overlay = &overlays[0];
+        // The walk is copied for the earlier state while the rules run.
+        let before = outer.spawn(move || {
+            let mut kept = kept.recv().ok()?;
+            if earlier_needs_own {
+                State::add_own(&mut kept, own_found.recv().ok()?);
+            }
+            state(kept, overlay)
+        });
+        let found = std::thread::scope(|inner| {
+            inner.spawn(|| {
+                // The earlier state gone, the copy has no one to take it.
+                let _ = send_kept.send(walked.clone());
+            });
+            State::own_checked(worktree, &own, &walked)
+        });
+        if earlier_needs_own {
+            let _ = send_own.send(found.clone());
+        }
+        State::add_own(&mut walked, found);
         let after = match overlays.get(1) {
             Some(overlay) => state(walked, overlay),
             None => state(walked, &None),

@@ -10,7 +10,7 @@ use super::bundles::Bundle;
 use super::commands::{is_core_command, SkillCommand, CORE_COMMANDS};
 use super::context::Context;
 use super::value::{Map, Value};
-use super::view::SkillRef;
+use super::view::{Keeping, SkillRef};
 use super::Engine;
 use crate::py::json_truthy;
 use crate::py::py_strip;
@@ -242,7 +242,7 @@ impl Context<'_> {
         let normalized = self.engine.normalize_lookup_name(&raw);
         let mut frontmatter = None;
         let payload =
-            self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, Some(&mut frontmatter));
+            self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, Keeping::Load(&mut frontmatter));
         if payload.get("success").and_then(Json::as_bool) != Some(true) {
             return None;
         }

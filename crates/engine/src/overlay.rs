@@ -26,8 +26,15 @@ impl Overlay {
     /// differs.
     pub fn covers(&self, real: &Path) -> bool {
         let Ok(rel) = real.strip_prefix(&self.real_top) else { return false };
-        let rel = paths::rel_string(rel);
-        self.regions.contains(&rel) || rel.match_indices('/').any(|(at, _)| self.regions.contains(&rel[..at]))
+        let within = |rel: &str| {
+            self.regions.contains(rel) || rel.match_indices('/').any(|(at, _)| self.regions.contains(&rel[..at]))
+        };
+        // Asked of every skill: a path written as its components join is
+        // looked up as it is, any other is joined anew.
+        match rel.to_str() {
+            Some(text) if is_joined(text) => within(text),
+            _ => within(&paths::rel_string(rel)),
+        }
     }
 
     /// Where the file the user knows as `real` is read from.
@@ -61,6 +68,12 @@ impl Overlay {
     pub fn is_written(&self, actual: &Path) -> bool {
         actual.starts_with(&self.written_top)
     }
+}
+
+/// Whether `rel` reads as `paths::rel_string` writes it: `/` between
+/// components, no empty or `.` component.
+fn is_joined(rel: &str) -> bool {
+    std::path::MAIN_SEPARATOR == '/' && rel.split('/').all(|part| !part.is_empty() && part != ".") || rel.is_empty()
 }
 
 impl crate::Engine {
@@ -98,6 +111,11 @@ mod tests {
         for not in ["/repo/skills/a", "/repo/skills/a/bc/SKILL.md", "/repo/skills/cc", "/elsewhere/skills/c", "/repo"] {
             assert!(!o.covers(Path::new(not)), "{not}");
         }
+        // Written otherwise, the same folders.
+        for covered in ["/repo/skills//a/b", "/repo/skills/./c/", "/repo/skills/a/b/"] {
+            assert!(o.covers(Path::new(covered)), "{covered}");
+        }
+        assert!(!o.covers(Path::new("/repo/skills//a/")));
     }
 
     #[test]

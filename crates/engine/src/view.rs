@@ -79,6 +79,16 @@ fn found_file(skill_md: &Path) -> (String, Found) {
     (name, Found { skill_dir, skill_md: skill_md.to_path_buf() })
 }
 
+/// What the caller of a view keeps of it.
+pub(crate) enum Keeping<'k> {
+    /// The whole answer, as the agent gets it.
+    Answer,
+    /// Whether it loads, and the frontmatter a successful view parsed
+    /// (whoever reads the same SKILL.md next need not parse it again): a
+    /// not-found answer names no available skills.
+    Load(&'k mut Option<Map>),
+}
+
 /// Whether a view lists the skill's linked files.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Links {
@@ -118,19 +128,22 @@ impl Context<'_> {
         task_id: Option<&str>,
         preprocess: bool,
     ) -> Json {
-        self.skill_view_keeping(skill, file_path, task_id, preprocess, None)
+        self.skill_view_keeping(skill, file_path, task_id, preprocess, Keeping::Answer)
     }
 
-    /// [`Context::skill_view`], handing a successful view's frontmatter to
-    /// `keep`: whoever reads the same SKILL.md next need not parse it again.
+    /// [`Context::skill_view`], kept as `keeping` says.
     pub(crate) fn skill_view_keeping(
         &self,
         skill: SkillRef<'_>,
         file_path: Option<&str>,
         task_id: Option<&str>,
         preprocess: bool,
-        keep: Option<&mut Option<Map>>,
+        keeping: Keeping<'_>,
     ) -> Json {
+        let keep = match keeping {
+            Keeping::Answer => None,
+            Keeping::Load(frontmatter) => Some(frontmatter),
+        };
         let engine = self.engine;
         let name = match skill {
             SkillRef::Name(name) => name,
@@ -180,6 +193,11 @@ impl Context<'_> {
             });
         }
         let Some(found) = candidates.into_iter().next().filter(|c| paths::exists(&c.skill_md)) else {
+            // A load reads only that it failed; the names of a big home's
+            // skills are listed and sorted for nothing.
+            if keep.is_some() {
+                return json!({"success": false, "error": format!("Skill '{name}' not found.")});
+            }
             return match self.available.get_or_init(|| self.first_listed(AVAILABLE_SHOWN)).clone() {
                 Ok(names) => json!({
                     "success": false,

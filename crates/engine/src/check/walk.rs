@@ -162,23 +162,30 @@ impl WalkedCheck {
         if !copies_match || self.reports.len() != differing.reports.len() {
             return None;
         }
-        let WalkedCheck { catalog: kept, skills: kept_walked, reports: kept_reports } = self;
-        let mut entries: Vec<(usize, PathBuf, CatalogSkill, SkillWalked)> = Vec::with_capacity(kept.skills.len());
-        for (skill, walked) in kept.skills.into_iter().zip(kept_walked) {
-            if !overlay.covers(&skill.skill_dir) {
-                entries.push((skill.root, skill.skill_md.clone(), skill, walked));
-            }
-        }
-        for (skill, walked) in differing.catalog.skills.into_iter().zip(differing.skills) {
-            entries.push((skill.root, overlay.shown(&skill.skill_md), skill, walked));
-        }
-        // A walk lists each root's skills by path.
-        entries.sort_by(|a, b| (a.0, a.1.as_os_str()).cmp(&(b.0, b.1.as_os_str())));
-        let (mut skills, mut walked) = (Vec::with_capacity(entries.len()), Vec::with_capacity(entries.len()));
-        for (_, _, skill, w) in entries {
-            skills.push(skill);
-            walked.push(w);
-        }
+        let WalkedCheck { catalog: mut kept, skills: mut walked, reports: kept_reports } = self;
+        // The skills outside the folders that differ stay in their lists and
+        // the copy's join them, all then moved to the places one walk of the
+        // state gives them (by root, then path): a big home's skills are too
+        // large to copy into new lists.
+        let outside: Vec<bool> = kept.skills.iter().map(|s| !overlay.covers(&s.skill_dir)).collect();
+        retain_marked(&mut kept.skills, &outside);
+        retain_marked(&mut walked, &outside);
+        let first_written = kept.skills.len();
+        let shown: Vec<PathBuf> = differing.catalog.skills.iter().map(|s| overlay.shown(&s.skill_md)).collect();
+        let mut skills = std::mem::take(&mut kept.skills);
+        skills.extend(differing.catalog.skills);
+        walked.extend(differing.skills);
+        let order = {
+            let listed_by = |i: usize| {
+                let path = if i < first_written { &skills[i].skill_md } else { &shown[i - first_written] };
+                (skills[i].root, path.as_os_str())
+            };
+            let mut order: Vec<usize> = (0..skills.len()).collect();
+            order.sort_by(|&a, &b| listed_by(a).cmp(&listed_by(b)));
+            order
+        };
+        apply_order(&mut skills, &order);
+        apply_order(&mut walked, &order);
         let commands = engine.link_catalog(&mut skills);
         let mut unreadable: Vec<crate::catalog::UnreadableFolder> =
             kept.unreadable.into_iter().filter(|u| !overlay.covers(&u.path)).collect();
@@ -200,6 +207,30 @@ impl WalkedCheck {
             overlay: Some(overlay),
         };
         Some(WalkedCheck { catalog, skills: walked, reports })
+    }
+}
+
+/// Keeps the items whose mark is set.
+fn retain_marked<T>(items: &mut Vec<T>, marks: &[bool]) {
+    let mut marks = marks.iter();
+    items.retain(|_| marks.next().copied().unwrap_or(false));
+}
+
+/// Puts at each place `i` the item that was at `order[i]` (`order` holds
+/// each place once), by swaps within the list.
+fn apply_order<T>(items: &mut [T], order: &[usize]) {
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        let mut at = start;
+        while !placed[at] {
+            placed[at] = true;
+            let from = order[at];
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
     }
 }
 
@@ -715,6 +746,22 @@ mod tests {
             .collect();
         homes.sort();
         homes
+    }
+
+    /// Each place gets the item its order names, whatever the cycles.
+    #[test]
+    fn apply_order_moves_each_item_to_its_place() {
+        let orders: [&[usize]; 5] = [&[], &[0, 1, 2], &[2, 0, 1], &[1, 0, 3, 2, 4], &[4, 3, 0, 1, 2]];
+        for order in orders {
+            let items: Vec<char> = "abcde".chars().take(order.len()).collect();
+            let expected: Vec<char> = order.iter().map(|&i| items[i]).collect();
+            let mut moved = items.clone();
+            apply_order(&mut moved, order);
+            assert_eq!(moved, expected, "{order:?}");
+        }
+        let mut items = vec![1, 2, 3];
+        retain_marked(&mut items, &[true, false, true]);
+        assert_eq!(items, [1, 3]);
     }
 
     /// The index made from the walks a check or a lean catalog hands over

@@ -257,12 +257,19 @@ pub fn touches_home(states: [&State; 2], base: &Path, changed: &std::collections
 
 /// Compares two states. `home` is the home as the user names it (folders
 /// are shown relative to it).
-pub fn compare(before: &State, after: &State, home: &Path, touched: &Touched) -> DiffReport {
-    let old = answers(before, home);
-    let new = answers(after, home);
+pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &Touched) -> DiffReport {
+    // Each state's answers and name lookups are made on a thread of its own.
+    let read = |state: &'a State| {
+        let ctx = Context::prepared(state.engine, &state.catalog).knowing_md_names(state.md_names.clone());
+        ctx.lookup();
+        (answers(state, home), ctx)
+    };
+    let ((old, ctx_before), (new, ctx_after)) = std::thread::scope(|scope| {
+        let earlier = scope.spawn(|| read(before));
+        let later = read(after);
+        (earlier.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), later)
+    });
     let pairs = pair_up(&old, &new);
-    let ctx_before = Context::prepared(before.engine, &before.catalog).knowing_md_names(before.md_names.clone());
-    let ctx_after = Context::prepared(after.engine, &after.catalog).knowing_md_names(after.md_names.clone());
     // Messages and the guard's scans are made for the skills a change
     // touched, on worker threads.
     let rendered = crate::parallel_map_min(&pairs, 16, |&pair| match pair {
