@@ -226,21 +226,20 @@ pub fn against_worktree<'a>(
     let revisions = {
         let (repo, revs): (Repo, Vec<String>) =
             (repo.clone(), std::iter::once(from).chain(to).map(str::to_owned).collect());
-        std::thread::spawn(move || {
-            let between = match revs.get(1) {
-                Some(to) => Some(repo.changed_paths(&revs[0], Some(to))?),
-                None => None,
+        std::thread::spawn(move || -> Result<_, git::GitError> {
+            let (earlier, entries) = (revs[0].clone(), repo.tree(&revs[0])?);
+            let Some(later) = revs.get(1) else {
+                return Ok((vec![(repo.tracked_changes(&earlier)?, earlier, Some(entries))], None));
             };
-            // The later revision's files are asked for only when it differs
-            // from the working tree (seldom, in a checkout of it).
-            let each: Result<Vec<_>, git::GitError> = revs
-                .iter()
-                .enumerate()
-                .map(|(i, rev)| {
-                    Ok((rev.clone(), repo.tracked_changes(rev)?, (i == 0).then(|| repo.tree(rev)).transpose()?))
-                })
-                .collect();
-            each.map(|each| (each, between))
+            let between = repo.changed_paths(&earlier, Some(later))?;
+            let from_later = repo.tracked_changes(later)?;
+            // The working tree differs from the earlier revision at most
+            // where it differs from the later one or the later from the
+            // earlier (exactly there in a checkout of the later): one
+            // comparison of every file less. The later revision's files are
+            // asked for only when it differs from the working tree.
+            let from_earlier = between.union(&from_later).cloned().collect();
+            Ok((vec![(from_earlier, earlier, Some(entries)), (from_later, later.clone(), None)], Some(between)))
         })
     };
     let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
@@ -257,7 +256,7 @@ pub fn against_worktree<'a>(
         .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))
         .collect();
     let mut sides = Vec::new();
-    for (rev, tracked, entries) in revisions {
+    for (tracked, rev, entries) in revisions {
         let mut changed = tracked;
         changed.extend(untracked.iter().cloned());
         let entries = match entries {

@@ -249,6 +249,18 @@ fn two_revisions_compared_from_the_working_tree() {
     // Uncommitted work in the working tree is no revision's.
     skill(&home.join("skills/devops/deploy"), "deploy", "Deploy, uncommitted.", "");
     skill(&home.join("skills/tools/draft"), "draft", "An untracked skill.", "");
+    // A SKILL.md the later commits changed, back in the working tree as the
+    // first had it: there the working tree is the earlier revision.
+    let changed = git(&home, &["diff", "--name-only", &first, &second]);
+    let reverted = changed.lines().find(|p| p.ends_with("/SKILL.md")).expect("a SKILL.md changed");
+    let first_text = std::process::Command::new("git")
+        .arg("-C")
+        .arg(&home)
+        .args(["cat-file", "blob", &format!("{first}:{reverted}")])
+        .output()
+        .unwrap()
+        .stdout;
+    std::fs::write(home.join(reverted), first_text).unwrap();
     let engine = engine_of(&home);
     let repo = Repo::discover(&home).unwrap();
     for (i, (from, to)) in [(&first, &second), (&second, &third), (&first, &third)].into_iter().enumerate() {
