@@ -199,7 +199,8 @@ struct Near {
 /// bundle, a category's description: any skill may change), a folder that
 /// differs holds a symlink (it may point at what only the whole tree
 /// holds), a root lies outside the repository or is not in the revision,
-/// or the backend is remote (paths inside the sandbox follow the roots).
+/// the backend is remote (paths inside the sandbox follow the roots), or a
+/// folder differs in the later revision and not in the earlier.
 pub fn against_worktree<'a>(
     worktree: &'a crate::engine::Engine,
     repo: &Repo,
@@ -278,6 +279,13 @@ pub fn against_worktree<'a>(
         }
         sides.push(Near { changed, regions, wanted, submodules });
     }
+    // The earlier revision's changed paths hold the later's: each folder
+    // that differs in the later one lies in one that differs in the earlier,
+    // whose state then reads them all from its copy ([`overlaid`]). Were it
+    // otherwise, the revision is read whole.
+    if sides.get(1).is_some_and(|later| later.regions.iter().any(|r| !covered(r, &sides[0].regions))) {
+        return None;
+    }
     // What a change touched: between the two revisions, else the first's.
     let touched = between.unwrap_or_else(|| sides[0].changed.clone());
     let top = (repo_root.as_path(), folder);
@@ -329,23 +337,13 @@ fn overlaid<'a>(
         None => Some(State::from_walk(worktree, options, walked)),
         Some((overlay, differing)) => State::overlaid(worktree, options, walked, differing, overlay.clone()),
     };
-    // The earlier state takes the skills in its own folders that differ
-    // from its copy: it waits for those rules only when the later state's
-    // folders reach beyond its own.
-    let earlier_needs_own =
-        sides.get(1).is_some_and(|later| later.regions.iter().any(|r| !covered(r, &sides[0].regions)));
+    // The earlier state takes every folder that differs from its copy
+    // (`against_worktree`): it needs none of those rules, and starts as soon
+    // as the walk is copied for it, while they run.
     let (before, after) = std::thread::scope(|outer| {
         let (send_kept, kept) = std::sync::mpsc::channel::<crate::engine::check::walk::WalkedCheck>();
-        let (send_own, own_found) = std::sync::mpsc::channel();
         let overlay = &overlays[0];
-        // The walk is copied for the earlier state while the rules run.
-        let before = outer.spawn(move || {
-            let mut kept = kept.recv().ok()?;
-            if earlier_needs_own {
-                State::add_own(&mut kept, own_found.recv().ok()?);
-            }
-            state(kept, overlay)
-        });
+        let before = outer.spawn(move || state(kept.recv().ok()?, overlay));
         let found = std::thread::scope(|inner| {
             inner.spawn(|| {
                 // The earlier state gone, the copy has no one to take it.
@@ -353,9 +351,6 @@ fn overlaid<'a>(
             });
             State::own_checked(worktree, &own, &walked)
         });
-        if earlier_needs_own {
-            let _ = send_own.send(found.clone());
-        }
         State::add_own(&mut walked, found);
         let after = match overlays.get(1) {
             Some(overlay) => state(walked, overlay),
