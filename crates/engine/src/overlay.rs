@@ -26,15 +26,8 @@ impl Overlay {
     /// differs.
     pub fn covers(&self, real: &Path) -> bool {
         let Ok(rel) = real.strip_prefix(&self.real_top) else { return false };
-        let within = |rel: &str| {
-            self.regions.contains(rel) || rel.match_indices('/').any(|(at, _)| self.regions.contains(&rel[..at]))
-        };
-        // Asked of every skill: a path written as its components join is
-        // looked up as it is, any other is joined anew.
-        match rel.to_str() {
-            Some(text) if is_joined(text) => within(text),
-            _ => within(&paths::rel_string(rel)),
-        }
+        let rel = paths::rel_string(rel);
+        self.regions.contains(&rel) || rel.match_indices('/').any(|(at, _)| self.regions.contains(&rel[..at]))
     }
 
     /// Where the file the user knows as `real` is read from.
@@ -68,12 +61,6 @@ impl Overlay {
     pub fn is_written(&self, actual: &Path) -> bool {
         actual.starts_with(&self.written_top)
     }
-}
-
-/// Whether `rel` reads as `paths::rel_string` writes it: `/` between
-/// components, no empty or `.` component.
-fn is_joined(rel: &str) -> bool {
-    std::path::MAIN_SEPARATOR == '/' && rel.split('/').all(|part| !part.is_empty() && part != ".") || rel.is_empty()
 }
 
 impl crate::Engine {
