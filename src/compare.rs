@@ -7,6 +7,7 @@ use crate::engine::check::run::{resolve, Overrides};
 use crate::engine::check::Policy;
 use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{self, Repo, Written};
+use crate::engine::diff::unread::{PathKind, Unread};
 use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
 use crate::open::FolderKind;
 use std::collections::BTreeSet;
@@ -195,10 +196,13 @@ struct Near {
 /// ([`diff::State::overlaid`]); each skill's own rules run on the skills in
 /// those folders, in both states. None when that cannot stand for a
 /// revision, which is then to be written whole: git does not say what
-/// changed, a changed path lies outside every skill folder (config.yaml, a
-/// bundle, a category's description: any skill may change), a folder that
+/// changed, a changed path lies outside every skill folder where something
+/// reads it (config.yaml, a bundle, a category's description: any skill may
+/// change; paths nothing reads are left aside, [`Unread`]), a folder that
 /// differs holds a symlink (it may point at what only the whole tree
-/// holds), a root lies outside the repository or is not in the revision,
+/// holds), a path was left aside while a revision's tree holds a symlink (a
+/// skill's may lead to it), a root lies outside the repository or is not in
+/// the revision,
 /// the backend is remote (paths inside the sandbox follow the roots), or a
 /// folder differs in the later revision and not in the earlier.
 pub fn against_worktree<'a>(
@@ -221,8 +225,18 @@ pub fn against_worktree<'a>(
     // Git answers while the working tree is walked: the untracked files on
     // one thread, each revision's changes and files on another.
     let untracked = {
-        let repo = repo.clone();
-        std::thread::spawn(move || repo.untracked())
+        let (repo, later) = (repo.clone(), to.map(str::to_owned));
+        // Untracked files make the working tree differ from the later
+        // revision too, whose files are then wanted: asked for here, while
+        // the walk goes on.
+        std::thread::spawn(move || -> Result<_, git::GitError> {
+            let untracked = repo.untracked()?;
+            let later_tree = match later {
+                Some(later) if !untracked.is_empty() => Some(repo.tree(&later)?),
+                _ => None,
+            };
+            Ok((untracked, later_tree))
+        })
     };
     let revisions = {
         let (repo, revs): (Repo, Vec<String>) =
@@ -250,26 +264,36 @@ pub fn against_worktree<'a>(
     };
     let options = ReadOptions { policy, ..ReadOptions::default() };
     let walked = State::walk(worktree, &options);
-    let untracked = untracked.join().ok()?.ok()?;
+    let (untracked, mut later_tree) = untracked.join().ok()?.ok()?;
     let (revisions, between) = revisions.join().ok()?.ok()?;
     let root_rels: Vec<String> = roots
         .iter()
         .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))
         .collect();
+    let unread = Unread::new(&worktree.home, &worktree.env, &roots);
     let mut sides = Vec::new();
+    // Paths nothing reads left out, and whether a revision's tree holds a
+    // symlink: a skill's link may lead to such a path, which then matters.
+    let (mut left_out, mut linked, mut unseen) = (false, false, Vec::new());
     for (tracked, rev, entries) in revisions {
         let mut changed = tracked;
         changed.extend(untracked.iter().cloned());
-        let entries = match entries {
+        let entries = match entries.or_else(|| later_tree.take()) {
             Some(entries) => entries,
-            None if changed.is_empty() => Vec::new(),
+            None if changed.is_empty() => {
+                unseen.push(rev);
+                Vec::new()
+            }
             None => repo.tree(&rev).ok()?,
         };
-        let regions = differing_folders(&repo_root, &changed, &entries)?;
         let rooted = |rel: &String| rel.is_empty() || entries.iter().any(|e| e.path.starts_with(&format!("{rel}/")));
         if !changed.is_empty() && !root_rels.iter().all(rooted) {
             return None;
         }
+        let (regions, kept) = differing_folders(&repo_root, &changed, &entries, &unread)?;
+        left_out |= !changed.is_subset(&kept);
+        linked |= entries.iter().any(|e| e.mode == "120000");
+        let changed = kept;
         let (wanted, rest): (Vec<git::TreeEntry>, Vec<git::TreeEntry>) =
             entries.into_iter().partition(|e| covered(&e.path, &regions));
         let submodules = rest.into_iter().filter(|e| e.mode == "160000").map(|e| e.path).collect();
@@ -279,6 +303,14 @@ pub fn against_worktree<'a>(
         }
         sides.push(Near { changed, regions, wanted, submodules });
     }
+    if left_out {
+        for rev in unseen {
+            linked |= repo.tree(&rev).ok()?.iter().any(|e| e.mode == "120000");
+        }
+        if linked {
+            return None;
+        }
+    }
     // The earlier revision's changed paths hold the later's: each folder
     // that differs in the later one lies in one that differs in the earlier,
     // whose state then reads them all from its copy ([`overlaid`]). Were it
@@ -286,8 +318,13 @@ pub fn against_worktree<'a>(
     if sides.get(1).is_some_and(|later| later.regions.iter().any(|r| !covered(r, &sides[0].regions))) {
         return None;
     }
-    // What a change touched: between the two revisions, else the first's.
-    let touched = between.unwrap_or_else(|| sides[0].changed.clone());
+    // What a change touched: between the two revisions (each path of which
+    // the earlier's changed paths hold, unless nothing reads it), else the
+    // first's.
+    let touched = match between {
+        Some(between) => between.into_iter().filter(|p| sides[0].changed.contains(p)).collect(),
+        None => sides[0].changed.clone(),
+    };
     let top = (repo_root.as_path(), folder);
     overlaid(worktree, repo, &options, walked, sides, &root_rels, top, &touched).transpose()
 }
@@ -370,18 +407,26 @@ fn overlaid<'a>(
     Ok(Some(Overlaid { report, written, _copies: copies, states: Box::new([before, after]) }))
 }
 
-/// The skill folders (relative to the repository's top) that hold a
-/// changed path, in the revision (by its tree's `SKILL.md` files) or in
-/// the working tree; None when a changed path lies in no skill folder.
+/// A revision's changed paths, sorted: the skill folders (relative to the
+/// repository's top) that hold one, in the revision (by its tree's
+/// `SKILL.md` files) or in the working tree, and the paths that matter —
+/// those in a skill folder, a folder only the working tree has (untracked)
+/// given as its files. A path nothing reads ([`Unread`]) is left out; None
+/// when another path lies in no skill folder.
 fn differing_folders(
     top: &Path,
-    changed: &std::collections::BTreeSet<String>,
+    changed: &BTreeSet<String>,
     entries: &[git::TreeEntry],
-) -> Option<std::collections::BTreeSet<String>> {
+    unread: &Unread,
+) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
     let in_revision: std::collections::HashSet<&str> =
         entries.iter().filter_map(|e| e.path.strip_suffix("/SKILL.md")).collect();
-    let mut regions = std::collections::BTreeSet::new();
-    for path in changed {
+    let mut modes: Option<std::collections::HashMap<&str, &str>> = None;
+    let mut regions = BTreeSet::new();
+    let mut kept = BTreeSet::new();
+    let mut pending: Vec<String> = changed.iter().rev().cloned().collect();
+    let mut listed = 0usize;
+    while let Some(path) = pending.pop() {
         let mut in_a_skill = false;
         let mut at = Some(path.as_str());
         while let Some(dir) = at.filter(|d| !d.is_empty()) {
@@ -391,12 +436,48 @@ fn differing_folders(
             }
             at = dir.rfind('/').map(|i| &dir[..i]);
         }
-        if !in_a_skill {
+        if in_a_skill {
+            kept.insert(path);
+            continue;
+        }
+        let on_disk = top.join(&path);
+        let kind = match std::fs::symlink_metadata(&on_disk) {
+            Ok(meta) if meta.is_file() => PathKind::File,
+            Ok(_) => PathKind::Other,
+            // Gone from the working tree: the revision's file, unless a symlink.
+            Err(_) => {
+                let modes =
+                    modes.get_or_insert_with(|| entries.iter().map(|e| (e.path.as_str(), e.mode.as_str())).collect());
+                match modes.get(path.as_str()) {
+                    Some(&mode) if mode != "120000" && mode != "160000" => PathKind::File,
+                    _ => PathKind::Other,
+                }
+            }
+        };
+        if unread.is_unread(&on_disk, kind) {
+            continue;
+        }
+        // A folder only the working tree has (git names it once): what is
+        // in it, which may be new skills.
+        let folder = std::fs::symlink_metadata(&on_disk).is_ok_and(|m| m.is_dir());
+        if !folder {
             return None;
         }
+        for entry in std::fs::read_dir(&on_disk).ok()? {
+            let name = entry.ok()?.file_name();
+            listed += 1;
+            if listed > UNTRACKED_LISTED_AT_MOST {
+                return None;
+            }
+            pending.push(format!("{path}/{}", name.to_str()?));
+        }
     }
-    Some(regions)
+    Some((regions, kept))
 }
+
+/// How many entries of untracked folders are listed before the revision
+/// is rather read whole.
+const UNTRACKED_LISTED_AT_MOST: usize = 10_000;
 
 fn is_empty_dir(dir: &Path) -> bool {
     std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_none())

@@ -1,9 +1,9 @@
 //! A revision compared with the working tree, read from the working tree's
 //! walk with only the skill folders that differ written from git's objects,
 //! answers exactly what the revision written and walked whole answers: for
-//! every kind of change inside skill folders, in a Hermes home kept in git
-//! and in a repository of skills. A change outside every skill folder reads
-//! the revision whole.
+//! every kind of change inside skill folders and beside them where nothing
+//! is read, in a Hermes home kept in git and in a repository of skills.
+//! Another change outside every skill folder reads the revision whole.
 
 mod common;
 
@@ -67,7 +67,8 @@ fn home_repo(root: &Path) {
 /// A change made to a repository's working tree, and what it is.
 type Change = (&'static str, fn(&Path));
 
-/// Changes inside skill folders only, each on a fresh repository.
+/// Changes inside skill folders, or where nothing reads them, each on a
+/// fresh repository.
 fn changes() -> Vec<Change> {
     vec![
         ("description edited", |r| skill(&r.join("skills/tools/lint"), "lint", "Lint and format the code base.", "")),
@@ -115,6 +116,13 @@ fn changes() -> Vec<Change> {
             write(&r.join("skills/tools/lint/DESCRIPTION.md"), "---\ndescription: Not a category.\n---\n")
         }),
         ("frontmatter broken", |r| write(&r.join("skills/tools/keys/SKILL.md"), "---\nname: [keys\n---\n")),
+        // Beside the skill folders, where nothing is read.
+        ("a stray file in a category folder", |r| write(&r.join("skills/devops/notes.txt"), "todo\n")),
+        ("a folder's metadata file at the top of the skills", |r| write(&r.join("skills/.DS_Store"), "\0\0")),
+        ("a virtual environment in a category", |r| write(&r.join("skills/tools/.venv/bin/python"), "#!\n")),
+        ("a continuous-integration workflow", |r| write(&r.join(".github/workflows/check.yml"), "on: push\n")),
+        ("a scratch folder among the categories", |r| write(&r.join("skills/scratch/todo.txt"), "later\n")),
+        ("a new category holding a new skill", |r| skill(&r.join("skills/data/etl"), "etl", "Load data.", "")),
     ]
 }
 
@@ -201,14 +209,24 @@ fn a_repository_of_skills_shown_through_a_stand_in_home() {
 
 #[test]
 fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
-    let outside: [Change; 3] = [
+    let outside: [Change; 6] = [
         ("config.yaml", |r| {
             write(&r.join("config.yaml"), "skills:\n  external_dirs:\n    - ./shared\n  disabled: [lint]\n")
         }),
         ("a category's description", |r| {
             write(&r.join("skills/devops/DESCRIPTION.md"), "---\ndescription: Ops.\n---\n")
         }),
-        ("a new category folder", |r| skill(&r.join("skills/data/etl"), "etl", "Load data.", "")),
+        // Read by name: a skill's credential file may lie there.
+        ("a file at the home's top", |r| write(&r.join("token.json"), "{}\n")),
+        // A legacy `{name}.md` a lookup finds.
+        ("a markdown file among the categories", |r| write(&r.join("skills/devops/deploy-old.md"), "Old.\n")),
+        ("a new folder holding a markdown file", |r| write(&r.join("skills/scratch/todo.md"), "later\n")),
+        ("a folder symlink among the categories", |r| {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("tools", r.join("skills/more-tools")).unwrap();
+            #[cfg(not(unix))]
+            write(&r.join("skills/devops/deploy-old.md"), "Old.\n");
+        }),
     ];
     for (what, change) in outside {
         let tmp = tempfile::tempdir().unwrap();
@@ -296,4 +314,28 @@ fn a_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
     assert!(against_worktree(&engine, &repo, &head, None, &home, Severity::Warning).is_none());
     let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
     assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), "symlink");
+}
+
+/// A path nothing reads matters once a skill's symlink may lead to it: with
+/// a symlink in the revision's tree, the revision is read whole.
+#[cfg(unix)]
+#[test]
+fn a_path_nothing_reads_beside_a_symlink_reads_the_revision_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    write(&home.join("skills/devops/notes.txt"), "shared notes\n");
+    let link = home.join("skills/tools/lint/references/shared.txt");
+    std::os::unix::fs::symlink("../../../devops/notes.txt", &link).unwrap();
+    commit(&home);
+    std::fs::remove_file(home.join("skills/devops/notes.txt")).unwrap();
+    let engine = engine_of(&home);
+    let repo = Repo::discover(&home).unwrap();
+    let head = repo.commit("HEAD").unwrap();
+    assert!(against_worktree(&engine, &repo, &head, None, &home, Severity::Warning).is_none());
+    let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
+    let whole = since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap();
+    assert_same_answer(&since, &whole, "link to a stray file");
+    let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
+    assert!(json(&whole.report).to_string().contains("dangling"), "the link's target is gone: {}", json(&whole.report));
 }

@@ -107,12 +107,8 @@ fn classify(
             _ => Change::Ignored,
         };
     }
-    if let Ok(rel) = path.strip_prefix(&home.skills_dir) {
-        let bookkeeping =
-            [".usage.json", ".curator_state", ".bundled_manifest", ".curator_suppressed", ".hub/lock.json"];
-        if bookkeeping.iter().any(|b| rel == Path::new(b)) || rel.starts_with(".archive") {
-            return Change::Usage;
-        }
+    if path.strip_prefix(&home.skills_dir).is_ok_and(is_bookkeeping) {
+        return Change::Usage;
     }
     let is_skill_md = path.file_name().is_some_and(|n| n == "SKILL.md");
     // The skill folder holding the path, nearest first.
@@ -137,6 +133,14 @@ fn classify(
         return Change::Answers;
     }
     Change::Ignored
+}
+
+/// Hermes' bookkeeping in the skills folder (`rel` below it): usage
+/// records, the hub's lock, the bundled manifest, the curator's state, the
+/// archive.
+pub fn is_bookkeeping(rel: &Path) -> bool {
+    let files = [".usage.json", ".curator_state", ".bundled_manifest", ".curator_suppressed", ".hub/lock.json"];
+    files.iter().any(|b| rel == Path::new(b)) || rel.starts_with(".archive")
 }
 
 /// A skill folder or root lies at or below `path` (a path that is gone:

@@ -7,6 +7,7 @@
 
 pub mod git;
 mod report;
+pub mod unread;
 
 use crate::catalog::Catalog;
 use crate::check::walk::{CheckWalk, OwnFindings, WalkedCheck};
