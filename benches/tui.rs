@@ -692,6 +692,7 @@ fn memory_across_a_browse(home: &Path, skills: usize) {
 
 fn main() {
     skillscope::memory::tune();
+    skillscope::memory::tune_for_staying();
     let only = |what: &str| std::env::args().any(|a| a == what);
     let (reload_only, terminal_only) = (only("reload"), only("terminal"));
     if only("shell") {

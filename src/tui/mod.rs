@@ -175,6 +175,7 @@ struct Session {
 
 /// Runs the browser until the user quits.
 pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
+    crate::memory::tune_for_staying();
     let (tx, rx) = mpsc::channel::<Message>();
     let ready_tx = tx.clone();
     crate::tui::markdown::highlight::Highlighter::preload(move || {
