@@ -458,9 +458,11 @@ fn differing_folders(
             continue;
         }
         // A folder only the working tree has (git names it once): what is
-        // in it, which may be new skills.
+        // in it, which may be new skills. A submodule's is read as the
+        // working tree has it only where it differs in no skill folder.
         let folder = std::fs::symlink_metadata(&on_disk).is_ok_and(|m| m.is_dir());
-        if !folder {
+        let submodule = || entries.iter().any(|e| e.path == path && e.mode == "160000");
+        if !folder || submodule() {
             return None;
         }
         for entry in std::fs::read_dir(&on_disk).ok()? {

@@ -67,11 +67,14 @@ impl Unread {
             }
         }
         let excluded_below = |top: &Path| path.strip_prefix(top).is_ok_and(has_excluded_folder);
-        let root = self.roots.iter().filter(|r| path.starts_with(r)).max_by_key(|r| r.as_os_str().len());
-        match root {
-            Some(root) => excluded_below(root) || (kind == PathKind::File && !name.ends_with(b".md")),
-            None if path.starts_with(&self.home) => excluded_below(&self.home),
+        // The nearest folder holding the path decides: a root inside the
+        // home (the skills folder), or the home inside a root.
+        let nearest =
+            self.roots.iter().chain([&self.home]).filter(|r| path.starts_with(r)).max_by_key(|r| r.as_os_str().len());
+        match nearest {
             None => true,
+            Some(home) if *home == self.home => excluded_below(home),
+            Some(root) => excluded_below(root) || (kind == PathKind::File && !name.ends_with(b".md")),
         }
     }
 }
@@ -128,6 +131,16 @@ mod tests {
         for (rel, kind) in read {
             assert!(!u.is_unread(&top.join(rel), kind), "{rel}");
         }
+    }
+
+    #[test]
+    fn a_root_holding_the_home_leaves_the_home_read_by_name() {
+        let (dir, u) = unread();
+        let top = dir.path().canonicalize().expect("real");
+        let u = Unread { roots: vec![top.clone()], ..u };
+        assert!(!u.is_unread(&top.join("home/notes.txt"), PathKind::File));
+        assert!(!u.is_unread(&top.join("home/config.yaml"), PathKind::File));
+        assert!(u.is_unread(&top.join("LICENSE"), PathKind::File));
     }
 
     #[test]
