@@ -339,3 +339,133 @@ fn a_path_nothing_reads_beside_a_symlink_reads_the_revision_whole() {
     let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
     assert!(json(&whole.report).to_string().contains("dangling"), "the link's target is gone: {}", json(&whole.report));
 }
+
+/// A small generator of repeatable choices (xorshift64*).
+struct Dice(u64);
+
+impl Dice {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_f491_4f6c_dd1d) >> 33) as usize % n
+    }
+
+    fn pick<'a>(&mut self, from: &[&'a str]) -> &'a str {
+        from[self.below(from.len())]
+    }
+}
+
+/// Every file of the working tree but git's own, relative to `root`.
+fn files_of(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if entry.file_name() == ".git" {
+                continue;
+            }
+            match entry.file_type().unwrap() {
+                t if t.is_dir() => stack.push(path),
+                _ => out.push(path.strip_prefix(root).unwrap().to_string_lossy().into_owned()),
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// One random change: a file written, edited or removed, inside skill
+/// folders, beside them, in folders no walk enters, at the home's top.
+fn random_change(root: &Path, dice: &mut Dice) {
+    let folders = [
+        "skills",
+        "skills/devops",
+        "skills/tools",
+        "skills/tools/lint",
+        "skills/tools/lint/references",
+        "skills/devops/deploy/scripts",
+        "skills/notes/old",
+        "skills/scratch",
+        "skills/data/etl",
+        "skills/tools/.venv/lib",
+        "skills/node_modules/pkg",
+        "shared",
+        "shared/team",
+        ".github/workflows",
+        "",
+    ];
+    let names = ["notes.txt", ".DS_Store", "todo.md", "LICENSE", "run.py", "DESCRIPTION.md", "SKILL.md", "check.yml"];
+    match dice.below(4) {
+        0 | 1 => {
+            let (folder, name) = (dice.pick(&folders), dice.pick(&names));
+            let text = match name {
+                "SKILL.md" => {
+                    format!("---\nname: made-{}\ndescription: Made at random.\n---\nBody.\n", dice.below(1000))
+                }
+                "DESCRIPTION.md" => "---\ndescription: A category.\n---\n".to_owned(),
+                _ => format!("content {}\n", dice.below(1000)),
+            };
+            write(&root.join(folder).join(name), &text);
+        }
+        2 => {
+            let files = files_of(root);
+            let victim = &files[dice.below(files.len())];
+            std::fs::remove_file(root.join(victim)).unwrap();
+        }
+        _ => {
+            let names = ["lint", "deploy", "keys", "quick", "fresh"];
+            let name = dice.pick(&names);
+            let folder = dice.pick(&["skills/tools/lint", "skills/devops/rollback", "skills/data/new", "skills/quick"]);
+            skill(&root.join(folder), name, &format!("Edited {}.", dice.below(1000)), "");
+        }
+    }
+}
+
+/// Random changes, some committed, some left in the working tree: wherever
+/// the working tree's walk stands for a revision, it answers what the
+/// revision written whole answers.
+#[test]
+fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whole() {
+    let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
+    let mut overlaid_taken = 0;
+    for seed in 1..=24u64 {
+        let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap().join("home");
+        home_repo(&home);
+        for _ in 0..1 + dice.below(4) {
+            random_change(&home, &mut dice);
+        }
+        commit(&home);
+        for _ in 0..1 + dice.below(4) {
+            random_change(&home, &mut dice);
+        }
+        let engine = engine_of(&home);
+        let repo = Repo::discover(&home).unwrap();
+        for rev in ["HEAD", "HEAD~1"] {
+            let commit = repo.commit(rev).unwrap();
+            let what = format!("seed {seed}, against {rev}: {:?}", git(&home, &["status", "--short"]));
+            let Some(overlaid) = against_worktree(&engine, &repo, &commit, None, &home, Severity::Warning) else {
+                continue;
+            };
+            overlaid_taken += 1;
+            let whole = since_reading(&engine, &home, rev, Reading::Whole).unwrap();
+            assert_eq!(json(&overlaid.unwrap().report), json(&whole.report), "{what}");
+        }
+        // The two revisions, from the working tree, against the later one
+        // checked out beside it and the earlier read whole.
+        let (first, second) = (repo.commit("HEAD~1").unwrap(), repo.commit("HEAD").unwrap());
+        let what = format!("seed {seed}, HEAD~1 against HEAD: {:?}", git(&home, &["status", "--short"]));
+        if let Some(overlaid) = against_worktree(&engine, &repo, &first, Some(&second), &home, Severity::Warning) {
+            let checkout = tmp.path().canonicalize().unwrap().join("checkout");
+            git(&home, &["worktree", "add", "-q", "--detach", checkout.to_str().unwrap(), &second]);
+            let whole = since_reading(&engine_of(&checkout), &checkout, &first, Reading::Whole).unwrap();
+            let expected = json(&whole.report).to_string().replace(checkout.to_str().unwrap(), home.to_str().unwrap());
+            assert_eq!(json(&overlaid.unwrap().report).to_string(), expected, "{what}");
+        }
+    }
+    // Most of the changes leave the working tree's walk standing.
+    assert!(overlaid_taken >= 24, "read from the working tree {overlaid_taken} times of 48");
+}

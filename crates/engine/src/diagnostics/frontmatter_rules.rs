@@ -217,7 +217,12 @@ pub(super) fn check_collisions(catalog: &Catalog, index: usize, text: &str, sink
         .ambiguous_with
         .iter()
         .chain(skill.status.shadowed_by.iter())
-        .map(|&j| catalog.skills[j].skill_md.display().to_string())
+        // An overlaid catalog names a skill that differs by its copy: the
+        // others are sorted as the user knows them.
+        .map(|&j| match &catalog.overlay {
+            Some(overlay) => overlay.shown(&catalog.skills[j].skill_md).display().to_string(),
+            None => catalog.skills[j].skill_md.display().to_string(),
+        })
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
         .collect();

@@ -273,41 +273,55 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
     let pairs = pair_up(&old, &new);
     // Messages and the guard's scans are made for the skills a change
     // touched, on worker threads.
+    // Each pair's change, and whether a change touched its folder.
     let rendered = crate::parallel_map_min(&pairs, 16, |&pair| match pair {
-        (Some(o), None) => Some(SkillChange::gone(&old[o])),
-        (None, Some(n)) => Some(SkillChange::arrived(&new[n])),
+        (Some(o), None) => (Some(SkillChange::gone(&old[o])), true),
+        (None, Some(n)) => (Some(SkillChange::arrived(&new[n])), true),
         (Some(o), Some(n)) => {
             let (o, n) = (&old[o], &new[n]);
             let dir_touched = touched.touches(&before.shown_path(&before.catalog.skills[o.index].skill_dir))
                 || touched.touches(&after.shown_path(&after.catalog.skills[n.index].skill_dir));
             if !dir_touched && o.same_as(n) {
                 // Untouched and answered alike: nothing to show (most skills).
-                return None;
+                return (None, false);
             }
             let mut change = SkillChange::between(o, n);
+            // Its message may change with its folder or with any answer:
+            // a name another skill now shares makes the lookup refuse it
+            // (a finding, no field).
+            let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
+            if m_old != m_new {
+                change.message = Some((m_old, m_new));
+            }
+            // The guard reads the folder's files only.
             if dir_touched || !change.fields.is_empty() {
-                let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
-                if m_old != m_new {
-                    change.message = Some((m_old, m_new));
-                }
                 change.decisions = decisions_changed(before, o.index, after, n.index);
             }
             if o.offered != n.offered {
                 change.why = Some((why_not(before, o.index), why_not(after, n.index)));
             }
-            (!change.is_empty()).then_some(change)
+            ((!change.is_empty()).then_some(change), dir_touched)
         }
-        (None, None) => None,
+        (None, None) => (None, false),
     });
-    let skills: Vec<SkillChange> = rendered.into_iter().flatten().collect();
     // A bundle's message is its members' messages: rendered again when one
-    // of theirs changed (a member is named by name or path).
+    // of theirs changed, or a change touched its folder (a member without
+    // a slash command has no message of its own to show it), a member
+    // named by name or path.
     let everything = matches!(touched, Touched::All);
-    let changed_names: HashSet<&str> = skills
-        .iter()
-        .filter(|s: &&SkillChange| s.message.is_some() || s.change != ChangeKind::Modified || !s.fields.is_empty())
-        .flat_map(|s| [s.name.as_str(), s.folder.rsplit('/').next().unwrap_or(&s.folder)])
-        .collect();
+    let mut changed_names: HashSet<&str> = HashSet::new();
+    for (&(o, n), _) in pairs.iter().zip(&rendered).filter(|(_, (_, dir_touched))| *dir_touched) {
+        for answer in [o.map(|o| &old[o]), n.map(|n| &new[n])].into_iter().flatten() {
+            changed_names.extend([answer.name.as_str(), answer.folder.rsplit('/').next().unwrap_or(&answer.folder)]);
+        }
+    }
+    let skills: Vec<SkillChange> = rendered.into_iter().filter_map(|(change, _)| change).collect();
+    changed_names.extend(
+        skills
+            .iter()
+            .filter(|s| s.message.is_some() || s.change != ChangeKind::Modified || !s.fields.is_empty())
+            .flat_map(|s| [s.name.as_str(), s.folder.rsplit('/').next().unwrap_or(&s.folder)]),
+    );
     let renders = |bundle: &crate::bundles::Bundle| {
         everything
             || bundle.skills.iter().any(|m| {
