@@ -397,7 +397,7 @@ fn random_change(root: &Path, dice: &mut Dice) {
         "",
     ];
     let names = ["notes.txt", ".DS_Store", "todo.md", "LICENSE", "run.py", "DESCRIPTION.md", "SKILL.md", "check.yml"];
-    match dice.below(4) {
+    match dice.below(6) {
         0 | 1 => {
             let (folder, name) = (dice.pick(&folders), dice.pick(&names));
             let text = match name {
@@ -413,6 +413,24 @@ fn random_change(root: &Path, dice: &mut Dice) {
             let files = files_of(root);
             let victim = &files[dice.below(files.len())];
             std::fs::remove_file(root.join(victim)).unwrap();
+        }
+        3 => {
+            // A skill folder moved, removed, or given a nested skill.
+            let folders = ["skills/tools/keys", "skills/notes/mismatch", "skills/devops/deploy", "shared/team/review"];
+            let from = root.join(dice.pick(&folders));
+            if !from.is_dir() {
+                return;
+            }
+            match dice.below(3) {
+                0 => {
+                    let to = root.join(dice.pick(&["skills/moved", "skills/tools/moved", "shared/moved"]));
+                    if !to.exists() {
+                        std::fs::rename(&from, &to).unwrap();
+                    }
+                }
+                1 => std::fs::remove_dir_all(&from).unwrap(),
+                _ => skill(&from.join("inner"), "inner", "A nested skill.", ""),
+            }
         }
         _ => {
             let names = ["lint", "deploy", "keys", "quick", "fresh"];
@@ -468,4 +486,57 @@ fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whol
     }
     // Most of the changes leave the working tree's walk standing.
     assert!(overlaid_taken >= 24, "read from the working tree {overlaid_taken} times of 48");
+}
+
+/// What the working tree's reading answers for `home` against HEAD (the
+/// revision read whole must answer the same).
+fn report_against_head(home: &Path) -> serde_json::Value {
+    let engine = engine_of(home);
+    let repo = Repo::discover(home).unwrap();
+    let head = repo.commit("HEAD").unwrap();
+    let overlaid = against_worktree(&engine, &repo, &head, None, home, Severity::Warning)
+        .expect("read from the working tree")
+        .unwrap();
+    let report = overlaid.report.to_json(serde_json::json!(null), serde_json::json!(null));
+    let whole = since_reading(&engine, home, "HEAD", Reading::Whole).unwrap();
+    assert_eq!(report, whole.report.to_json(serde_json::json!(null), serde_json::json!(null)));
+    report
+}
+
+fn changed_skill<'r>(report: &'r serde_json::Value, folder: &str) -> Option<&'r serde_json::Value> {
+    report["skills"].as_array().unwrap().iter().find(|s| s["folder"] == folder)
+}
+
+/// A skill whose files and answers stay the same still changes for the
+/// agent when another skill's folder now lies at the same place below
+/// another root: its `/name` message loads it by that path, which is now
+/// ambiguous.
+#[test]
+fn a_message_another_skill_now_makes_ambiguous_is_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    skill(&home.join("shared/moved"), "shared-one", "Named otherwise than its folder.", "");
+    commit(&home);
+    std::fs::rename(home.join("skills/notes/old"), home.join("skills/moved")).unwrap();
+    let report = report_against_head(&home);
+    let shared_one = changed_skill(&report, "shared/moved").expect("shared-one is shown as changed");
+    assert_eq!(shared_one["fields"].as_object().unwrap().keys().collect::<Vec<_>>(), ["message"], "{shared_one}");
+    let message = &shared_one["fields"]["message"];
+    assert!(message["before"].is_string() && message["after"].is_null(), "{shared_one}");
+}
+
+/// A bundle member without a slash command has no message of its own to
+/// show a change in its folder: the bundle's message shows it.
+#[test]
+fn a_bundle_member_without_a_command_changes_its_bundle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    // `/rollback` is one of Hermes' own commands: the skill gets none.
+    std::fs::remove_file(home.join("skills/devops/rollback/references/notes.md")).unwrap();
+    let report = report_against_head(&home);
+    assert!(changed_skill(&report, "skills/devops/rollback").is_none(), "{report}");
+    let bundles = report["bundles"].as_array().unwrap();
+    assert!(bundles.iter().any(|b| b["bundle"] == "/release"), "{report}");
 }

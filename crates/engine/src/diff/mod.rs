@@ -3,7 +3,8 @@
 //! holds no second model of Hermes: every field compared is an answer the
 //! other commands give (`list`, `prompt`, `cost`, `commands`, `invoke`,
 //! readiness, `check`, `scan`), and the costly ones (the `/name` message,
-//! the guard's decisions) are made only for skills whose files changed.
+//! the guard's decisions) are made only for skills whose files or answers
+//! changed, and those a lookup by the same name may now find otherwise.
 
 pub mod git;
 mod report;
@@ -271,24 +272,40 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
         (earlier.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), later)
     });
     let pairs = pair_up(&old, &new);
-    // Messages and the guard's scans are made for the skills a change
-    // touched, on worker threads.
-    // Each pair's change, and whether a change touched its folder.
-    let rendered = crate::parallel_map_min(&pairs, 16, |&pair| match pair {
-        (Some(o), None) => (Some(SkillChange::gone(&old[o])), true),
-        (None, Some(n)) => (Some(SkillChange::arrived(&new[n])), true),
+    // Which pairs a change touched (their folder), and which answer alike.
+    let status = crate::parallel_map_min(&pairs, 256, |&pair| match pair {
         (Some(o), Some(n)) => {
             let (o, n) = (&old[o], &new[n]);
             let dir_touched = touched.touches(&before.shown_path(&before.catalog.skills[o.index].skill_dir))
                 || touched.touches(&after.shown_path(&after.catalog.skills[n.index].skill_dir));
-            if !dir_touched && o.same_as(n) {
+            (dir_touched, !dir_touched && o.same_as(n))
+        }
+        _ => (true, false),
+    });
+    // A skill is looked up by its name and its folder's name: where a
+    // change touched or changed a skill, another of the same name may now
+    // be found in its place or beside it (ambiguous), its answers all
+    // alike. Those names are in play.
+    let mut in_play: HashSet<&str> = HashSet::new();
+    for (&(o, n), _) in pairs.iter().zip(&status).filter(|(_, &(_, alike))| !alike) {
+        for answer in [o.map(|o| &old[o]), n.map(|n| &new[n])].into_iter().flatten() {
+            in_play.extend([answer.name.as_str(), folder_name(&answer.folder)]);
+        }
+    }
+    let plays = |a: &Answer| in_play.contains(a.name.as_str()) || in_play.contains(folder_name(&a.folder));
+    // Messages and the guard's scans are made for the skills a change
+    // touched, changed or put in play, on worker threads.
+    let work: Vec<_> = pairs.iter().zip(&status).collect();
+    let rendered = crate::parallel_map_min(&work, 16, |&(&pair, &(dir_touched, alike))| match pair {
+        (Some(o), None) => Some(SkillChange::gone(&old[o])),
+        (None, Some(n)) => Some(SkillChange::arrived(&new[n])),
+        (Some(o), Some(n)) => {
+            let (o, n) = (&old[o], &new[n]);
+            if alike && !plays(o) && !plays(n) {
                 // Untouched and answered alike: nothing to show (most skills).
-                return (None, false);
+                return None;
             }
             let mut change = SkillChange::between(o, n);
-            // Its message may change with its folder or with any answer:
-            // a name another skill now shares makes the lookup refuse it
-            // (a finding, no field).
             let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
             if m_old != m_new {
                 change.message = Some((m_old, m_new));
@@ -300,33 +317,20 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
             if o.offered != n.offered {
                 change.why = Some((why_not(before, o.index), why_not(after, n.index)));
             }
-            ((!change.is_empty()).then_some(change), dir_touched)
+            (!change.is_empty()).then_some(change)
         }
-        (None, None) => (None, false),
+        (None, None) => None,
     });
-    // A bundle's message is its members' messages: rendered again when one
-    // of theirs changed, or a change touched its folder (a member without
-    // a slash command has no message of its own to show it), a member
-    // named by name or path.
+    let skills: Vec<SkillChange> = rendered.into_iter().flatten().collect();
+    // A bundle's message is its members' messages, each looked up by the
+    // name or path the bundle gives: rendered again when a member's name
+    // is in play or its message changed.
     let everything = matches!(touched, Touched::All);
-    let mut changed_names: HashSet<&str> = HashSet::new();
-    for (&(o, n), _) in pairs.iter().zip(&rendered).filter(|(_, (_, dir_touched))| *dir_touched) {
-        for answer in [o.map(|o| &old[o]), n.map(|n| &new[n])].into_iter().flatten() {
-            changed_names.extend([answer.name.as_str(), answer.folder.rsplit('/').next().unwrap_or(&answer.folder)]);
-        }
-    }
-    let skills: Vec<SkillChange> = rendered.into_iter().filter_map(|(change, _)| change).collect();
-    changed_names.extend(
-        skills
-            .iter()
-            .filter(|s| s.message.is_some() || s.change != ChangeKind::Modified || !s.fields.is_empty())
-            .flat_map(|s| [s.name.as_str(), s.folder.rsplit('/').next().unwrap_or(&s.folder)]),
-    );
     let renders = |bundle: &crate::bundles::Bundle| {
         everything
             || bundle.skills.iter().any(|m| {
                 let m = m.trim().trim_end_matches('/');
-                changed_names.contains(m) || changed_names.contains(m.rsplit('/').next().unwrap_or(m))
+                in_play.contains(m) || in_play.contains(folder_name(m))
             })
     };
     let bundles = report::bundle_changes(&ctx_before, &ctx_after, before, after, &renders);
@@ -382,6 +386,11 @@ fn answers(state: &State, home: &Path) -> Vec<Answer> {
             }
         })
         .collect()
+}
+
+/// The last part of a folder shown (`a/b` → `b`).
+fn folder_name(folder: &str) -> &str {
+    folder.rsplit('/').next().unwrap_or(folder)
 }
 
 fn shown_folder(dir: &Path, home: &Path) -> String {
