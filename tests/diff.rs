@@ -454,3 +454,29 @@ fn without_the_git_command_diff_says_what_it_needs() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("the `git` command, which is not installed"), "{err}");
 }
+
+/// Hermes lists supporting files in the filesystem's order, and a
+/// revision's copy lies elsewhere (in memory): a skill whose files did not
+/// change is not reported for listing them in another order.
+#[test]
+fn supporting_files_in_another_filesystem_order_are_no_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    skill(&home, "skills/tools/lint", "lint", "Lint the code base.", "");
+    skill(&home, "skills/tools/keys", "keys", "Rotate API keys.", "");
+    // Written in the reverse of the order a copy is written in.
+    for name in ["zeta", "theta", "mu", "kappa", "eta", "delta", "beta", "alpha"] {
+        let refs = home.join("skills/tools/lint/references");
+        std::fs::create_dir_all(&refs).unwrap();
+        std::fs::write(refs.join(format!("{name}.md")), format!("{name}\n")).unwrap();
+    }
+    std::fs::write(home.join("config.yaml"), "skills: {}\n").unwrap();
+    git(&home, &["init", "-q", "-b", "main"]);
+    commit(&home, "one");
+    // A change outside every skill folder: the revision is read whole.
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [keys]\n").unwrap();
+    let report = json_of(&diff_in(&home, &["--json"]));
+    let folders: Vec<&str> =
+        report["skills"].as_array().unwrap().iter().map(|s| s["folder"].as_str().unwrap()).collect();
+    assert_eq!(folders, ["skills/tools/keys"], "{report}");
+}

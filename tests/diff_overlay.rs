@@ -127,6 +127,8 @@ fn changes() -> Vec<Change> {
 }
 
 fn engine_of(home: &Path) -> Engine {
+    // As `diff` lists folders: a revision's copy lies on another filesystem.
+    skillscope::engine::listing::set_order(skillscope::engine::listing::Order::Fnv1a);
     Engine::new(home.to_path_buf(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Default::default())
 }
 
@@ -433,10 +435,23 @@ fn random_change(root: &Path, dice: &mut Dice) {
             }
         }
         _ => {
-            let names = ["lint", "deploy", "keys", "quick", "fresh"];
+            let names = ["lint", "deploy", "keys", "quick", "fresh", "moved"];
             let name = dice.pick(&names);
             let folder = dice.pick(&["skills/tools/lint", "skills/devops/rollback", "skills/data/new", "skills/quick"]);
-            skill(&root.join(folder), name, &format!("Edited {}.", dice.below(1000)), "");
+            let extra = dice.pick(&[
+                "",
+                "",
+                "platforms: [windows]\n",
+                "required_environment_variables:\n  - name: SOME_TOKEN\n",
+                "required_credential_files: [token.json]\n",
+                "metadata:\n  hermes:\n    tags: [ops]\n",
+            ]);
+            skill(&root.join(folder), name, &format!("Edited {}.", dice.below(1000)), extra);
+            #[cfg(unix)]
+            if dice.below(8) == 0 {
+                let _ =
+                    std::os::unix::fs::symlink("../../quick/SKILL.md", root.join(folder).join("references/quick.md"));
+            }
         }
     }
 }

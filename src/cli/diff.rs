@@ -145,6 +145,11 @@ fn held_home(root: &Path) -> Option<PathBuf> {
 }
 
 pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
+    // Hermes lists supporting files in the filesystem's order, and a
+    // revision's copy lies on another filesystem than the working tree
+    // (in memory): listed in one order, by their names, both states list
+    // the same files alike.
+    crate::engine::listing::set_order(crate::engine::listing::Order::Fnv1a);
     let (repo, folder) = match folder_of(global) {
         Ok(found) => found,
         Err(msg) => {
