@@ -441,18 +441,15 @@ fn differing_folders(
             continue;
         }
         let on_disk = top.join(&path);
-        let kind = match std::fs::symlink_metadata(&on_disk) {
-            Ok(meta) if meta.is_file() => PathKind::File,
-            Ok(_) => PathKind::Other,
+        let meta = std::fs::symlink_metadata(&on_disk).ok();
+        let modes = modes.get_or_insert_with(|| entries.iter().map(|e| (e.path.as_str(), e.mode.as_str())).collect());
+        let mode = modes.get(path.as_str()).copied();
+        let kind = match &meta {
+            Some(meta) if meta.is_file() => PathKind::File,
+            Some(_) => PathKind::Other,
             // Gone from the working tree: the revision's file, unless a symlink.
-            Err(_) => {
-                let modes =
-                    modes.get_or_insert_with(|| entries.iter().map(|e| (e.path.as_str(), e.mode.as_str())).collect());
-                match modes.get(path.as_str()) {
-                    Some(&mode) if mode != "120000" && mode != "160000" => PathKind::File,
-                    _ => PathKind::Other,
-                }
-            }
+            None if mode.is_some_and(|m| m != "120000" && m != "160000") => PathKind::File,
+            None => PathKind::Other,
         };
         if unread.is_unread(&on_disk, kind) {
             continue;
@@ -460,9 +457,7 @@ fn differing_folders(
         // A folder only the working tree has (git names it once): what is
         // in it, which may be new skills. A submodule's is read as the
         // working tree has it only where it differs in no skill folder.
-        let folder = std::fs::symlink_metadata(&on_disk).is_ok_and(|m| m.is_dir());
-        let submodule = || entries.iter().any(|e| e.path == path && e.mode == "160000");
-        if !folder || submodule() {
+        if !meta.is_some_and(|m| m.is_dir()) || mode == Some("160000") {
             return None;
         }
         for entry in std::fs::read_dir(&on_disk).ok()? {

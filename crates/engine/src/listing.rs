@@ -9,6 +9,8 @@
 //! [`set_order`]) lists every folder by the 32-bit FNV-1a hash of each name,
 //! then the name; `tests/golden/hermes-ref/listing_order.py` makes Python's
 //! `os.scandir` and `os.listdir` do the same, so both list alike anywhere.
+//! `diff` lists this way too: a revision's copy lies on another filesystem
+//! than the working tree, and both states must list the same files alike.
 
 use std::ffi::OsString;
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -18,13 +20,13 @@ use std::sync::OnceLock;
 pub enum Order {
     /// As the filesystem lists them.
     Filesystem,
-    /// By FNV-1a hash of the name's bytes, then the name (tests).
+    /// By FNV-1a hash of the name's bytes, then the name (tests, `diff`).
     Fnv1a,
 }
 
 static CHOSEN: AtomicU8 = AtomicU8::new(0);
 
-/// Lists every folder in this order from now on (tests).
+/// Lists every folder in this order from now on (tests, `diff`).
 pub fn set_order(order: Order) {
     CHOSEN.store(if order == Order::Fnv1a { 2 } else { 1 }, Ordering::Relaxed);
 }

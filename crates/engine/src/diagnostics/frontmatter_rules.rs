@@ -219,9 +219,9 @@ pub(super) fn check_collisions(catalog: &Catalog, index: usize, text: &str, sink
         .chain(skill.status.shadowed_by.iter())
         // An overlaid catalog names a skill that differs by its copy: the
         // others are sorted as the user knows them.
-        .map(|&j| match &catalog.overlay {
-            Some(overlay) => overlay.shown(&catalog.skills[j].skill_md).display().to_string(),
-            None => catalog.skills[j].skill_md.display().to_string(),
+        .map(|&j| {
+            let skill_md = &catalog.skills[j].skill_md;
+            catalog.overlay.as_ref().map_or_else(|| skill_md.clone(), |o| o.shown(skill_md)).display().to_string()
         })
         .collect::<std::collections::BTreeSet<_>>()
         .into_iter()
