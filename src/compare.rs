@@ -9,6 +9,7 @@ use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{self, Repo, Written};
 use crate::engine::diff::unread::{PathKind, Unread};
 use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
+use crate::engine::listing;
 use crate::open::FolderKind;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -50,8 +51,13 @@ pub enum Reading {
 
 /// Compares the home `engine` shows (its folder of skills `folder`, the
 /// home itself when it is one) with what it was at `rev`.
+///
+/// Both states list folders in one order, as `diff` does: the revision's
+/// copy lies on another filesystem than the working tree. Only this
+/// thread and those it starts do; the browser's views, on others, keep the
+/// filesystem's order the agent sees.
 pub fn since(engine: &crate::engine::Engine, folder: &Path, rev: &str) -> Result<SinceAnswer, String> {
-    since_reading(engine, folder, rev, Reading::Overlaid)
+    listing::in_order(listing::Order::Fnv1a, || since_reading(engine, folder, rev, Reading::Overlaid))
 }
 
 /// [`since`], the revision read as `reading` says.
@@ -144,7 +150,7 @@ pub fn compare_sides<'a>(
     };
     // Each walk waits on the disk and on parts that run on one thread.
     let (before, after) = std::thread::scope(|scope| {
-        let before = scope.spawn(|| read(before));
+        let before = scope.spawn(listing::carried(|| read(before)));
         let after = read(after);
         (before.join().unwrap_or_else(|_| Err("reading the earlier state failed".to_owned())), after)
     });
@@ -380,7 +386,7 @@ fn overlaid<'a>(
     let (before, after) = std::thread::scope(|outer| {
         let (send_kept, kept) = std::sync::mpsc::channel::<crate::engine::check::walk::WalkedCheck>();
         let overlay = &overlays[0];
-        let before = outer.spawn(move || state(kept.recv().ok()?, overlay));
+        let before = outer.spawn(listing::carried(move || state(kept.recv().ok()?, overlay)));
         let found = std::thread::scope(|inner| {
             inner.spawn(|| {
                 // The earlier state gone, the copy has no one to take it.

@@ -157,7 +157,7 @@ pub(crate) fn in_chunks<T: Sync, R: Send>(
     }
     let chunk = items.len().div_ceil(threads);
     let parts: Vec<Vec<R>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(|| each(part))).collect();
+        let handles: Vec<_> = items.chunks(chunk).map(|part| scope.spawn(listing::carried(|| each(part)))).collect();
         handles.into_iter().map(|h| h.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))).collect()
     });
     let mut out = Vec::with_capacity(parts.iter().map(Vec::len).sum());

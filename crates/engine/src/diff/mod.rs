@@ -267,7 +267,7 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
         (answers(state, home), ctx)
     };
     let ((old, ctx_before), (new, ctx_after)) = std::thread::scope(|scope| {
-        let earlier = scope.spawn(|| read(before));
+        let earlier = scope.spawn(crate::listing::carried(|| read(before)));
         let later = read(after);
         (earlier.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)), later)
     });
