@@ -358,7 +358,15 @@ fn overlaid<'a>(
             continue;
         }
         let copy = scratch_dir(&side.wanted)?;
-        written.push(repo.write_entries(&side.wanted, copy.path()).map_err(|e| e.to_string())?);
+        // Git lists the ignored files while the revision's are written.
+        let (copied, ignored) = std::thread::scope(|scope| {
+            let ignored = scope.spawn(|| ignored_within(repo, &side.regions));
+            let copied = repo.write_entries(&side.wanted, copy.path());
+            (copied, ignored.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
+        });
+        let mut copied = copied.map_err(|e| e.to_string())?;
+        repo.carry_ignored(&ignored.map_err(|e| e.to_string())?, copy.path(), &mut copied);
+        written.push(copied);
         let written_top = copy.path().canonicalize().map_err(|e| e.to_string())?;
         for rel in root_rels {
             std::fs::create_dir_all(written_top.join(rel)).map_err(|e| e.to_string())?;
@@ -478,6 +486,17 @@ fn differing_folders(
     Some((regions, kept))
 }
 
+/// The files git ignores in `folders` (those that differ), which their
+/// copies take from the working tree ([`crate::engine::diff::ignored`]).
+fn ignored_within(repo: &Repo, folders: &BTreeSet<String>) -> Result<BTreeSet<String>, git::GitError> {
+    // Beyond this many, one listing of the whole tree beats a long command line.
+    const NAMED_AT_MOST: usize = 1_000;
+    if folders.len() > NAMED_AT_MOST {
+        return Ok(repo.ignored(&[])?.into_iter().filter(|p| covered(p, folders)).collect());
+    }
+    repo.ignored(&folders.iter().map(String::as_str).collect::<Vec<_>>())
+}
+
 /// How many entries of untracked folders are listed before the revision
 /// is rather read whole.
 const UNTRACKED_LISTED_AT_MOST: usize = 10_000;
@@ -512,11 +531,15 @@ pub fn why_shown(why: &Option<String>) -> String {
 }
 
 /// Writes the tree of `commit` into a temporary folder of ours (in memory
-/// when there is room), removed when the folder is dropped.
+/// when there is room), removed when the folder is dropped, with the files
+/// git ignores in the working tree where the tree has none (a checkout
+/// leaves them).
 pub fn read_revision(repo: &Repo, commit: &str) -> Result<(tempfile::TempDir, Written), String> {
     let entries = repo.tree(commit).map_err(|e| e.to_string())?;
     let dir = scratch_dir(&entries)?;
-    let written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
+    let mut written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
+    let ignored = repo.ignored(&[]).map_err(|e| e.to_string())?;
+    repo.carry_ignored(&ignored, dir.path(), &mut written);
     Ok((dir, written))
 }
 

@@ -480,3 +480,31 @@ fn supporting_files_in_another_filesystem_order_are_no_change() {
         report["skills"].as_array().unwrap().iter().map(|s| s["folder"].as_str().unwrap()).collect();
     assert_eq!(folders, ["skills/tools/keys"], "{report}");
 }
+
+/// A Hermes home kept in git ignores its `.env`: the keys are the agent's
+/// surroundings in both states, so a settings change (which reads the
+/// revision whole) shows no skill's keys as missing before, and says the
+/// revision read was given the ignored files.
+#[test]
+fn a_home_s_ignored_keys_are_in_both_states() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    git(&home, &["init", "-q", "-b", "main"]);
+    let needs_key = "required_environment_variables:\n  - name: KEYS_TOKEN\n";
+    skill(&home, "skills/tools/keys", "keys", "Rotate API keys.", needs_key);
+    skill(&home, "skills/tools/lint", "lint", "Lint the code base.", "");
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
+    std::fs::write(home.join(".gitignore"), ".env\n").unwrap();
+    commit(&home, "home");
+    std::fs::write(home.join(".env"), "KEYS_TOKEN=set\n").unwrap();
+
+    let unchanged = diff_in(&home, &["--exit-code", "--json"]);
+    assert_eq!(unchanged.status.code(), Some(0), "{}", String::from_utf8_lossy(&unchanged.stdout));
+
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [lint]\n").unwrap();
+    let report = json_of(&diff_in(&home, &["--json"]));
+    assert_eq!(by_folder(&report).keys().collect::<Vec<_>>(), ["skills/tools/lint"], "{report}");
+    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
+    assert!(notes.iter().any(|n| n.starts_with("1 file git ignores taken")), "{notes:?}");
+}

@@ -31,7 +31,7 @@ fn skill(dir: &Path, name: &str, description: &str, extra: &str) {
 
 fn commit(repo: &Path) {
     git(repo, &["add", "-A"]);
-    git(repo, &["commit", "-q", "--no-gpg-sign", "-m", "state"]);
+    git(repo, &["commit", "-q", "--no-gpg-sign", "--allow-empty", "-m", "state"]);
 }
 
 /// A Hermes home kept in git: skills in categories, an external dir inside
@@ -61,7 +61,24 @@ fn home_repo(root: &Path) {
         "name: release\nskills: [deploy, rollback, review, legacy, quick]\n",
     );
     write(&root.join("skillscope.toml"), "[check.per-path-ignores]\n\"skills/notes/**\" = [\"spec-name-folder\"]\n");
+    write(&root.join(".gitignore"), "/.env\n/logs/\n*.pyc\n");
     commit(root);
+    ignored_files(root);
+}
+
+/// What a home keeps beside git: the keys the agent has, its logs, a cache
+/// in a skill's scripts (listed with its supporting files).
+fn ignored_files(root: &Path) {
+    write(&root.join(".env"), "KEYS_TOKEN=set\n");
+    write(&root.join("logs/agent.log"), "started\n");
+    write(&root.join("skills/tools/lint/scripts/cache.pyc"), "\0cache");
+}
+
+/// A checkout beside `home` given the files git ignores in it, as they are.
+fn ignored_files_of(home: &Path, checkout: &Path) {
+    for rel in git(home, &["ls-files", "--others", "--ignored", "--exclude-standard"]).lines() {
+        write(&checkout.join(rel), &std::fs::read_to_string(home.join(rel)).unwrap());
+    }
 }
 
 /// A change made to a repository's working tree, and what it is.
@@ -290,6 +307,7 @@ fn two_revisions_compared_from_the_working_tree() {
         // The later revision checked out beside it, the earlier read whole.
         let checkout = tmp.path().canonicalize().unwrap().join(format!("checkout-{i}"));
         git(&home, &["worktree", "add", "-q", "--detach", checkout.to_str().unwrap(), to]);
+        ignored_files_of(&home, &checkout);
         let whole = since_reading(&engine_of(&checkout), &checkout, from, Reading::Whole).unwrap();
         let json =
             |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
@@ -379,7 +397,8 @@ fn files_of(root: &Path) -> Vec<String> {
 }
 
 /// One random change: a file written, edited or removed, inside skill
-/// folders, beside them, in folders no walk enters, at the home's top.
+/// folders, beside them, in folders no walk enters, at the home's top,
+/// where git ignores it or not.
 fn random_change(root: &Path, dice: &mut Dice) {
     let folders = [
         "skills",
@@ -396,9 +415,21 @@ fn random_change(root: &Path, dice: &mut Dice) {
         "shared",
         "shared/team",
         ".github/workflows",
+        "logs",
         "",
     ];
-    let names = ["notes.txt", ".DS_Store", "todo.md", "LICENSE", "run.py", "DESCRIPTION.md", "SKILL.md", "check.yml"];
+    let names = [
+        "notes.txt",
+        ".DS_Store",
+        "todo.md",
+        "LICENSE",
+        "run.py",
+        "DESCRIPTION.md",
+        "SKILL.md",
+        "check.yml",
+        "cache.pyc",
+        ".env",
+    ];
     match dice.below(6) {
         0 | 1 => {
             let (folder, name) = (dice.pick(&folders), dice.pick(&names));
@@ -407,6 +438,7 @@ fn random_change(root: &Path, dice: &mut Dice) {
                     format!("---\nname: made-{}\ndescription: Made at random.\n---\nBody.\n", dice.below(1000))
                 }
                 "DESCRIPTION.md" => "---\ndescription: A category.\n---\n".to_owned(),
+                ".env" => format!("SOME_TOKEN=set-{}\n", dice.below(1000)),
                 _ => format!("content {}\n", dice.below(1000)),
             };
             write(&root.join(folder).join(name), &text);
@@ -494,6 +526,7 @@ fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whol
         if let Some(overlaid) = against_worktree(&engine, &repo, &first, Some(&second), &home, Severity::Warning) {
             let checkout = tmp.path().canonicalize().unwrap().join("checkout");
             git(&home, &["worktree", "add", "-q", "--detach", checkout.to_str().unwrap(), &second]);
+            ignored_files_of(&home, &checkout);
             let whole = since_reading(&engine_of(&checkout), &checkout, &first, Reading::Whole).unwrap();
             let expected = json(&whole.report).to_string().replace(checkout.to_str().unwrap(), home.to_str().unwrap());
             assert_eq!(json(&overlaid.unwrap().report).to_string(), expected, "{what}");
@@ -554,4 +587,26 @@ fn a_bundle_member_without_a_command_changes_its_bundle() {
     assert!(changed_skill(&report, "skills/devops/rollback").is_none(), "{report}");
     let bundles = report["bundles"].as_array().unwrap();
     assert!(bundles.iter().any(|b| b["bundle"] == "/release"), "{report}");
+}
+
+/// Files git ignores (the keys in `.env`, logs, caches) are the same in
+/// both states, as a checkout of the revision leaves them: written, they
+/// change nothing, and a revision read whole has them too, so a change
+/// elsewhere does not show a skill's keys as missing before.
+#[test]
+fn files_git_ignores_are_the_same_in_both_states() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    write(&home.join("logs/second.log"), "more\n");
+    write(&home.join("skills/tools/keys/scripts/rotate.pyc"), "\0");
+    write(&home.join(".env"), "KEYS_TOKEN=set\nLINT_KEY=set\n");
+    let report = report_against_head(&home);
+    assert_eq!(report["skills"], serde_json::json!([]), "{report}");
+
+    write(&home.join("config.yaml"), "skills:\n  external_dirs:\n    - ./shared\n  disabled: [lint]\n");
+    let engine = engine_of(&home);
+    let whole = since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap();
+    let changed: Vec<&str> = whole.report.skills.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(changed, ["lint"], "{:?}", whole.report.skills);
 }

@@ -325,6 +325,19 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
         for file in &written.not_read {
             notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
         }
+        if written.ignored > 0 {
+            let files = if written.ignored == 1 { "file" } else { "files" };
+            notes.push(format!(
+                "{} {files} git ignores taken as the working tree has them in the revision read (a checkout leaves them)",
+                written.ignored
+            ));
+        }
+        if written.ignored_left_out {
+            notes.push(format!(
+                "more than {} files git ignores: the rest left out of the revision read",
+                crate::engine::diff::ignored::CARRIED_AT_MOST
+            ));
+        }
     }
     notes
 }

@@ -56,6 +56,10 @@ pub struct Written {
     pub submodules: Vec<String>,
     /// Large files stood in for by zeros of the same size.
     pub not_read: Vec<String>,
+    /// Files git ignores, taken from the work tree ([`super::ignored`]).
+    pub ignored: usize,
+    /// Whether more were ignored than were taken.
+    pub ignored_left_out: bool,
 }
 
 fn git(repo: &Path) -> Command {
@@ -74,7 +78,7 @@ fn git(repo: &Path) -> Command {
 }
 
 /// Runs `git ARGS` in `repo`, its standard output on success.
-fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
+pub(super) fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
     let output = git(repo).args(args).output().map_err(GitError::NoGit)?;
     if output.status.success() {
         return Ok(output.stdout);
@@ -83,7 +87,7 @@ fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
 }
 
 /// NUL-separated paths, each without a trailing `/`.
-fn names(bytes: &[u8]) -> BTreeSet<String> {
+pub(super) fn names(bytes: &[u8]) -> BTreeSet<String> {
     bytes
         .split(|&b| b == 0)
         .filter(|n| !n.is_empty())
@@ -160,10 +164,13 @@ impl Repo {
         run(&self.root, &["diff", "-z", "--no-renames", "--name-only", "--no-ext-diff", rev, "--"]).map(|l| names(&l))
     }
 
-    /// The work tree's untracked and ignored files, a folder holding only
-    /// such files named once.
+    /// The work tree's untracked files git does not ignore (ignored ones
+    /// are the same in every state, [`super::ignored`]), a folder holding
+    /// only such files named once. A folder holding no such file is no
+    /// change: git's trees hold no folders, only files.
     pub fn untracked(&self) -> Result<BTreeSet<String>, GitError> {
-        run(&self.root, &["ls-files", "-z", "--others", "--directory"]).map(|l| names(&l))
+        run(&self.root, &["ls-files", "-z", "--others", "--exclude-standard", "--directory", "--no-empty-directory"])
+            .map(|l| names(&l))
     }
 
     /// Writes a tree's files ([`Repo::tree`]) into `dest`, an empty folder
@@ -250,7 +257,7 @@ impl Repo {
 #[cfg(unix)]
 fn write_symlink(target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
-    std::os::unix::fs::symlink(std::ffi::OsStr::from_bytes(target_bytes), link)
+    symlink(Path::new(std::ffi::OsStr::from_bytes(target_bytes)), link)
 }
 
 #[cfg(not(unix))]
@@ -258,9 +265,19 @@ fn write_symlink(target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
     std::fs::write(link, target_bytes)
 }
 
+#[cfg(unix)]
+pub(super) fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::os::unix::fs::symlink(target, link)
+}
+
+#[cfg(not(unix))]
+pub(super) fn symlink(target: &Path, link: &Path) -> std::io::Result<()> {
+    std::fs::write(link, target.to_string_lossy().as_bytes())
+}
+
 /// A tree's path that cannot lead out of the folder it is written to (git
 /// refuses others, but a tree object may still hold one).
-fn stays_inside(path: &str) -> bool {
+pub(super) fn stays_inside(path: &str) -> bool {
     !path.is_empty()
         && !path.starts_with('/')
         && path.split('/').all(|part| !part.is_empty() && part != ".." && part != ".")

@@ -7,6 +7,7 @@
 //! changed, and those a lookup by the same name may now find otherwise.
 
 pub mod git;
+pub mod ignored;
 mod report;
 pub mod unread;
 

@@ -1,0 +1,134 @@
+//! Files git ignores are the agent's surroundings, not the change: a
+//! Hermes home kept in git ignores its `.env`, `auth.json`, `logs/`, and a
+//! checkout of another revision leaves them where they are. So a
+//! revision's copy is given the working tree's ignored files wherever the
+//! revision has nothing at their path, and `diff` never reports that a
+//! revision lacks the keys the agent has.
+
+use super::git::{is_deciding, GitError, Repo, Written, LARGE_BLOB_BYTES};
+use crate::discover::is_excluded_name;
+use std::collections::BTreeSet;
+use std::path::Path;
+
+/// How many ignored files and folders are taken into a copy at most (a
+/// home's `sessions/` may hold many); the rest are said to be left out.
+pub const CARRIED_AT_MOST: usize = 10_000;
+
+impl Repo {
+    /// The files git ignores in the work tree (a wholly ignored folder named
+    /// once), below the repository's `within` paths, or anywhere when none
+    /// are given.
+    pub fn ignored(&self, within: &[&str]) -> Result<BTreeSet<String>, GitError> {
+        let mut args = vec!["ls-files", "-z", "--others", "--ignored", "--exclude-standard", "--directory"];
+        let literal: Vec<String> = within.iter().map(|p| format!(":(literal){p}")).collect();
+        if !within.is_empty() {
+            args.push("--");
+            args.extend(literal.iter().map(String::as_str));
+        }
+        super::git::run(&self.root, &args).map(|out| super::git::names(&out))
+    }
+
+    /// Copies the work tree's ignored `paths` ([`Repo::ignored`]) into
+    /// `dest`, a revision's copy, where it has nothing at the same path (a
+    /// checkout would put the revision's file there). Folders no walk
+    /// enters (`.venv`, `node_modules`, ...) are left out, large files
+    /// stand in as [`Repo::write_entries`] has them, symlinks are copied
+    /// as links; what cannot be copied is left out.
+    pub fn carry_ignored(&self, paths: &BTreeSet<String>, dest: &Path, written: &mut Written) {
+        let mut pending: Vec<String> = paths.iter().rev().cloned().collect();
+        let mut taken = 0usize;
+        while let Some(rel) = pending.pop() {
+            if !super::git::stays_inside(&rel) || rel.split('/').any(is_excluded_name) {
+                continue;
+            }
+            let (from, to) = (self.root.join(&rel), dest.join(&rel));
+            let Ok(meta) = std::fs::symlink_metadata(&from) else { continue };
+            let into_folder = match std::fs::symlink_metadata(&to) {
+                Ok(there) if there.is_dir() && meta.is_dir() => true,
+                Ok(_) => continue,
+                Err(_) => false,
+            };
+            taken += 1;
+            if taken > CARRIED_AT_MOST {
+                written.ignored_left_out = true;
+                return;
+            }
+            if meta.is_dir() {
+                if !into_folder && std::fs::create_dir_all(&to).is_err() {
+                    continue;
+                }
+                let Ok(entries) = std::fs::read_dir(&from) else { continue };
+                let mut names: Vec<String> = entries
+                    .filter_map(|e| e.ok()?.file_name().into_string().ok())
+                    .map(|name| format!("{rel}/{name}"))
+                    .collect();
+                names.sort_unstable_by(|a, b| b.cmp(a));
+                pending.extend(names);
+                continue;
+            }
+            if to.parent().is_some_and(|parent| std::fs::create_dir_all(parent).is_err()) {
+                continue;
+            }
+            let copied = if meta.is_symlink() {
+                std::fs::read_link(&from).and_then(|target| super::git::symlink(&target, &to))
+            } else if meta.is_file() && meta.len() > LARGE_BLOB_BYTES && !is_deciding(&rel) {
+                written.not_read.push(rel);
+                std::fs::File::create(&to).and_then(|f| f.set_len(meta.len()))
+            } else if meta.is_file() {
+                std::fs::copy(&from, &to).map(|_| ())
+            } else {
+                continue;
+            };
+            if copied.is_ok() {
+                written.ignored += 1;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn write(path: &Path, bytes: &[u8]) {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    #[test]
+    fn ignored_files_are_copied_where_the_revision_has_none() {
+        let work = tempfile::tempdir().unwrap();
+        let top = work.path().canonicalize().unwrap();
+        let init = std::process::Command::new("git").arg("-C").arg(&top).args(["init", "-q"]).status().unwrap();
+        assert!(init.success());
+        write(&top.join(".gitignore"), b"*.log\n/cache/\n/.venv/\nbig.bin\n");
+        write(&top.join("run.log"), b"run");
+        write(&top.join("kept.log"), b"working tree");
+        write(&top.join("cache/a/b.txt"), b"cached");
+        write(&top.join(".venv/lib.py"), b"left out");
+        write(&top.join("big.bin"), &vec![1u8; (LARGE_BLOB_BYTES + 1) as usize]);
+        write(&top.join("tracked.txt"), b"not ignored");
+        let repo = Repo { root: top.clone(), shallow: false };
+
+        let ignored = repo.ignored(&[]).unwrap();
+        assert!(ignored.contains("run.log") && ignored.contains("cache") && !ignored.contains("tracked.txt"));
+        let dest = tempfile::tempdir().unwrap();
+        write(&dest.path().join("kept.log"), b"revision");
+        let mut written = Written::default();
+        repo.carry_ignored(&ignored, dest.path(), &mut written);
+
+        let read = |rel: &str| std::fs::read(dest.path().join(rel)).ok();
+        assert_eq!(read("run.log").as_deref(), Some(&b"run"[..]));
+        assert_eq!(read("cache/a/b.txt").as_deref(), Some(&b"cached"[..]));
+        assert_eq!(read("kept.log").as_deref(), Some(&b"revision"[..]), "the revision's file stays");
+        assert_eq!(read(".venv/lib.py"), None, "no walk enters .venv");
+        assert_eq!(read("tracked.txt"), None, "not ignored: part of the change");
+        let big = std::fs::metadata(dest.path().join("big.bin")).unwrap();
+        assert_eq!(big.len(), LARGE_BLOB_BYTES + 1);
+        assert_eq!(written.not_read, ["big.bin"]);
+        assert_eq!((written.ignored, written.ignored_left_out), (3, false));
+
+        let within = repo.ignored(&["cache"]).unwrap();
+        assert_eq!(within.into_iter().collect::<Vec<_>>(), ["cache"]);
+    }
+}
