@@ -610,3 +610,20 @@ fn files_git_ignores_are_the_same_in_both_states() {
     let changed: Vec<&str> = whole.report.skills.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(changed, ["lint"], "{:?}", whole.report.skills);
 }
+
+/// A legacy flat file a bundle names, in a skill folder that differs: the
+/// revision's is found in its copy and loaded from the folder it stands for.
+#[test]
+fn a_legacy_flat_file_in_a_folder_that_differs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    write(&home.join("skills/tools/lint/legacy.md"), "---\nname: legacy\ndescription: Old style.\n---\nBody.\n");
+    commit(&home);
+    skill(&home.join("skills/tools/lint"), "lint", "Lint and format the code base.", "");
+    // Listed with the legacy file's folder: the revision's copy has none.
+    write(&home.join("skills/tools/lint/references/new.md"), "New.\n");
+    // Another member changed: the bundle is rendered again in both states.
+    skill(&home.join("skills/devops/deploy"), "deploy", "Deploy the app, carefully.", "");
+    assert_readings_agree(&engine_of(&home), &home, "legacy flat file");
+}

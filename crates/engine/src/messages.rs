@@ -252,8 +252,15 @@ impl Context<'_> {
         };
         let skill_dir = match payload.get("skill_dir").and_then(Json::as_str).filter(|s| !s.is_empty()) {
             Some(dir) => Some(PathBuf::from(dir)),
+            // A legacy flat file: its folder, read from an overlay's copy
+            // where that folder differs.
             None => payload.get("path").and_then(Json::as_str).filter(|p| !p.is_empty()).map(|p| {
-                paths::normalize(&self.engine.home.skills_dir.join(Path::new(p).parent().unwrap_or(Path::new(""))))
+                let dir =
+                    paths::normalize(&self.engine.home.skills_dir.join(Path::new(p).parent().unwrap_or(Path::new(""))));
+                match self.catalog.and_then(|c| c.overlay.as_ref()) {
+                    Some(overlay) => overlay.actual(&dir),
+                    None => dir,
+                }
             }),
         };
         let named_dir = skill_dir.as_deref().and_then(|d| {

@@ -102,6 +102,9 @@ struct ViewArgs<'a> {
     file_path: Option<&'a str>,
     task_id: Option<&'a str>,
     preprocess: bool,
+    /// The path the user knows for a file found in an overlay's written
+    /// copy: its `path` is relative to the skills dir it stands in.
+    shown_md: Option<&'a Path>,
 }
 
 /// The skill a `skill_view` is asked for.
@@ -152,7 +155,7 @@ impl Context<'_> {
                 return engine.view_found(
                     &name,
                     &found,
-                    ViewArgs { file_path, task_id, preprocess },
+                    ViewArgs { file_path, task_id, preprocess, shown_md: None },
                     Links::Listed,
                     keep,
                 );
@@ -208,7 +211,10 @@ impl Context<'_> {
                 Err(e) => py_exception(e),
             };
         };
-        engine.view_found(name, &found, ViewArgs { file_path, task_id, preprocess }, Links::Listed, keep)
+        let overlay = self.catalog.and_then(|c| c.overlay.as_ref()).filter(|o| o.is_written(&found.skill_md));
+        let shown_md = overlay.map(|o| o.shown(&found.skill_md));
+        let args = ViewArgs { file_path, task_id, preprocess, shown_md: shown_md.as_deref() };
+        engine.view_found(name, &found, args, Links::Listed, keep)
     }
 
     /// `skill_view(name)` of a SKILL.md found already, preprocessed, without
@@ -219,7 +225,7 @@ impl Context<'_> {
         self.engine.view_found(
             &name,
             &found,
-            ViewArgs { file_path: None, task_id, preprocess: true },
+            ViewArgs { file_path: None, task_id, preprocess: true, shown_md: None },
             Links::Skipped,
             None,
         )
@@ -252,7 +258,7 @@ impl Engine {
         links: Links,
         keep: Option<&mut Option<Map>>,
     ) -> Json {
-        let ViewArgs { file_path, task_id, preprocess } = args;
+        let ViewArgs { file_path, task_id, preprocess, shown_md } = args;
         let content = match source::read_text(&found.skill_md) {
             Ok(c) => c,
             Err(e) => return error(format!("Failed to read skill '{name}': {e}")),
@@ -298,13 +304,14 @@ impl Engine {
         }
         let tags = skill::tag_list(&fm, "tags");
         let related = skill::tag_list(&fm, "related_skills");
-        let rel_path = match paths::relative_to(&found.skill_md, &self.home.skills_dir) {
+        let skill_md = shown_md.unwrap_or(&found.skill_md);
+        let rel_path = match paths::relative_to(skill_md, &self.home.skills_dir) {
             Some(rel) => paths::rel_string(rel),
             None => {
-                let grand = found.skill_md.parent().and_then(Path::parent);
-                match grand.and_then(|g| found.skill_md.strip_prefix(g).ok()) {
+                let grand = skill_md.parent().and_then(Path::parent);
+                match grand.and_then(|g| skill_md.strip_prefix(g).ok()) {
                     Some(rel) => paths::rel_string(rel),
-                    None => found.skill_md.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
+                    None => skill_md.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default(),
                 }
             }
         };
