@@ -231,6 +231,11 @@ impl Engine {
 impl Context<'_> {
     /// `_load_skill_payload(identifier)`.
     pub fn load_skill(&self, identifier: &str, task_id: Option<&str>) -> Option<LoadedSkill> {
+        self.load_skill_keeping(identifier, task_id, true)
+    }
+
+    /// [`Context::load_skill`]; without its linked files unless `linked`.
+    fn load_skill_keeping(&self, identifier: &str, task_id: Option<&str>, linked: bool) -> Option<LoadedSkill> {
         let raw = py_strip(identifier);
         if raw.is_empty() {
             return None;
@@ -241,8 +246,8 @@ impl Context<'_> {
         let raw = shown.as_deref().map_or_else(|| raw.to_owned(), paths::path_string);
         let normalized = self.engine.normalize_lookup_name(&raw);
         let mut frontmatter = None;
-        let payload =
-            self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, Keeping::Load(&mut frontmatter));
+        let keeping = if linked { Keeping::Load(&mut frontmatter) } else { Keeping::Status(&mut frontmatter) };
+        let payload = self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, keeping);
         if payload.get("success").and_then(Json::as_bool) != Some(true) {
             return None;
         }
@@ -486,7 +491,7 @@ impl Context<'_> {
             if id.is_empty() || !seen.insert(id.clone()) {
                 continue;
             }
-            let status = match self.load_skill(&id, None) {
+            let status = match self.load_skill_keeping(&id, None, false) {
                 None => MemberStatus::Missing(self.why_not_loaded(&id)),
                 Some(l) if disabled.contains(&l.name) || disabled.contains(&id) => MemberStatus::Disabled(l.name),
                 Some(l) => MemberStatus::Loaded(l.name),

@@ -87,6 +87,9 @@ pub(crate) enum Keeping<'k> {
     /// (whoever reads the same SKILL.md next need not parse it again): a
     /// not-found answer names no available skills.
     Load(&'k mut Option<Map>),
+    /// As [`Keeping::Load`], for whoever reads only whether it loads and
+    /// its name (a bundle's member status): its linked files not listed.
+    Status(&'k mut Option<Map>),
 }
 
 /// Whether a view lists the skill's linked files.
@@ -143,9 +146,10 @@ impl Context<'_> {
         preprocess: bool,
         keeping: Keeping<'_>,
     ) -> Json {
-        let keep = match keeping {
-            Keeping::Answer => None,
-            Keeping::Load(frontmatter) => Some(frontmatter),
+        let (keep, links) = match keeping {
+            Keeping::Answer => (None, Links::Listed),
+            Keeping::Load(frontmatter) => (Some(frontmatter), Links::Listed),
+            Keeping::Status(frontmatter) => (Some(frontmatter), Links::Skipped),
         };
         let engine = self.engine;
         let name = match skill {
@@ -156,7 +160,7 @@ impl Context<'_> {
                     &name,
                     &found,
                     ViewArgs { file_path, task_id, preprocess, shown_md: None },
-                    Links::Listed,
+                    links,
                     keep,
                 );
             }
@@ -214,7 +218,7 @@ impl Context<'_> {
         let overlay = self.catalog.and_then(|c| c.overlay.as_ref()).filter(|o| o.is_written(&found.skill_md));
         let shown_md = overlay.map(|o| o.shown(&found.skill_md));
         let args = ViewArgs { file_path, task_id, preprocess, shown_md: shown_md.as_deref() };
-        engine.view_found(name, &found, args, Links::Listed, keep)
+        engine.view_found(name, &found, args, links, keep)
     }
 
     /// `skill_view(name)` of a SKILL.md found already, preprocessed, without
