@@ -35,9 +35,11 @@ impl Repo {
     /// stand in as [`Repo::write_entries`] has them, symlinks are copied
     /// as links; what cannot be copied is left out.
     pub fn carry_ignored(&self, paths: &BTreeSet<String>, dest: &Path, written: &mut Written) {
-        let mut pending: Vec<String> = paths.iter().rev().cloned().collect();
+        // Breadth first: the files git names (a home's `.env`, `auth.json`)
+        // and those near the top come before what deep folders hold.
+        let mut pending: std::collections::VecDeque<String> = paths.iter().cloned().collect();
         let mut taken = 0usize;
-        while let Some(rel) = pending.pop() {
+        while let Some(rel) = pending.pop_front() {
             if !super::git::stays_inside(&rel) || rel.split('/').any(is_excluded_name) {
                 continue;
             }
@@ -62,7 +64,7 @@ impl Repo {
                     .filter_map(|e| e.ok()?.file_name().into_string().ok())
                     .map(|name| format!("{rel}/{name}"))
                     .collect();
-                names.sort_unstable_by(|a, b| b.cmp(a));
+                names.sort_unstable();
                 pending.extend(names);
                 continue;
             }
@@ -127,6 +129,17 @@ mod tests {
         assert_eq!(big.len(), LARGE_BLOB_BYTES + 1);
         assert_eq!(written.not_read, ["big.bin"]);
         assert_eq!((written.ignored, written.ignored_left_out), (3, false));
+
+        // Beyond the most taken, what lies nearest the top is taken first.
+        let mut few = Written::default();
+        let deep = (0..CARRIED_AT_MOST).map(|i| format!("cache/deep/{i}.txt"));
+        for rel in deep {
+            write(&top.join(&rel), b"");
+        }
+        let other = tempfile::tempdir().unwrap();
+        repo.carry_ignored(&repo.ignored(&[]).unwrap(), other.path(), &mut few);
+        assert!(few.ignored_left_out);
+        assert!(other.path().join("run.log").exists() && other.path().join("kept.log").exists());
 
         let within = repo.ignored(&["cache"]).unwrap();
         assert_eq!(within.into_iter().collect::<Vec<_>>(), ["cache"]);
