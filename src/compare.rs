@@ -205,8 +205,8 @@ struct Near {
 /// changed, a changed path lies outside every skill folder where something
 /// reads it (config.yaml, a bundle, a category's description: any skill may
 /// change; paths nothing reads are left aside, [`Unread`]), a folder that
-/// differs holds a symlink (it may point at what only the whole tree
-/// holds), a path was left aside while a revision's tree holds a symlink (a
+/// differs holds a symlink, tracked or ignored (it may point at what only
+/// the whole tree holds), a path was left aside while a revision's tree holds a symlink (a
 /// skill's may lead to it), a root lies outside the repository or is not in
 /// the revision,
 /// the backend is remote (paths inside the sandbox follow the roots), or a
@@ -337,7 +337,8 @@ pub fn against_worktree<'a>(
 
 /// [`against_worktree`] once the folders that differ are known: their
 /// copies written, both states answered side by side, compared; none when
-/// a copy's roots do not match the working tree's.
+/// a copy's roots do not match the working tree's, or a folder that differs
+/// holds a symlink git ignores.
 #[allow(clippy::too_many_arguments)]
 fn overlaid<'a>(
     worktree: &'a crate::engine::Engine,
@@ -366,6 +367,11 @@ fn overlaid<'a>(
         });
         let mut copied = copied.map_err(|e| e.to_string())?;
         repo.carry_ignored(&ignored.map_err(|e| e.to_string())?, copy.path(), &mut copied);
+        // A link may lead where the copy holds nothing (a relative one from
+        // inside it): only the whole tree answers as the working tree would.
+        if copied.ignored_links > 0 {
+            return Ok(None);
+        }
         written.push(copied);
         let written_top = copy.path().canonicalize().map_err(|e| e.to_string())?;
         for rel in root_rels {

@@ -627,3 +627,23 @@ fn a_legacy_flat_file_in_a_folder_that_differs() {
     skill(&home.join("skills/devops/deploy"), "deploy", "Deploy the app, carefully.", "");
     assert_readings_agree(&engine_of(&home), &home, "legacy flat file");
 }
+
+/// An ignored symlink in a folder that differs may point at what only the
+/// whole tree holds (a relative link leads elsewhere from the copy): the
+/// revision is read whole.
+#[cfg(unix)]
+#[test]
+fn an_ignored_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    let link = home.join("skills/tools/lint/scripts/keys.pyc");
+    std::os::unix::fs::symlink("../../keys/references/notes.md", &link).unwrap();
+    skill(&home.join("skills/tools/lint"), "lint", "Lint, beside the keys' notes.", "");
+    let engine = engine_of(&home);
+    let repo = Repo::discover(&home).unwrap();
+    let head = repo.commit("HEAD").unwrap();
+    assert!(against_worktree(&engine, &repo, &head, None, &home, Severity::Warning).is_none());
+    let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
+    assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), "ignored symlink");
+}

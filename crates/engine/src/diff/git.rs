@@ -60,6 +60,8 @@ pub struct Written {
     pub ignored: usize,
     /// Whether more were ignored than were taken.
     pub ignored_left_out: bool,
+    /// How many of those taken are symlinks (copied as links).
+    pub ignored_links: usize,
 }
 
 fn git(repo: &Path) -> Command {

@@ -83,6 +83,7 @@ impl Repo {
             };
             if copied.is_ok() {
                 written.ignored += 1;
+                written.ignored_links += usize::from(meta.is_symlink());
             }
         }
     }
@@ -110,6 +111,8 @@ mod tests {
         write(&top.join(".venv/lib.py"), b"left out");
         write(&top.join("big.bin"), &vec![1u8; (LARGE_BLOB_BYTES + 1) as usize]);
         write(&top.join("tracked.txt"), b"not ignored");
+        #[cfg(unix)]
+        std::os::unix::fs::symlink("run.log", top.join("link.log")).unwrap();
         let repo = Repo { root: top.clone(), shallow: false };
 
         let ignored = repo.ignored(&[]).unwrap();
@@ -128,7 +131,12 @@ mod tests {
         let big = std::fs::metadata(dest.path().join("big.bin")).unwrap();
         assert_eq!(big.len(), LARGE_BLOB_BYTES + 1);
         assert_eq!(written.not_read, ["big.bin"]);
-        assert_eq!((written.ignored, written.ignored_left_out), (3, false));
+        #[cfg(unix)]
+        {
+            let link = dest.path().join("link.log");
+            assert_eq!(std::fs::read_link(link).unwrap(), Path::new("run.log"), "copied as a link");
+            assert_eq!((written.ignored, written.ignored_links, written.ignored_left_out), (4, 1, false));
+        }
 
         // Beyond the most taken, what lies nearest the top is taken first.
         let mut few = Written::default();
