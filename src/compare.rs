@@ -80,7 +80,7 @@ pub fn since_reading(
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     let changed = ChangedPaths::start(&repo, &commit, None);
-    let (tree, _) = read_revision(&repo, &commit)?;
+    let (tree, _) = read_revision(&repo, &commit, &real_roots(engine))?;
     let written = tree.path().canonicalize().map_err(|e| e.to_string())?;
     let before_folder = written.join(&rel);
     let stand_in = match crate::open::classify(&before_folder) {
@@ -366,7 +366,7 @@ fn overlaid<'a>(
             (copied, ignored.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         let mut copied = copied.map_err(|e| e.to_string())?;
-        repo.carry_ignored(&ignored.map_err(|e| e.to_string())?, copy.path(), &mut copied);
+        repo.carry_ignored(&ignored.map_err(|e| e.to_string())?, &[], copy.path(), &mut copied);
         // A link may lead where the copy holds nothing (a relative one from
         // inside it): only the whole tree answers as the working tree would.
         if copied.ignored_links > 0 {
@@ -497,10 +497,22 @@ fn differing_folders(
 fn ignored_within(repo: &Repo, folders: &BTreeSet<String>) -> Result<BTreeSet<String>, git::GitError> {
     // Beyond this many, one listing of the whole tree beats a long command line.
     const NAMED_AT_MOST: usize = 1_000;
-    if folders.len() > NAMED_AT_MOST {
-        return Ok(repo.ignored(&[])?.into_iter().filter(|p| covered(p, folders)).collect());
+    let named = match folders.len() > NAMED_AT_MOST {
+        true => repo.ignored(&[])?,
+        false => repo.ignored(&folders.iter().map(String::as_str).collect::<Vec<_>>())?,
+    };
+    // A folder git ignores whole is named once: only the folders that
+    // differ below it are taken.
+    let mut within = BTreeSet::new();
+    for path in named {
+        if covered(&path, folders) {
+            within.insert(path);
+        } else {
+            let below = format!("{path}/");
+            within.extend(folders.iter().filter(|f| f.starts_with(&below)).cloned());
+        }
     }
-    repo.ignored(&folders.iter().map(String::as_str).collect::<Vec<_>>())
+    Ok(within)
 }
 
 /// How many entries of untracked folders are listed before the revision
@@ -539,14 +551,20 @@ pub fn why_shown(why: &Option<String>) -> String {
 /// Writes the tree of `commit` into a temporary folder of ours (in memory
 /// when there is room), removed when the folder is dropped, with the files
 /// git ignores in the working tree where the tree has none (a checkout
-/// leaves them).
-pub fn read_revision(repo: &Repo, commit: &str) -> Result<(tempfile::TempDir, Written), String> {
+/// leaves them), those below `roots` (the working tree's, where skills are
+/// walked) first.
+pub fn read_revision(repo: &Repo, commit: &str, roots: &[PathBuf]) -> Result<(tempfile::TempDir, Written), String> {
     let entries = repo.tree(commit).map_err(|e| e.to_string())?;
     let dir = scratch_dir(&entries)?;
     let mut written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
     let ignored = repo.ignored(&[]).map_err(|e| e.to_string())?;
-    repo.carry_ignored(&ignored, dir.path(), &mut written);
+    repo.carry_ignored(&ignored, roots, dir.path(), &mut written);
     Ok((dir, written))
+}
+
+/// Where `engine`'s skills are walked, as real paths.
+pub fn real_roots(engine: &crate::engine::Engine) -> Vec<PathBuf> {
+    engine.home.scan_dirs().iter().map(|r| r.canonicalize().unwrap_or_else(|_| r.clone())).collect()
 }
 
 /// A temporary folder of ours for `entries` (in memory when there is room).
@@ -627,7 +645,7 @@ pub fn externals_at(
             let repo = Repo::discover(&real).map_err(|e| e.to_string())?;
             let commit = repo.commit(rev).map_err(|e| e.to_string())?;
             let top = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
-            let (tree, _) = read_revision(&repo, &commit)?;
+            let (tree, _) = read_revision(&repo, &commit, std::slice::from_ref(&real))?;
             let at = tree.path().canonicalize().map_err(|e| e.to_string())?;
             Ok((tree, at, top))
         });

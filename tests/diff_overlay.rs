@@ -647,3 +647,32 @@ fn an_ignored_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
     let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
     assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), "ignored symlink");
 }
+
+/// A skill git tracked inside a folder it ignores, removed since: the
+/// earlier revision's copy of its folder is given that folder's ignored
+/// files, not the whole ignored folder's (git names it once).
+#[test]
+fn a_removed_skill_in_an_ignored_folder() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    write(&home.join(".gitignore"), "/.env\n/logs/\n*.pyc\n/skills/private/\n");
+    skill(&home.join("skills/private/vault"), "vault", "Keep secrets.", "");
+    git(&home, &["add", "-A"]);
+    git(&home, &["add", "-f", "skills/private/vault"]);
+    commit(&home);
+    let first = git(&home, &["rev-parse", "HEAD"]);
+    git(&home, &["rm", "-q", "-r", "--cached", "skills/private/vault"]);
+    std::fs::remove_file(home.join("skills/private/vault/SKILL.md")).unwrap();
+    commit(&home);
+    let second = git(&home, &["rev-parse", "HEAD"]);
+    write(&home.join("skills/private/vault/scripts/cache.pyc"), "\0");
+    skill(&home.join("skills/private/draft"), "draft", "An ignored draft skill.", "");
+    write(&home.join("skills/private/notes.txt"), "notes\n");
+    let engine = engine_of(&home);
+    let repo = Repo::discover(&home).unwrap();
+    let overlaid = against_worktree(&engine, &repo, &first, Some(&second), &home, Severity::Warning).unwrap().unwrap();
+    let vault: Vec<_> = overlaid.report.skills.iter().map(|s| (s.name.as_str(), s.change)).collect();
+    assert_eq!(vault, [("vault", skillscope::engine::diff::ChangeKind::Removed)], "{:?}", overlaid.report.skills);
+    assert_eq!(overlaid.written[0].ignored, 1, "the cache only: {:?}", overlaid.written);
+}

@@ -211,7 +211,13 @@ fn read_whole(
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     // Git's changed paths are asked for while the revisions are written.
     let changed = compare::ChangedPaths::start(repo, &span.from, span.to.as_deref());
-    let written = |commit: &str| crate::compare::read_revision(repo, commit);
+    // Where the working tree's skills are walked: their ignored files are
+    // taken into a revision's copy first.
+    let roots = match crate::engine::home::Home::load(folder.to_path_buf(), &Env::from_process()).scan_dirs() {
+        dirs if dirs.is_empty() => vec![folder.to_path_buf()],
+        dirs => dirs.iter().map(|d| d.canonicalize().unwrap_or_else(|_| d.clone())).collect(),
+    };
+    let written = |commit: &str| crate::compare::read_revision(repo, commit, &roots);
     let from_tree = match written(&span.from) {
         Ok(t) => t,
         Err(msg) => {
@@ -334,7 +340,7 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
         }
         if written.ignored_left_out {
             notes.push(format!(
-                "more than {} files git ignores: the rest left out of the revision read",
+                "more than {} files and folders git ignores: the rest left out of the revision read",
                 crate::engine::diff::ignored::CARRIED_AT_MOST
             ));
         }

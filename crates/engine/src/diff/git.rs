@@ -145,7 +145,8 @@ impl Repo {
     }
 
     /// The paths that differ between two commits, or between a commit and
-    /// the work tree (`to` none), untracked and ignored files included.
+    /// the work tree (`to` none), untracked files git does not ignore
+    /// included ([`Repo::untracked`]).
     pub fn changed_paths(&self, from: &str, to: Option<&str>) -> Result<BTreeSet<String>, GitError> {
         match to {
             Some(to) => {

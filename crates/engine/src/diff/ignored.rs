@@ -8,7 +8,7 @@
 use super::git::{is_deciding, GitError, Repo, Written, LARGE_BLOB_BYTES};
 use crate::discover::is_excluded_name;
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// How many ignored files and folders are taken into a copy at most (a
 /// home's `sessions/` may hold many); the rest are said to be left out.
@@ -34,13 +34,44 @@ impl Repo {
     /// enters (`.venv`, `node_modules`, ...) are left out, large files
     /// stand in as [`Repo::write_entries`] has them, symlinks are copied
     /// as links; what cannot be copied is left out.
-    pub fn carry_ignored(&self, paths: &BTreeSet<String>, dest: &Path, written: &mut Written) {
-        // Breadth first: the files git names (a home's `.env`, `auth.json`)
-        // and those near the top come before what deep folders hold.
-        let mut pending: std::collections::VecDeque<String> = paths.iter().cloned().collect();
+    ///
+    /// Those at or below the folders `first` (absolute, in the work tree:
+    /// where skills are walked) and the files at the top are taken before
+    /// the rest, and each part
+    /// breadth first (the files git names, a home's `.env`, before what deep
+    /// folders hold): past [`CARRIED_AT_MOST`], what is left out is what is
+    /// least likely read (a home's `sessions/`, `logs/`).
+    pub fn carry_ignored(&self, paths: &BTreeSet<String>, first: &[PathBuf], dest: &Path, written: &mut Written) {
+        // The top's own files (a home's `.env`, `auth.json`) come first too.
+        let near = |rel: &String| {
+            let path = self.root.join(rel);
+            let top_file = !rel.contains('/') && std::fs::symlink_metadata(&path).is_ok_and(|m| !m.is_dir());
+            top_file || first.iter().any(|f| path.starts_with(f) || f.starts_with(&path))
+        };
+        let (near, far): (Vec<&String>, Vec<&String>) = paths.iter().partition(|p| near(p));
         let mut taken = 0usize;
+        for part in [near, far] {
+            if !self.carry_breadth_first(part.into_iter().cloned().collect(), dest, written, &mut taken) {
+                return;
+            }
+        }
+    }
+
+    /// [`Repo::carry_ignored`] for one part; false once the most were taken.
+    fn carry_breadth_first(
+        &self,
+        mut pending: std::collections::VecDeque<String>,
+        dest: &Path,
+        written: &mut Written,
+        taken: &mut usize,
+    ) -> bool {
         while let Some(rel) = pending.pop_front() {
             if !super::git::stays_inside(&rel) || rel.split('/').any(is_excluded_name) {
+                continue;
+            }
+            // A folder on the way that the revision has as a symlink would
+            // lead the copy out of `dest`.
+            if !through_folders_only(dest, &rel) {
                 continue;
             }
             let (from, to) = (self.root.join(&rel), dest.join(&rel));
@@ -50,10 +81,10 @@ impl Repo {
                 Ok(_) => continue,
                 Err(_) => false,
             };
-            taken += 1;
-            if taken > CARRIED_AT_MOST {
+            *taken += 1;
+            if *taken > CARRIED_AT_MOST {
                 written.ignored_left_out = true;
-                return;
+                return false;
             }
             if meta.is_dir() {
                 if !into_folder && std::fs::create_dir_all(&to).is_err() {
@@ -86,7 +117,24 @@ impl Repo {
                 written.ignored_links += usize::from(meta.is_symlink());
             }
         }
+        true
     }
+}
+
+/// Whether every folder on the way from `dest` to `rel` (below it) is a
+/// real folder or not there yet: none is a symlink.
+fn through_folders_only(dest: &Path, rel: &str) -> bool {
+    let mut at = dest.to_path_buf();
+    let parts: Vec<&str> = rel.split('/').collect();
+    for part in &parts[..parts.len().saturating_sub(1)] {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(meta) if meta.file_type().is_symlink() => return false,
+            Ok(_) => {}
+            Err(_) => return true,
+        }
+    }
+    true
 }
 
 #[cfg(test)]
@@ -120,7 +168,7 @@ mod tests {
         let dest = tempfile::tempdir().unwrap();
         write(&dest.path().join("kept.log"), b"revision");
         let mut written = Written::default();
-        repo.carry_ignored(&ignored, dest.path(), &mut written);
+        repo.carry_ignored(&ignored, &[], dest.path(), &mut written);
 
         let read = |rel: &str| std::fs::read(dest.path().join(rel)).ok();
         assert_eq!(read("run.log").as_deref(), Some(&b"run"[..]));
@@ -138,6 +186,20 @@ mod tests {
             assert_eq!((written.ignored, written.ignored_links, written.ignored_left_out), (4, 1, false));
         }
 
+        // A folder the copy has as a symlink is not followed out of it.
+        #[cfg(unix)]
+        {
+            let outside = tempfile::tempdir().unwrap();
+            let copy = tempfile::tempdir().unwrap();
+            write(&top.join("sub/deep.log"), b"deep");
+            std::os::unix::fs::symlink(outside.path(), copy.path().join("sub")).unwrap();
+            let ignored = repo.ignored(&[]).unwrap();
+            assert!(ignored.contains("sub/deep.log"), "{ignored:?}");
+            repo.carry_ignored(&ignored, &[], copy.path(), &mut Written::default());
+            assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0, "nothing written through the link");
+            assert!(copy.path().join("run.log").exists());
+        }
+
         // Beyond the most taken, what lies nearest the top is taken first.
         let mut few = Written::default();
         let deep = (0..CARRIED_AT_MOST).map(|i| format!("cache/deep/{i}.txt"));
@@ -145,9 +207,12 @@ mod tests {
             write(&top.join(&rel), b"");
         }
         let other = tempfile::tempdir().unwrap();
-        repo.carry_ignored(&repo.ignored(&[]).unwrap(), other.path(), &mut few);
+        write(&top.join("skills/x/cache.log"), b"in a skill");
+        let first = [top.join("skills")];
+        repo.carry_ignored(&repo.ignored(&[]).unwrap(), &first, other.path(), &mut few);
         assert!(few.ignored_left_out);
         assert!(other.path().join("run.log").exists() && other.path().join("kept.log").exists());
+        assert!(other.path().join("skills/x/cache.log").exists(), "where skills are walked comes first");
 
         let within = repo.ignored(&["cache"]).unwrap();
         assert_eq!(within.into_iter().collect::<Vec<_>>(), ["cache"]);
