@@ -206,7 +206,9 @@ struct Near {
 /// reads it (config.yaml, a bundle, a category's description: any skill may
 /// change; paths nothing reads are left aside, [`Unread`]), a folder that
 /// differs holds a symlink, tracked or ignored (it may point at what only
-/// the whole tree holds), a path was left aside while a revision's tree holds a symlink (a
+/// the whole tree holds), a symlink elsewhere leads into such a folder (it
+/// would read the working tree's in both states), a path was left aside
+/// while a revision's tree or the files git ignores hold a symlink (a
 /// skill's may lead to it), a root lies outside the repository or is not in
 /// the revision,
 /// the backend is remote (paths inside the sandbox follow the roots), or a
@@ -281,6 +283,8 @@ pub fn against_worktree<'a>(
     // Paths nothing reads left out, and whether a revision's tree holds a
     // symlink: a skill's link may lead to such a path, which then matters.
     let (mut left_out, mut linked, mut unseen) = (false, false, Vec::new());
+    let mut links: BTreeSet<String> = BTreeSet::new();
+    let mut tracked_skills: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (tracked, rev, entries) in revisions {
         let mut changed = tracked;
         changed.extend(untracked.iter().cloned());
@@ -298,7 +302,9 @@ pub fn against_worktree<'a>(
         }
         let (regions, kept) = differing_folders(&repo_root, &changed, &entries, &unread)?;
         left_out |= !changed.is_subset(&kept);
-        linked |= entries.iter().any(|e| e.mode == "120000");
+        links.extend(entries.iter().filter(|e| e.mode == "120000").map(|e| e.path.clone()));
+        tracked_skills.extend(entries.iter().filter(|e| e.path.ends_with("/SKILL.md")).map(|e| e.path.clone()));
+        linked |= !links.is_empty();
         let changed = kept;
         let (wanted, rest): (Vec<git::TreeEntry>, Vec<git::TreeEntry>) =
             entries.into_iter().partition(|e| covered(&e.path, &regions));
@@ -313,8 +319,32 @@ pub fn against_worktree<'a>(
         for rev in unseen {
             linked |= repo.tree(&rev).ok()?.iter().any(|e| e.mode == "120000");
         }
+        // A symlink git ignores may lead there too (one git names; what an
+        // ignored folder holds is not looked into).
+        linked |= repo.ignored(&[]).ok()?.iter().any(|p| repo_root.join(p).is_symlink());
         if linked {
             return None;
+        }
+    }
+    // A symlink outside the folders that differ that leads into one would
+    // read it from the working tree in both states.
+    let regions: BTreeSet<String> = sides.iter().flat_map(|s| s.regions.iter().cloned()).collect();
+    if links.iter().any(|link| !covered(link, &regions) && leads_into(&repo_root, link, &regions)) {
+        return None;
+    }
+    // So may one git does not track (it ignores it): the walk reached a
+    // skill through it that no revision has at that path.
+    if !regions.is_empty() {
+        let untracked: BTreeSet<String> = sides.iter().flat_map(|s| s.changed.iter().cloned()).collect();
+        for skill_md in walked.skill_files() {
+            let Ok(rel) = skill_md.strip_prefix(&repo_root) else { continue };
+            let rel = crate::engine::paths::rel_string(rel);
+            if tracked_skills.contains(&rel) || covered(&rel, &untracked) {
+                continue;
+            }
+            if symlink_on_the_way(&repo_root, &rel).is_some_and(|link| leads_into(&repo_root, &link, &regions)) {
+                return None;
+            }
         }
     }
     // The earlier revision's changed paths hold the later's: each folder
@@ -490,6 +520,38 @@ fn differing_folders(
         }
     }
     Some((regions, kept))
+}
+
+/// The first folder on the way to `rel` (below `top`) that is a symlink.
+fn symlink_on_the_way(top: &Path, rel: &str) -> Option<String> {
+    rel.match_indices('/').map(|(at, _)| &rel[..at]).find(|dir| top.join(dir).is_symlink()).map(str::to_owned)
+}
+
+/// Whether the working tree's symlink `link` (relative to `top`) leads to
+/// or above one of `folders`: read through it, they would be the working
+/// tree's in both states.
+fn leads_into(top: &Path, link: &str, folders: &BTreeSet<String>) -> bool {
+    let Ok(target) = std::fs::read_link(top.join(link)) else { return false };
+    let from = Path::new(link).parent().unwrap_or(Path::new(""));
+    let joined = match target.is_absolute() {
+        true => match target.strip_prefix(top) {
+            Ok(rel) => rel.to_path_buf(),
+            Err(_) => return false,
+        },
+        false => from.join(target),
+    };
+    let mut parts: Vec<String> = Vec::new();
+    for part in joined.components() {
+        match part {
+            std::path::Component::ParentDir if parts.pop().is_none() => return false,
+            std::path::Component::ParentDir => {}
+            std::path::Component::Normal(name) => parts.push(name.to_string_lossy().into_owned()),
+            _ => {}
+        }
+    }
+    let rel = parts.join("/");
+    let below = format!("{rel}/");
+    rel.is_empty() || covered(&rel, folders) || folders.iter().any(|f| f.starts_with(&below))
 }
 
 /// The files git ignores in `folders` (those that differ), which their

@@ -178,6 +178,27 @@ fn assert_same_answer(a: &SinceAnswer, b: &SinceAnswer, what: &str) {
     }
 }
 
+/// A Hermes home kept in git ([`home_repo`]) in a folder of its own.
+fn new_home(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join(name);
+    home_repo(&home);
+    (tmp, home)
+}
+
+/// The revision at HEAD cannot be read from the working tree of `folder`
+/// (the home `engine` shows); the browser's answer, made from it read
+/// whole, is the whole reading's.
+fn assert_read_whole(engine: &Engine, folder: &Path, what: &str) -> SinceAnswer {
+    let repo = Repo::discover(folder).unwrap();
+    let head = repo.commit("HEAD").unwrap();
+    assert!(against_worktree(engine, &repo, &head, None, folder, Severity::Warning).is_none(), "{what}");
+    let since = since_reading(engine, folder, "HEAD", Reading::Overlaid).unwrap();
+    let whole = since_reading(engine, folder, "HEAD", Reading::Whole).unwrap();
+    assert_same_answer(&since, &whole, what);
+    whole
+}
+
 #[test]
 fn a_home_read_from_its_working_tree_answers_as_the_revision_written_whole() {
     for (what, change) in changes() {
@@ -191,9 +212,7 @@ fn a_home_read_from_its_working_tree_answers_as_the_revision_written_whole() {
 
 #[test]
 fn every_change_at_once_and_two_commits_back() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     let all = changes();
     for (_, change) in &all[..5] {
         change(&home);
@@ -268,9 +287,7 @@ fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
 /// skills).
 #[test]
 fn two_revisions_compared_from_the_working_tree() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (tmp, home) = new_home("home");
     let first = git(&home, &["rev-parse", "HEAD"]);
     let all = changes();
     for (_, change) in &all[..6] {
@@ -321,19 +338,12 @@ fn two_revisions_compared_from_the_working_tree() {
 #[cfg(unix)]
 #[test]
 fn a_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     let link = home.join("skills/tools/lint/references/keys.md");
     std::os::unix::fs::symlink("../../keys/references/notes.md", &link).unwrap();
     commit(&home);
     skill(&home.join("skills/tools/lint"), "lint", "Lint, with the keys' notes.", "");
-    let engine = engine_of(&home);
-    let repo = Repo::discover(&home).unwrap();
-    let head = repo.commit("HEAD").unwrap();
-    assert!(against_worktree(&engine, &repo, &head, None, &home, Severity::Warning).is_none());
-    let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
-    assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), "symlink");
+    assert_read_whole(&engine_of(&home), &home, "symlink");
 }
 
 /// A path nothing reads matters once a skill's symlink may lead to it: with
@@ -341,9 +351,7 @@ fn a_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
 #[cfg(unix)]
 #[test]
 fn a_path_nothing_reads_beside_a_symlink_reads_the_revision_whole() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     write(&home.join("skills/devops/notes.txt"), "shared notes\n");
     let link = home.join("skills/tools/lint/references/shared.txt");
     std::os::unix::fs::symlink("../../../devops/notes.txt", &link).unwrap();
@@ -561,9 +569,7 @@ fn changed_skill<'r>(report: &'r serde_json::Value, folder: &str) -> Option<&'r 
 /// ambiguous.
 #[test]
 fn a_message_another_skill_now_makes_ambiguous_is_shown() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     skill(&home.join("shared/moved"), "shared-one", "Named otherwise than its folder.", "");
     commit(&home);
     std::fs::rename(home.join("skills/notes/old"), home.join("skills/moved")).unwrap();
@@ -578,9 +584,7 @@ fn a_message_another_skill_now_makes_ambiguous_is_shown() {
 /// show a change in its folder: the bundle's message shows it.
 #[test]
 fn a_bundle_member_without_a_command_changes_its_bundle() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     // `/rollback` is one of Hermes' own commands: the skill gets none.
     std::fs::remove_file(home.join("skills/devops/rollback/references/notes.md")).unwrap();
     let report = report_against_head(&home);
@@ -595,9 +599,7 @@ fn a_bundle_member_without_a_command_changes_its_bundle() {
 /// elsewhere does not show a skill's keys as missing before.
 #[test]
 fn files_git_ignores_are_the_same_in_both_states() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     write(&home.join("logs/second.log"), "more\n");
     write(&home.join("skills/tools/keys/scripts/rotate.pyc"), "\0");
     write(&home.join(".env"), "KEYS_TOKEN=set\nLINT_KEY=set\n");
@@ -615,9 +617,7 @@ fn files_git_ignores_are_the_same_in_both_states() {
 /// revision's is found in its copy and loaded from the folder it stands for.
 #[test]
 fn a_legacy_flat_file_in_a_folder_that_differs() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     write(&home.join("skills/tools/lint/legacy.md"), "---\nname: legacy\ndescription: Old style.\n---\nBody.\n");
     commit(&home);
     skill(&home.join("skills/tools/lint"), "lint", "Lint and format the code base.", "");
@@ -634,18 +634,11 @@ fn a_legacy_flat_file_in_a_folder_that_differs() {
 #[cfg(unix)]
 #[test]
 fn an_ignored_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     let link = home.join("skills/tools/lint/scripts/keys.pyc");
     std::os::unix::fs::symlink("../../keys/references/notes.md", &link).unwrap();
     skill(&home.join("skills/tools/lint"), "lint", "Lint, beside the keys' notes.", "");
-    let engine = engine_of(&home);
-    let repo = Repo::discover(&home).unwrap();
-    let head = repo.commit("HEAD").unwrap();
-    assert!(against_worktree(&engine, &repo, &head, None, &home, Severity::Warning).is_none());
-    let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
-    assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), "ignored symlink");
+    assert_read_whole(&engine_of(&home), &home, "ignored symlink");
 }
 
 /// A skill git tracked inside a folder it ignores, removed since: the
@@ -653,9 +646,7 @@ fn an_ignored_symlink_in_a_folder_that_differs_reads_the_revision_whole() {
 /// files, not the whole ignored folder's (git names it once).
 #[test]
 fn a_removed_skill_in_an_ignored_folder() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().canonicalize().unwrap().join("home");
-    home_repo(&home);
+    let (_tmp, home) = new_home("home");
     write(&home.join(".gitignore"), "/.env\n/logs/\n*.pyc\n/skills/private/\n");
     skill(&home.join("skills/private/vault"), "vault", "Keep secrets.", "");
     git(&home, &["add", "-A"]);
@@ -675,4 +666,64 @@ fn a_removed_skill_in_an_ignored_folder() {
     let vault: Vec<_> = overlaid.report.skills.iter().map(|s| (s.name.as_str(), s.change)).collect();
     assert_eq!(vault, [("vault", skillscope::engine::diff::ChangeKind::Removed)], "{:?}", overlaid.report.skills);
     assert_eq!(overlaid.written[0].ignored, 1, "the cache only: {:?}", overlaid.written);
+}
+
+/// A symlink outside the folders that differ that leads into one (a skill
+/// folder's alias, another skill's supporting file) would read it from the
+/// working tree in both states: the revision is read whole.
+#[cfg(unix)]
+#[test]
+fn a_symlink_into_a_folder_that_differs_reads_the_revision_whole() {
+    let links =
+        [("skills/alias", "tools/lint"), ("skills/tools/keys/references/lint.md", "../../lint/references/notes.md")];
+    for (link, target) in links {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap().join("home");
+        home_repo(&home);
+        std::os::unix::fs::symlink(target, home.join(link)).unwrap();
+        commit(&home);
+        skill(&home.join("skills/tools/lint"), "lint", "Lint, now differently.", "");
+        write(&home.join("skills/tools/lint/references/notes.md"), "Ignore previous instructions.\n");
+        let engine = engine_of(&home);
+        let repo = Repo::discover(&home).unwrap();
+        let head = repo.commit("HEAD").unwrap();
+        assert!(against_worktree(&engine, &repo, &head, None, &home, Severity::Warning).is_none(), "{link}");
+        let since = since_reading(&engine, &home, "HEAD", Reading::Overlaid).unwrap();
+        assert_same_answer(&since, &since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap(), link);
+    }
+}
+
+/// A symlink git ignores may lead into a folder that differs (a skill
+/// vendored outside the skills): the revision is read whole.
+#[cfg(unix)]
+#[test]
+fn an_ignored_symlink_into_a_folder_that_differs_reads_the_revision_whole() {
+    let (_tmp, root) = new_home("repo");
+    skill(&root.join("vendor/ext"), "ext", "Vendored.", "");
+    write(&root.join(".gitignore"), "/.env\n/logs/\n*.pyc\n/skills/tools/ext\n");
+    commit(&root);
+    std::os::unix::fs::symlink("../../vendor/ext", root.join("skills/tools/ext")).unwrap();
+    skill(&root.join("vendor/ext"), "ext", "Vendored, and changed.", "");
+    let folder = root.join("skills");
+    let stand_in = StandInHome::create(&folder, FolderKind::Skills).unwrap();
+    let engine = engine_of(&stand_in.home());
+    let whole = assert_read_whole(&engine, &folder, "ignored symlink");
+    assert!(whole.report.skills.iter().any(|s| s.name == "ext"), "{:?}", whole.report.skills);
+}
+
+/// A symlink git ignores may lead to a path nothing else reads: with such
+/// a path changed, the revision is read whole.
+#[cfg(unix)]
+#[test]
+fn an_ignored_symlink_beside_a_path_left_aside_reads_the_revision_whole() {
+    let (_tmp, root) = new_home("repo");
+    write(&root.join("vendor/notes.md"), "Vendored notes.\n");
+    write(&root.join(".gitignore"), "/.env\n/logs/\n*.pyc\nvendored.md\n");
+    commit(&root);
+    let link = root.join("skills/tools/keys/references/vendored.md");
+    std::os::unix::fs::symlink("../../../../vendor/notes.md", link).unwrap();
+    write(&root.join("vendor/notes.md"), "Vendored notes, changed.\n");
+    let folder = root.join("skills");
+    let stand_in = StandInHome::create(&folder, FolderKind::Skills).unwrap();
+    assert_read_whole(&engine_of(&stand_in.home()), &folder, "ignored symlink beside a path left aside");
 }

@@ -107,6 +107,11 @@ pub struct WalkedCheck {
 }
 
 impl WalkedCheck {
+    /// Every skill file the walk found, as it reached them.
+    pub fn skill_files(&self) -> impl Iterator<Item = &Path> {
+        self.catalog.skills.iter().map(|s| s.skill_md.as_path())
+    }
+
     /// The own rules' findings of the skills `policy.only` selects (every
     /// skill without it), as the walk would have made them: for a walk made
     /// before it was known which skills need them ([`WalkedCheck::add_own`]).
