@@ -727,3 +727,19 @@ fn an_ignored_symlink_beside_a_path_left_aside_reads_the_revision_whole() {
     let stand_in = StandInHome::create(&folder, FolderKind::Skills).unwrap();
     assert_read_whole(&engine_of(&stand_in.home()), &folder, "ignored symlink beside a path left aside");
 }
+
+/// A tracked symlink leading out of the repository (a skill kept beside
+/// it) leads there from the revision's copy too: read whole, the
+/// revision has the skill as the working tree has it.
+#[cfg(unix)]
+#[test]
+fn a_tracked_symlink_out_of_the_repository_leads_there_from_the_revision() {
+    let (tmp, home) = new_home("home");
+    skill(&tmp.path().canonicalize().unwrap().join("beside/ext"), "ext", "Kept beside the repository.", "");
+    std::os::unix::fs::symlink("../../../beside/ext", home.join("skills/tools/ext")).unwrap();
+    commit(&home);
+    write(&home.join("config.yaml"), "skills:\n  disabled: [lint]\n");
+    let whole = assert_read_whole(&engine_of(&home), &home, "a link out of the repository");
+    let names: Vec<&str> = whole.report.skills.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"lint") && !names.contains(&"ext"), "{names:?}");
+}

@@ -234,7 +234,7 @@ impl Repo {
             let content = &body[..size];
             let target = dest.join(&entry.path);
             if entry.mode == "120000" {
-                write_symlink(content, &target)?;
+                write_symlink(&self.root, &entry.path, content, &target)?;
             } else {
                 std::fs::write(&target, content)?;
                 #[cfg(unix)]
@@ -257,15 +257,38 @@ impl Repo {
     }
 }
 
+/// Writes the symlink `rel` (below the work tree `root`) to `link` in a
+/// copy, leading where it leads from `root` ([`target_from_copy`]).
 #[cfg(unix)]
-fn write_symlink(target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
+fn write_symlink(root: &Path, rel: &str, target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
     use std::os::unix::ffi::OsStrExt;
-    symlink(Path::new(std::ffi::OsStr::from_bytes(target_bytes)), link)
+    symlink(&target_from_copy(root, rel, Path::new(std::ffi::OsStr::from_bytes(target_bytes))), link)
 }
 
 #[cfg(not(unix))]
-fn write_symlink(target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
+fn write_symlink(_root: &Path, _rel: &str, target_bytes: &[u8], link: &Path) -> std::io::Result<()> {
     std::fs::write(link, target_bytes)
+}
+
+/// Where a copy's symlink `rel` leads to lead where it does in the work
+/// tree `root`: a relative target that stays inside the tree as it is (a
+/// checkout of the revision puts the revision's file there); one that
+/// leaves it, from the work tree's folder (the copy lies elsewhere).
+pub(super) fn target_from_copy(root: &Path, rel: &str, target: &Path) -> PathBuf {
+    let mut depth = rel.matches('/').count() as isize;
+    let mut leaves = false;
+    for part in target.components() {
+        match part {
+            std::path::Component::ParentDir => depth -= 1,
+            std::path::Component::Normal(_) => depth += 1,
+            _ => {}
+        }
+        leaves |= depth < 0;
+    }
+    match target.is_relative() && leaves {
+        true => root.join(rel).parent().unwrap_or(root).join(target),
+        false => target.to_path_buf(),
+    }
 }
 
 #[cfg(unix)]
@@ -315,6 +338,17 @@ fn parse_tree_line(line: &[u8]) -> Option<TreeEntry> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_link_leaving_the_tree_leads_where_it_does_from_the_work_tree() {
+        let root = Path::new("/work/repo");
+        let from_copy = |rel: &str, target: &str| target_from_copy(root, rel, Path::new(target));
+        assert_eq!(from_copy("skills/a/link", "../b/x.md"), Path::new("../b/x.md"));
+        assert_eq!(from_copy("skills/a/link", "../../top.md"), Path::new("../../top.md"));
+        assert_eq!(from_copy("skills/a/link", "../../../vendor"), Path::new("/work/repo/skills/a/../../../vendor"));
+        assert_eq!(from_copy("link", "a/../../x"), Path::new("/work/repo/a/../../x"));
+        assert_eq!(from_copy("skills/link", "/opt/shared"), Path::new("/opt/shared"));
+    }
 
     #[test]
     fn tree_lines_parse() {

@@ -103,7 +103,9 @@ impl Repo {
                 continue;
             }
             let copied = if meta.is_symlink() {
-                std::fs::read_link(&from).and_then(|target| super::git::symlink(&target, &to))
+                std::fs::read_link(&from).and_then(|target| {
+                    super::git::symlink(&super::git::target_from_copy(&self.root, &rel, &target), &to)
+                })
             } else if meta.is_file() && meta.len() > LARGE_BLOB_BYTES && !is_deciding(&rel) {
                 written.not_read.push(rel);
                 std::fs::File::create(&to).and_then(|f| f.set_len(meta.len()))
