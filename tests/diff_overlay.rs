@@ -743,3 +743,22 @@ fn a_tracked_symlink_out_of_the_repository_leads_there_from_the_revision() {
     let names: Vec<&str> = whole.report.skills.iter().map(|s| s.name.as_str()).collect();
     assert!(names.contains(&"lint") && !names.contains(&"ext"), "{names:?}");
 }
+
+/// A skill's references out of its folder (another skill's files, there
+/// or not) are not its own files: the folder's copy, beside no other
+/// folder, answers as the revision written whole.
+#[test]
+fn references_out_of_a_folder_that_differs() {
+    let (_tmp, home) = new_home("home");
+    let lint = |description: &str| {
+        let body = "See [deploy](../../devops/deploy/SKILL.md), [keys](../keys/references/notes.md), [x](../gone.md).";
+        write(
+            &home.join("skills/tools/lint/SKILL.md"),
+            &format!("---\nname: lint\ndescription: {description}\n---\n{body}\n"),
+        );
+    };
+    lint("Lint.");
+    commit(&home);
+    lint("Lint, now differently.");
+    assert_readings_agree(&engine_of(&home), &home, "references out of the folder");
+}

@@ -75,6 +75,24 @@ fn checkable(path: &str) -> bool {
         && !path.starts_with('~')
 }
 
+/// Whether the relative path `rel` leads out of the folder it is read
+/// from (`../other/x.md`, `a/../../x`): such a reference is not one of the
+/// skill's own files, as an absolute one is not, and this rule leaves it.
+fn climbs_out(rel: &str) -> bool {
+    let mut depth = 0isize;
+    for part in rel.split('/') {
+        match part {
+            ".." => depth -= 1,
+            "" | "." => {}
+            _ => depth += 1,
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
+}
+
 fn trim_path(p: &str) -> &str {
     let p = p.split(['#', '?']).next().unwrap_or(p);
     p.trim_end_matches(['.', ',', ';', ':', ')', '\'', '"', '`'])
@@ -155,7 +173,7 @@ fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, files:
         .collect();
     for (at, rel) in referenced_paths(body, &present) {
         let path = paths::join(&skill.skill_dir, &rel);
-        if !path.starts_with(&skill.skill_dir) || paths::exists_in(files, &skill.skill_dir, &path) {
+        if climbs_out(&rel) || paths::exists_in(files, &skill.skill_dir, &path) {
             continue;
         }
         sink.add_at(
@@ -257,6 +275,16 @@ mod tests {
             found_lines += lines.len();
         }
         assert!(found_lines >= 5, "{found_lines}");
+    }
+
+    #[test]
+    fn a_reference_out_of_the_folder_is_not_the_folder_s_file() {
+        for out in ["../b/x.md", "references/../../x.md", "./../x", ".."] {
+            assert!(climbs_out(out), "{out}");
+        }
+        for inside in ["references/x.md", "references/../SKILL.md", "./a/./b", "a/b/../../c"] {
+            assert!(!climbs_out(inside), "{inside}");
+        }
     }
 
     #[test]

@@ -138,7 +138,7 @@ rules! {
     "H024", "hermes-unknown-template", Warning, "a `${...}` template Hermes does not substitute",
         "Hermes substitutes only ${HERMES_SKILL_DIR} and ${HERMES_SESSION_ID}; others reach the agent literally.",
         "${SKILL_DIR}/scripts/run.sh";
-    "H025", "hermes-missing-file", Error, "the SKILL.md refers to a file that does not exist",
+    "H025", "hermes-missing-file", Error, "the SKILL.md refers to a file in its folder that does not exist",
         "Add the file or fix the path: the agent will be told to use it.",
         "Run `scripts/deploy.sh`.  # no such file";
     "H026", "hermes-unlinked-file", Info, "a support file linked_files does not list",
