@@ -508,3 +508,30 @@ fn a_home_s_ignored_keys_are_in_both_states() {
     let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
     assert!(notes.iter().any(|n| n.starts_with("1 file git ignores taken")), "{notes:?}");
 }
+
+/// A skill whose name a flat `{name}.md` file beside it makes ambiguous has
+/// no `/name` message; the diff says why instead of showing only a message
+/// that appeared from nothing.
+#[test]
+fn a_message_that_appears_says_why_there_was_none() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main"]);
+    skill(&repo, "skills/deploy", "deploy", "Deploy the app.", "");
+    skill(&repo, "skills/tools/lint", "lint", "Lint the code base.", "");
+    std::fs::create_dir_all(repo.join("skills/deploy/go")).unwrap();
+    std::fs::write(repo.join("skills/deploy/go/deploy.md"), "Deploy from Go.\n").unwrap();
+    commit(&repo, "a flat file named as the skill");
+    std::fs::remove_dir_all(repo.join("skills/deploy/go")).unwrap();
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let message = &by_folder(&report)["skills/deploy"]["fields"]["message"];
+    assert!(message["before"].is_null() && message["after"].is_string(), "{message}");
+    let why = message["refused"]["before"].as_str().unwrap_or_default();
+    assert!(why.starts_with("Ambiguous skill name 'deploy'"), "{message}");
+    assert!(message["refused"]["after"].is_null());
+    for format in [&["--format", "text"][..], &["--format", "markdown"]] {
+        let out = String::from_utf8(diff_in(&repo, format).stdout).unwrap();
+        assert!(out.contains("no message before: Ambiguous skill name 'deploy'"), "{out}");
+    }
+}

@@ -485,6 +485,9 @@ fn write_text(
         }
         if let Some(diff) = skill.message_diff() {
             writeln!(out, "    message:")?;
+            for note in skill.message_refusals() {
+                writeln!(out, "      {}", clean_line(&note))?;
+            }
             write_diff(&diff, &paint, out)?;
         }
         write_findings(&skill.findings, out)?;
@@ -600,6 +603,9 @@ fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) 
         }
         for x in &skill.findings.fixed {
             writeln!(out, "- fixed `{}` {}: {}", x.rule, markdown_text(&x.file), markdown_text(&x.message))?;
+        }
+        for note in skill.message_refusals() {
+            writeln!(out, "- {}", markdown_text(&note))?;
         }
         if let Some(diff) = skill.message_diff() {
             writeln!(out, "\n{}", fenced_diff(&diff))?;

@@ -144,7 +144,10 @@ pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message
     out.push(Line::default());
     if message {
         match change.message_diff() {
-            Some(diff) => out.extend(unified_lines(&diff, theme)),
+            Some(diff) => {
+                out.extend(change.message_refusals().map(|why| line(clean_line(&why), theme.warn)));
+                out.extend(unified_lines(&diff, theme));
+            }
             None => out.push(line(format!("The /name message is the same as at {rev}."), theme.dim)),
         }
         return out;

@@ -234,8 +234,9 @@ impl Context<'_> {
         self.load_skill_keeping(identifier, task_id, true)
     }
 
-    /// [`Context::load_skill`]; without its linked files unless `linked`.
-    fn load_skill_keeping(&self, identifier: &str, task_id: Option<&str>, linked: bool) -> Option<LoadedSkill> {
+    /// The `skill_view` a load of `identifier` makes, and the name it
+    /// looked up; `None` for an empty identifier.
+    fn load_view(&self, identifier: &str, task_id: Option<&str>, keeping: Keeping) -> Option<(Json, String)> {
         let raw = py_strip(identifier);
         if raw.is_empty() {
             return None;
@@ -245,9 +246,26 @@ impl Context<'_> {
         let shown = self.catalog.and_then(|c| c.overlay.as_ref()).map(|o| o.shown(Path::new(raw)));
         let raw = shown.as_deref().map_or_else(|| raw.to_owned(), paths::path_string);
         let normalized = self.engine.normalize_lookup_name(&raw);
+        let payload = self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, keeping);
+        Some((payload, normalized))
+    }
+
+    /// Why the slash command `key` loads no skill ([`Context::invocation_message`]
+    /// is `None`): `skill_view`'s error, as the agent would read it.
+    pub fn invocation_refusal(&self, key: &str, task_id: Option<&str>) -> String {
+        let Some(info) = self.command(key) else { return format!("no skill registers {key}") };
+        let view = self.load_view(&paths::path_string(&info.skill_dir), task_id, Keeping::Status(&mut None));
+        match view.as_ref().and_then(|(payload, _)| payload.get("error")) {
+            Some(error) => json_py_str(error),
+            None => "skill_view answers no skill".to_owned(),
+        }
+    }
+
+    /// [`Context::load_skill`]; without its linked files unless `linked`.
+    fn load_skill_keeping(&self, identifier: &str, task_id: Option<&str>, linked: bool) -> Option<LoadedSkill> {
         let mut frontmatter = None;
         let keeping = if linked { Keeping::Load(&mut frontmatter) } else { Keeping::Status(&mut frontmatter) };
-        let payload = self.skill_view_keeping(SkillRef::Name(&normalized), None, task_id, false, keeping);
+        let (payload, normalized) = self.load_view(identifier, task_id, keeping)?;
         if payload.get("success").and_then(Json::as_bool) != Some(true) {
             return None;
         }

@@ -164,6 +164,14 @@ impl<'a> State<'a> {
         let session = Some(self.engine.options.session_id.as_str());
         ctx.invocation_message(key, "", session).map(|m| self.shown_text(&m))
     }
+
+    /// Why the skill at `index` has no `/name` message though it has a
+    /// slash command (`skill_view`'s error, paths as shown).
+    fn message_refusal(&self, ctx: &Context, index: usize) -> Option<String> {
+        let key = self.catalog.skills[index].status.command.as_deref()?;
+        let session = Some(self.engine.options.session_id.as_str());
+        Some(self.shown_text(&ctx.invocation_refusal(key, session)))
+    }
 }
 
 /// What one skill is to the agent in one state.
@@ -309,6 +317,10 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
             let mut change = SkillChange::between(o, n);
             let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
             if m_old != m_new {
+                change.message_refused = (
+                    m_old.is_none().then(|| before.message_refusal(&ctx_before, o.index)).flatten(),
+                    m_new.is_none().then(|| after.message_refusal(&ctx_after, n.index)).flatten(),
+                );
                 change.message = Some((m_old, m_new));
             }
             // The guard reads the folder's files only.

@@ -128,6 +128,9 @@ pub struct SkillChange {
     pub why: Option<(Option<String>, Option<String>)>,
     /// Its `/name` message before and after, when that changed.
     pub message: MessageChange,
+    /// Why a side of a changed message has none though the skill has a
+    /// slash command there (`skill_view`'s error: an ambiguous name, ...).
+    pub message_refused: (Option<String>, Option<String>),
     /// The guard's install decisions that changed, per trust level.
     pub decisions: Vec<FieldChange>,
     pub findings: FindingChanges,
@@ -165,6 +168,7 @@ impl SkillChange {
             fields: Vec::new(),
             why: None,
             message: None,
+            message_refused: (None, None),
             decisions: Vec::new(),
             findings: FindingChanges::default(),
             index: (Size::default(), Size::default()),
@@ -234,6 +238,15 @@ impl SkillChange {
         message_diff(&self.message)
     }
 
+    /// Why a side of its changed message has none, a line each: "no
+    /// message before: Ambiguous skill name ...".
+    pub fn message_refusals(&self) -> impl Iterator<Item = String> + '_ {
+        let (before, after) = &self.message_refused;
+        [("before", before), ("after", after)]
+            .into_iter()
+            .filter_map(|(side, why)| why.as_ref().map(|why| format!("no message {side}: {why}")))
+    }
+
     pub fn to_json(&self) -> Json {
         let mut fields = serde_json::Map::new();
         for f in self.fields.iter().chain(&self.decisions) {
@@ -249,6 +262,11 @@ impl SkillChange {
             );
         }
         insert_message(&mut fields, &self.message);
+        if let (Some(message), (before, after)) = (fields.get_mut("message"), &self.message_refused) {
+            if before.is_some() || after.is_some() {
+                message["refused"] = json!({"before": before, "after": after});
+            }
+        }
         let mut out = json!({
             "change": self.change.name(),
             "name": self.name,
