@@ -25,11 +25,17 @@ fn commit(repo: &Path, message: &str) -> String {
 }
 
 /// A repository of skills (no Hermes home around them), one commit.
-fn skills_repo() -> (tempfile::TempDir, PathBuf) {
+/// An empty git repository in a folder `name` of its own.
+fn new_repo(name: &str) -> (tempfile::TempDir, PathBuf) {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
+    let repo = tmp.path().join(name);
     std::fs::create_dir_all(&repo).unwrap();
     git(&repo, &["init", "-q", "-b", "main"]);
+    (tmp, repo)
+}
+
+fn skills_repo() -> (tempfile::TempDir, PathBuf) {
+    let (tmp, repo) = new_repo("repo");
     skill(&repo, "devops/deploy", "deploy", "Deploy the app to production.", "");
     skill(&repo, "tools/lint", "lint", "Lint the code base.", "");
     skill(&repo, "notes/old", "old", "Old notes nobody reads.", "");
@@ -487,10 +493,7 @@ fn supporting_files_in_another_filesystem_order_are_no_change() {
 /// revision read was given the ignored files.
 #[test]
 fn a_home_s_ignored_keys_are_in_both_states() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    git(&home, &["init", "-q", "-b", "main"]);
+    let (_tmp, home) = new_repo("home");
     let needs_key = "required_environment_variables:\n  - name: KEYS_TOKEN\n";
     skill(&home, "skills/tools/keys", "keys", "Rotate API keys.", needs_key);
     skill(&home, "skills/tools/lint", "lint", "Lint the code base.", "");
@@ -514,10 +517,7 @@ fn a_home_s_ignored_keys_are_in_both_states() {
 /// that appeared from nothing.
 #[test]
 fn a_message_that_appears_says_why_there_was_none() {
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = tmp.path().join("repo");
-    std::fs::create_dir_all(&repo).unwrap();
-    git(&repo, &["init", "-q", "-b", "main"]);
+    let (_tmp, repo) = new_repo("repo");
     skill(&repo, "skills/deploy", "deploy", "Deploy the app.", "");
     skill(&repo, "skills/tools/lint", "lint", "Lint the code base.", "");
     std::fs::create_dir_all(repo.join("skills/deploy/go")).unwrap();
