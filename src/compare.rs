@@ -9,7 +9,7 @@ use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{self, Repo, Written};
 use crate::engine::diff::unread::{PathKind, Unread};
 use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
-use crate::engine::listing;
+use crate::engine::{listing, paths};
 use crate::open::FolderKind;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -82,7 +82,9 @@ pub fn since_reading(
     let changed = ChangedPaths::start(&repo, &commit, None);
     let (tree, _) = read_revision(&repo, &commit, &real_roots(engine))?;
     let written = tree.path().canonicalize().map_err(|e| e.to_string())?;
-    let before_folder = written.join(&rel);
+    // Joined with an empty `rel`, a path would end in `/`, and so would the
+    // paths Hermes writes from it (`{home}//config.yaml`).
+    let before_folder = paths::normalize(&written.join(&rel));
     let stand_in = match crate::open::classify(&before_folder) {
         FolderKind::Home => None,
         kind => Some(crate::open::StandInHome::create(&before_folder, kind).map_err(|e| e.to_string())?),
@@ -699,8 +701,13 @@ pub fn externals_at(
             continue;
         }
         let real = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+        // A home read from the revision's tree names its relative dirs in it.
+        let written_top = written_root.canonicalize().unwrap_or_else(|_| written_root.to_path_buf());
+        if real.starts_with(&written_top) {
+            continue;
+        }
         if let Ok(rel) = real.strip_prefix(repo_root) {
-            *dir = written_root.join(rel);
+            *dir = paths::normalize(&written_root.join(rel));
             continue;
         }
         let written = rev.ok_or_else(|| "the revision is this repository's own".to_owned()).and_then(|rev| {
@@ -714,7 +721,7 @@ pub fn externals_at(
         match written {
             Ok((tree, at, top)) => {
                 let rel = real.strip_prefix(&top).unwrap_or(Path::new("")).to_path_buf();
-                *dir = at.join(rel);
+                *dir = paths::normalize(&at.join(rel));
                 out.notes.push(format!(
                     "external dir {} compared at {} of its own repository",
                     real.display(),

@@ -30,6 +30,51 @@ impl DemoHome {
         Ok(DemoHome { dir })
     }
 
+    /// The demo home kept in git, its last commit the demo a change ago:
+    /// `diff --demo` and `--demo --since HEAD` show what that change does
+    /// (a description edited, a skill disabled, a skill added). Needs the
+    /// `git` command; the user's git settings and hooks are left out.
+    pub fn create_in_git() -> io::Result<DemoHome> {
+        let demo = DemoHome::create()?;
+        let home = demo.home();
+        let git = |args: &[&str]| -> io::Result<()> {
+            let out = std::process::Command::new("git")
+                .arg("-C")
+                .arg(&home)
+                .args(["-c", "user.name=skillscope demo", "-c", "user.email=demo@skillscope.invalid"])
+                .args(["-c", "commit.gpgsign=false", "-c", "core.hooksPath=/dev/null"])
+                .args(args)
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .env("GIT_CONFIG_GLOBAL", "/dev/null")
+                .output()?;
+            match out.status.success() {
+                true => Ok(()),
+                false => Err(io::Error::other(format!(
+                    "git {}: {}",
+                    args.join(" "),
+                    String::from_utf8_lossy(&out.stderr).trim()
+                ))),
+            }
+        };
+        git(&["init", "-q", "-b", "main"])?;
+        let edit = |rel: &str, now: &str, before: &str| -> io::Result<()> {
+            let path = home.join(rel);
+            let text = std::fs::read_to_string(&path)?;
+            match text.contains(now) {
+                true => std::fs::write(&path, text.replacen(now, before, 1)),
+                false => Err(io::Error::other(format!("the demo's {rel} no longer holds {now:?}"))),
+            }
+        };
+        let described = "description: Summarise a research paper into a one-page brief";
+        edit("skills/research/paper-summary/SKILL.md", described, "description: Summarise papers")?;
+        edit("config.yaml", "  disabled:\n    - legacy-notes\n", "")?;
+        std::fs::remove_dir_all(home.join("skills/devops/cloud"))?;
+        git(&["add", "-A"])?;
+        git(&["commit", "-q", "-m", "The demo home, a change ago"])?;
+        write_dir(&DEMO, &home)?;
+        Ok(demo)
+    }
+
     pub fn home(&self) -> PathBuf {
         self.dir.path().join("home")
     }
@@ -76,5 +121,25 @@ mod tests {
         assert_eq!(rows.problem, None);
         let names: Vec<&str> = rows.skills.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["meeting-notes", "standup"]);
+    }
+
+    #[test]
+    fn the_demo_in_git_differs_from_its_last_commit_as_a_change_would() {
+        let demo = DemoHome::create_in_git().expect("demo in git");
+        let home = demo.home();
+        let git = |args: &[&str]| {
+            let out = std::process::Command::new("git").arg("-C").arg(&home).args(args).output().unwrap();
+            String::from_utf8(out.stdout).unwrap()
+        };
+        assert_eq!(git(&["rev-list", "--count", "HEAD"]).trim(), "1");
+        let status = git(&["status", "--porcelain", "--untracked-files=all"]);
+        let mut changed: Vec<&str> = status.lines().map(|l| &l[3..]).collect();
+        changed.sort();
+        let expected =
+            ["config.yaml", "skills/devops/cloud/aws/s3-sync/SKILL.md", "skills/research/paper-summary/SKILL.md"];
+        assert_eq!(changed, expected);
+        // The working tree is the demo itself.
+        let written = std::fs::read_to_string(home.join("config.yaml")).unwrap();
+        assert_eq!(written.as_bytes(), DEMO.get_file("config.yaml").unwrap().contents());
     }
 }

@@ -535,3 +535,23 @@ fn a_message_that_appears_says_why_there_was_none() {
         assert!(out.contains("no message before: Ambiguous skill name 'deploy'"), "{out}");
     }
 }
+
+/// `diff --demo` compares the demo home with its last commit, the demo a
+/// change ago, wherever it is run.
+#[test]
+fn the_demo_home_shows_what_a_change_does() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let report = json_of(&diff_in(elsewhere.path(), &["--demo", "--json"]));
+    let changes: BTreeMap<String, String> = report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap().to_owned(), s["change"].as_str().unwrap().to_owned()))
+        .collect();
+    let expected = [("legacy-notes", "modified"), ("paper-summary", "modified"), ("s3-sync", "added")];
+    assert_eq!(changes, expected.map(|(n, c)| (n.to_owned(), c.to_owned())).into());
+    assert_eq!(report["notes"], serde_json::json!([]), "an external dir inside the home is the revision's own");
+    let legacy = report["skills"].as_array().unwrap().iter().find(|s| s["name"] == "legacy-notes").unwrap();
+    assert_eq!(legacy["fields"]["offered"], serde_json::json!({"before": true, "after": false}));
+    assert_eq!(diff_in(elsewhere.path(), &["--demo", "--exit-code", "--stat"]).status.code(), Some(1));
+}

@@ -762,3 +762,20 @@ fn references_out_of_a_folder_that_differs() {
     lint("Lint, now differently.");
     assert_readings_agree(&engine_of(&home), &home, "references out of the folder");
 }
+
+/// A skill's message names the home's config.yaml; a home at the
+/// repository's top read from a revision written whole names it as the
+/// working tree does (not `{home}//config.yaml`), so a settings change
+/// leaves that skill unchanged.
+#[test]
+fn a_home_at_the_top_read_whole_names_its_config_as_the_working_tree_does() {
+    let (_tmp, home) = new_home("home");
+    let settings = "metadata:\n  hermes:\n    config:\n      - key: lint.level\n        description: How strict\n        default: warn\n";
+    skill(&home.join("skills/tools/lint"), "lint", "Lint the code base.", settings);
+    commit(&home);
+    write(&home.join("config.yaml"), "skills:\n  external_dirs:\n    - ./shared\n  disabled: [old]\n");
+    let engine = engine_of(&home);
+    let whole = since_reading(&engine, &home, "HEAD", Reading::Whole).unwrap();
+    let changed: Vec<&str> = whole.report.skills.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(changed, ["old"], "{:?}", whole.report.skills.iter().map(|s| s.message_diff()).collect::<Vec<_>>());
+}

@@ -6,6 +6,7 @@
 use super::output::{print_json, Out};
 use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::compare;
+use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{GitError, Repo, Written};
 use crate::engine::diff::{self, DiffReport, SkillChange};
@@ -150,6 +151,17 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     // (in memory): listed in one order, by their names, both states list
     // the same files alike.
     crate::engine::listing::set_order(crate::engine::listing::Order::Fnv1a);
+    // `--demo`: the demo home kept in git, its last commit the demo a
+    // change ago; read as a home given by `--home`.
+    let demo = match global.demo.then(DemoHome::create_in_git).transpose() {
+        Ok(demo) => demo,
+        Err(e) => {
+            eprintln!("skillscope: diff: cannot write the demo home: {e}");
+            return EXIT_ANSWER_ERROR;
+        }
+    };
+    let demo_global = demo.as_ref().map(|d| GlobalArgs { home: Some(d.home()), demo: false, ..global.clone() });
+    let global = demo_global.as_ref().unwrap_or(global);
     let (repo, folder) = match folder_of(global) {
         Ok(found) => found,
         Err(msg) => {
@@ -236,7 +248,7 @@ fn read_whole(
         match tree {
             Some(dir) => {
                 let written = dir.path().canonicalize().unwrap_or_else(|_| dir.path().to_path_buf());
-                (written.join(&rel), Some((written, repo_root.clone())))
+                (crate::engine::paths::normalize(&written.join(&rel)), Some((written, repo_root.clone())))
             }
             None => (folder.to_path_buf(), None),
         }

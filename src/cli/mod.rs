@@ -334,7 +334,12 @@ pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) ->
     let root = resolve_home_path(global.home.as_deref(), &env);
     let use_demo = global.demo || (demo_if_missing && global.home.is_none() && !root.exists());
     let (root, note, demo, stand_in) = if use_demo {
-        let demo = DemoHome::create().map_err(SessionError::Demo)?;
+        // Marks since a revision need the demo kept in git.
+        let demo = match global.since {
+            Some(_) => DemoHome::create_in_git(),
+            None => DemoHome::create(),
+        };
+        let demo = demo.map_err(SessionError::Demo)?;
         (demo.home(), None, Some(demo), None)
     } else {
         check_home_dir(&root)?;
