@@ -95,6 +95,11 @@ pub fn since_reading(
     let externals = externals_at(&mut before_engine, Some(rev), shown, (&repo_root, &written));
     let mut written_as = externals.written_as.clone();
     written_as.push((written.clone(), repo_root.clone()));
+    // Messages naming the revision's stand-in home (its config.yaml) name
+    // the one `engine` reads.
+    if let Some(stand_in) = &stand_in {
+        written_as.push((stand_in.home(), engine.home.root.clone()));
+    }
     let before = Side { engine: &before_engine, home: &before_folder, root: &written, written_as };
     let after = Side { engine, home: &folder, root: &repo_root, written_as: Vec::new() };
     let report = compare_sides(before, after, &changed.finish(), &repo_root, &folder, Severity::Warning)?;

@@ -555,3 +555,20 @@ fn the_demo_home_shows_what_a_change_does() {
     assert_eq!(legacy["fields"]["offered"], serde_json::json!({"before": true, "after": false}));
     assert_eq!(diff_in(elsewhere.path(), &["--demo", "--exit-code", "--stat"]).status.code(), Some(1));
 }
+
+/// A folder of skills is read through a stand-in home for each state; a
+/// skill's message names that home's config.yaml, which is no change.
+#[test]
+fn a_skill_with_settings_in_a_folder_of_skills_read_whole_is_unchanged() {
+    let (_tmp, repo) = skills_repo();
+    let settings = "metadata:\n  hermes:\n    config:\n      - key: keys.vault\n        description: Where\n        default: local\n";
+    skill(&repo, "tools/keys", "keys", "Rotate API keys.", settings);
+    commit(&repo, "settings");
+    std::fs::write(repo.join("README.md"), "# Our skills\n").unwrap();
+    commit(&repo, "a readme");
+    std::fs::write(repo.join("README.md"), "# Our skills, read first\n").unwrap();
+    for args in [&["HEAD~1", "HEAD", "--json"][..], &["--json"]] {
+        let report = json_of(&diff_in(&repo, args));
+        assert_eq!(report["skills"], serde_json::json!([]), "{args:?}");
+    }
+}

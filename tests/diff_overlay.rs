@@ -48,7 +48,7 @@ fn home_repo(root: &Path) {
         &skills.join("tools/keys"),
         "keys",
         "Rotate API keys.",
-        "required_environment_variables:\n  - name: KEYS_TOKEN\n",
+        "required_environment_variables:\n  - name: KEYS_TOKEN\nmetadata:\n  hermes:\n    config:\n      - key: keys.vault\n        description: Where keys live\n        default: local\n",
     );
     skill(&skills.join("notes/old"), "old", "Old notes nobody reads.", "");
     skill(&skills.join("quick"), "quick", "A skill outside every category.", "");

@@ -282,7 +282,12 @@ fn read_whole(
     };
     let root_of = |map: &Option<(PathBuf, PathBuf)>| map.as_ref().map_or_else(|| repo_root.clone(), |(w, _)| w.clone());
     let (from_root, to_root) = (root_of(&from_map), root_of(&to_map));
-    let (from_map, to_map) = (with_externals(from_map, &from_externals), with_externals(to_map, &to_externals));
+    let (mut from_map, to_map) = (with_externals(from_map, &from_externals), with_externals(to_map, &to_externals));
+    // A folder of skills is read through a stand-in home of each state's
+    // own; messages naming it (its config.yaml) name the later one.
+    if from_session.folder.is_some() && to_session.folder.is_some() {
+        from_map.push((from_session.engine.home.root.clone(), to_session.engine.home.root.clone()));
+    }
     let before =
         compare::Side { engine: &from_session.engine, home: &from_home, root: &from_root, written_as: from_map };
     let after = compare::Side { engine: &to_session.engine, home: &to_home, root: &to_root, written_as: to_map };
