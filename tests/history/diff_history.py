@@ -106,7 +106,11 @@ def check_commit(repo, sub, commit, before_tree, after_tree):
     if (index["before"]["tokens"], index["after"]["tokens"]) != (b["tokens"], a["tokens"]):
         problems.append(f"index tokens {index['before']['tokens']} → {index['after']['tokens']}, alone {b['tokens']} → {a['tokens']}")
     def roots(tree):
-        return [os.path.join(tree, sub, "skills"), os.path.join(tree, sub)]
+        # The skills folder, the top, then any folder at the top (an
+        # external dir named in config.yaml).
+        top = os.path.join(tree, sub)
+        folders = sorted(e.path for e in os.scandir(top) if e.is_dir() and e.name not in (".git", "skills"))
+        return [os.path.join(top, "skills"), top, *folders]
 
     found_b = finding_keys(b["findings"], before_tree, roots(before_tree))
     found_a = finding_keys(a["findings"], after_tree, roots(after_tree))
