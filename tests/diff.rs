@@ -572,3 +572,14 @@ fn a_skill_with_settings_in_a_folder_of_skills_read_whole_is_unchanged() {
         assert_eq!(report["skills"], serde_json::json!([]), "{args:?}");
     }
 }
+
+/// `diff` compares the home's own skills; per-user layers are said to be
+/// left out rather than silently ignored.
+#[test]
+fn per_user_layers_are_said_to_be_left_out() {
+    let (_tmp, repo) = skills_repo();
+    let report = json_of(&diff_in(&repo, &["--json", "--user", "alice"]));
+    assert!(report["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().starts_with("per-user layers")));
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(report["notes"], serde_json::json!([]));
+}

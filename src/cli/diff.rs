@@ -184,6 +184,9 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         Ok(report) => report,
         Err(code) => return code,
     };
+    if global.user.is_some() || global.db.is_some() {
+        report.notes.push("per-user layers (--user, --db) are not compared: the home's own skills are".to_owned());
+    }
     report.notes.sort();
     report.notes.dedup();
     let from = json!({"rev": span.from_name, "commit": span.from});
