@@ -443,7 +443,8 @@ fn random_change(root: &Path, dice: &mut Dice) {
             let (folder, name) = (dice.pick(&folders), dice.pick(&names));
             let text = match name {
                 "SKILL.md" => {
-                    format!("---\nname: made-{}\ndescription: Made at random.\n---\nBody.\n", dice.below(1000))
+                    let n = dice.below(1000);
+                    format!("---\nname: made-{n}\ndescription: Made at random.\n---\nSee [lint](../lint/SKILL.md), [x](../../gone-{n}.md).\n")
                 }
                 "DESCRIPTION.md" => "---\ndescription: A category.\n---\n".to_owned(),
                 ".env" => format!("SOME_TOKEN=set-{}\n", dice.below(1000)),
@@ -485,6 +486,7 @@ fn random_change(root: &Path, dice: &mut Dice) {
                 "required_environment_variables:\n  - name: SOME_TOKEN\n",
                 "required_credential_files: [token.json]\n",
                 "metadata:\n  hermes:\n    tags: [ops]\n",
+                "metadata:\n  hermes:\n    config:\n      - key: lint.level\n        description: How strict\n        default: warn\n",
             ]);
             skill(&root.join(folder), name, &format!("Edited {}.", dice.below(1000)), extra);
             #[cfg(unix)]
