@@ -582,4 +582,8 @@ fn per_user_layers_are_said_to_be_left_out() {
     assert!(report["notes"].as_array().unwrap().iter().any(|n| n.as_str().unwrap().starts_with("per-user layers")));
     let report = json_of(&diff_in(&repo, &["--json"]));
     assert_eq!(report["notes"], serde_json::json!([]));
+    // `--stat` keeps its lines and says the notes on stderr.
+    let stat = diff_in(&repo, &["--stat", "--user", "alice"]);
+    assert!(String::from_utf8_lossy(&stat.stderr).contains("note: per-user layers"));
+    assert!(!String::from_utf8_lossy(&stat.stdout).contains("note:"));
 }

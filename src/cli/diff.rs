@@ -439,6 +439,11 @@ fn write_stat(report: &DiffReport, out: &mut Out) -> io::Result<()> {
             if bundle.message.is_some() { "message" } else { "composition" }
         )?;
     }
+    // One line per skill stays one line per skill: the notes (what was
+    // left aside) go to stderr.
+    for note in &report.notes {
+        eprintln!("skillscope: note: {}", clean_line(note));
+    }
     writeln!(out, "{}; {}", counts_line(report), index_line(report))
 }
 
