@@ -547,16 +547,8 @@ fn leads_into(top: &Path, link: &str, folders: &BTreeSet<String>) -> bool {
         },
         false => from.join(target),
     };
-    let mut parts: Vec<String> = Vec::new();
-    for part in joined.components() {
-        match part {
-            std::path::Component::ParentDir if parts.pop().is_none() => return false,
-            std::path::Component::ParentDir => {}
-            std::path::Component::Normal(name) => parts.push(name.to_string_lossy().into_owned()),
-            _ => {}
-        }
-    }
-    let rel = parts.join("/");
+    let Some(rel) = paths::lexical_within(&joined) else { return false };
+    let rel = paths::rel_string(&rel);
     let below = format!("{rel}/");
     rel.is_empty() || covered(&rel, folders) || folders.iter().any(|f| f.starts_with(&below))
 }

@@ -22,6 +22,26 @@ pub fn normalize(path: &Path) -> PathBuf {
     }
 }
 
+/// The relative path `rel` with `.` dropped and each `..` taking back the
+/// name before it; `None` when it climbs above where it starts (or is
+/// absolute): where `rel` leads, read from a folder, if it stays below it.
+pub fn lexical_within(rel: &Path) -> Option<PathBuf> {
+    let mut out = PathBuf::new();
+    for component in rel.components() {
+        match component {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    return None;
+                }
+            }
+            Component::Normal(name) => out.push(name),
+            Component::RootDir | Component::Prefix(_) => return None,
+        }
+    }
+    Some(out)
+}
+
 /// `base / rel` as pathlib joins it (an absolute `rel` replaces `base`).
 pub fn join(base: &Path, rel: &str) -> PathBuf {
     normalize(&base.join(rel))
@@ -688,6 +708,16 @@ mod tests {
         assert_eq!(suffix("x."), "");
         assert_eq!(with_md_suffix(Path::new("/s/foo.bar")), PathBuf::from("/s/foo.md"));
         assert_eq!(with_md_suffix(Path::new("/s/foo")), PathBuf::from("/s/foo.md"));
+    }
+
+    #[test]
+    fn lexical_within_stays_below_where_it_starts() {
+        let within = |p: &str| lexical_within(Path::new(p));
+        assert_eq!(within("a/./b/../c"), Some(PathBuf::from("a/c")));
+        assert_eq!(within("a/.."), Some(PathBuf::new()));
+        for out in ["..", "a/../../b", "./../x", "/abs"] {
+            assert_eq!(within(out), None, "{out}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@ use crate::frontmatter;
 use crate::paths;
 use crate::preprocess::inline_shell_snippets;
 use crate::view::linked_files_in;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Folder variables other agents substitute and Hermes does not.
 const FOREIGN_TEMPLATES: [&str; 5] =
@@ -79,18 +79,7 @@ fn checkable(path: &str) -> bool {
 /// from (`../other/x.md`, `a/../../x`): such a reference is not one of the
 /// skill's own files, as an absolute one is not, and this rule leaves it.
 fn climbs_out(rel: &str) -> bool {
-    let mut depth = 0isize;
-    for part in rel.split('/') {
-        match part {
-            ".." => depth -= 1,
-            "" | "." => {}
-            _ => depth += 1,
-        }
-        if depth < 0 {
-            return true;
-        }
-    }
-    false
+    paths::lexical_within(Path::new(rel)).is_none()
 }
 
 fn trim_path(p: &str) -> &str {

@@ -275,17 +275,8 @@ fn write_symlink(_root: &Path, _rel: &str, target_bytes: &[u8], link: &Path) -> 
 /// checkout of the revision puts the revision's file there); one that
 /// leaves it, from the work tree's folder (the copy lies elsewhere).
 pub(super) fn target_from_copy(root: &Path, rel: &str, target: &Path) -> PathBuf {
-    let mut depth = rel.matches('/').count() as isize;
-    let mut leaves = false;
-    for part in target.components() {
-        match part {
-            std::path::Component::ParentDir => depth -= 1,
-            std::path::Component::Normal(_) => depth += 1,
-            _ => {}
-        }
-        leaves |= depth < 0;
-    }
-    match target.is_relative() && leaves {
+    let from = Path::new(rel).parent().unwrap_or(Path::new(""));
+    match target.is_relative() && crate::paths::lexical_within(&from.join(target)).is_none() {
         true => root.join(rel).parent().unwrap_or(root).join(target),
         false => target.to_path_buf(),
     }
