@@ -716,3 +716,52 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }
+
+/// `--demo --since HEAD`: the demo home kept in git marks what its last
+/// change did; skills with settings it did not touch stay unmarked (a
+/// revision read whole names the home as the working tree does).
+#[test]
+fn the_demo_marks_its_last_change() {
+    let tmux = Tmux::new("demo-since");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let command = format!(
+        "cd {} && env TERM=xterm-256color HOME={} {} --demo --since HEAD; echo SKILLSCOPE-EXITED $?; sleep 60",
+        tmp.path().display(),
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+    let s = tmux.wait_for("the marks", |s| s.contains("+ · s3-sync"));
+    assert!(s.contains("~ · paper-summary"), "{s}");
+    assert!(s.contains("~ ⨯ legacy-notes"), "{s}");
+    assert!(s.contains("    ≈ deploy-service"), "settings but no change: {s}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}
+
+/// The Agent view's diff says why a side has no `/name` message.
+#[test]
+fn the_agent_diff_says_why_a_message_was_missing() {
+    let tmux = Tmux::new("since-refused");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let home = tmp.path().join("home");
+    write(&home.join("skills/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy the app.\n---\nRun it.\n");
+    write(&home.join("skills/deploy/go/deploy.md"), "Deploy from Go.\n");
+    common::git(&home, &["init", "-q", "-b", "main"]);
+    common::git(&home, &["add", "-A"]);
+    common::git(&home, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
+    std::fs::remove_dir_all(home.join("skills/deploy/go")).unwrap();
+    let command = format!(
+        "cd {} && env TERM=xterm-256color HOME={} {} --since HEAD .; echo SKILLSCOPE-EXITED $?; sleep 60",
+        home.display(),
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "160", "-y", "30", &command]);
+    tmux.wait_for("the mark", |s| s.contains("~ · deploy"));
+    tmux.keys(&["4", "d"]);
+    let s = tmux.wait_for("the message diff", |s| s.contains("no message before:"));
+    assert!(s.contains("Ambiguous skill name 'deploy'"), "{s}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+}
