@@ -48,6 +48,13 @@ impl Tmux {
     }
 }
 
+/// `folder` made a git repository holding its files in one commit.
+fn commit_all(folder: &Path) {
+    common::git(folder, &["init", "-q", "-b", "main"]);
+    common::git(folder, &["add", "-A"]);
+    common::git(folder, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
+}
+
 impl Drop for Tmux {
     fn drop(&mut self) {
         self.cmd(&["kill-server"]);
@@ -685,9 +692,7 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     write(&repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy the app.\n---\nRun it.\n");
     write(&repo.join("ops/old/SKILL.md"), "---\nname: old\ndescription: Old notes.\n---\nOld.\n");
     write(&repo.join("ops/lint/SKILL.md"), "---\nname: lint\ndescription: Lint the code.\n---\nLint.\n");
-    common::git(&repo, &["init", "-q", "-b", "main"]);
-    common::git(&repo, &["add", "-A"]);
-    common::git(&repo, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
+    commit_all(&repo);
     write(
         &repo.join("ops/deploy/SKILL.md"),
         "---\nname: deploy\ndescription: Deploy the app safely.\n---\nRun it twice.\n",
@@ -747,9 +752,7 @@ fn the_agent_diff_says_why_a_message_was_missing() {
     let home = tmp.path().join("home");
     write(&home.join("skills/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy the app.\n---\nRun it.\n");
     write(&home.join("skills/deploy/go/deploy.md"), "Deploy from Go.\n");
-    common::git(&home, &["init", "-q", "-b", "main"]);
-    common::git(&home, &["add", "-A"]);
-    common::git(&home, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
+    commit_all(&home);
     std::fs::remove_dir_all(home.join("skills/deploy/go")).unwrap();
     let command = format!(
         "cd {} && env TERM=xterm-256color HOME={} {} --since HEAD .; echo SKILLSCOPE-EXITED $?; sleep 60",
