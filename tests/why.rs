@@ -7,6 +7,7 @@
 mod common;
 
 use common::Scenario;
+use skillscope::engine::context::Context;
 use skillscope::engine::prompt::IndexRequest;
 use skillscope::engine::why::{self, Lookup, Outcome, Trace, WhyInputs};
 use std::collections::BTreeSet;
@@ -35,7 +36,15 @@ fn traces_agreeing(fixture: &str) -> Vec<Trace> {
     let prompt = engine.system_prompt(&request).expect("prompt");
     let commands = engine.skill_commands();
     let catalog = engine.catalog();
-    let inputs = WhyInputs { engine: &engine, catalog: &catalog, index: &index };
+    let inputs = WhyInputs { engine: &engine, catalog: &catalog, index: &index, context: None };
+    // A golden file of `ref.py` gives each command's message, `null` when
+    // Hermes builds none.
+    let golden_messages: Option<BTreeSet<String>> =
+        std::fs::read_to_string(common::repo().join(format!("tests/golden/{fixture}.json"))).ok().and_then(|text| {
+            let golden = common::py_json(&text);
+            let messages = golden.get("slash_messages")?.as_object()?;
+            Some(messages.iter().filter(|(_, v)| v.is_string()).map(|(k, _)| k.clone()).collect())
+        });
     let mut out = Vec::new();
     for (i, skill) in catalog.skills.iter().enumerate() {
         let trace = inputs.trace(i, &[i]);
@@ -48,9 +57,15 @@ fn traces_agreeing(fixture: &str) -> Vec<Trace> {
         });
         assert_eq!(trace.offered, in_prompt, "{where_}: offered");
         assert_eq!(step(&trace, "index").outcome == Outcome::Pass, trace.offered, "{where_}");
-        // A command iff `commands` registers one for this SKILL.md.
-        let registered = commands.values().any(|c| c.skill_md_path == skill.skill_md);
-        assert_eq!(step(&trace, "command").outcome == Outcome::Pass, registered, "{where_}: command");
+        // A command that builds a message iff `commands` registers one for
+        // this SKILL.md and the real Hermes built its message (the golden
+        // file's `slash_messages`).
+        let key = commands.iter().find(|(_, c)| c.skill_md_path == skill.skill_md).map(|(key, _)| key);
+        let builds = key.is_some_and(|key| match &golden_messages {
+            Some(messages) => messages.contains(key),
+            None => Context::prepared(&engine, &catalog).invocation_message(key, "", None).is_some(),
+        });
+        assert_eq!(step(&trace, "command").outcome == Outcome::Pass, builds, "{where_}: command");
         // Readiness as skill_view reports it.
         let r = skill.readiness();
         assert_eq!(
@@ -94,6 +109,7 @@ fn traces_agree_with_prompt_commands_and_readiness_on_every_fixture() {
                     "hermes' own commands",
                     "registered the name",
                     "took /",
+                    "builds no message",
                     "setup needed",
                     "skill_view fails",
                     "skips it",
@@ -120,6 +136,7 @@ fn traces_agree_with_prompt_commands_and_readiness_on_every_fixture() {
         "index: an earlier skill of the index has its name",
         "command: hermes' own commands",
         "command: registered the name",
+        "command: builds no message",
         "readiness: setup needed",
         "readiness: skill_view fails",
         "bundles: skips it",
@@ -141,7 +158,7 @@ fn conditions_leave_a_skill_out_for_the_tools_given() {
     let index = engine.prompt_index(&request).expect("index");
     let catalog = engine.catalog();
     let Lookup::Found(found) = why::lookup(&catalog, &index, "cond-tools") else { panic!("cond-tools") };
-    let trace = WhyInputs { engine: &engine, catalog: &catalog, index: &index }.trace(found[0], &found);
+    let trace = WhyInputs { engine: &engine, catalog: &catalog, index: &index, context: None }.trace(found[0], &found);
     let index_step = step(&trace, "index");
     assert_eq!(index_step.outcome, Outcome::Fail);
     assert!(index_step.detail.contains("requires_tools"), "{}", index_step.detail);

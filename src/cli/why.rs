@@ -30,7 +30,7 @@ pub fn run(engine: &Engine, query: &str, index: &IndexArgs, json: bool, out: &mu
             return Ok(EXIT_ANSWER_ERROR);
         }
     };
-    let inputs = WhyInputs { engine, catalog: &catalog, index: &built };
+    let inputs = WhyInputs { engine, catalog: &catalog, index: &built, context: None };
     let trace = inputs.trace(found[0], &found);
     if json {
         print_json(out, &trace.to_json())?;

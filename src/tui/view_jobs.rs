@@ -572,7 +572,12 @@ fn why_section(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line
         return out;
     }
     let layer = basis.user.as_ref().map(|u| engine.user_engine(u));
-    let inputs = WhyInputs { engine: layer.as_ref().unwrap_or(engine), catalog: &basis.catalog, index: &basis.index };
+    let inputs = WhyInputs {
+        engine: layer.as_ref().unwrap_or(engine),
+        catalog: &basis.catalog,
+        index: &basis.index,
+        context: None,
+    };
     let trace = inputs.trace(basis.skill, &[basis.skill]);
     for step in &trace.steps {
         let (mark, style) = match step.outcome {

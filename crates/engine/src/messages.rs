@@ -253,12 +253,23 @@ impl Context<'_> {
     /// Why the slash command `key` loads no skill ([`Context::invocation_message`]
     /// is `None`): `skill_view`'s error, as the agent would read it.
     pub fn invocation_refusal(&self, key: &str, task_id: Option<&str>) -> String {
-        let Some(info) = self.command(key) else { return format!("no skill registers {key}") };
-        let view = self.load_view(&paths::path_string(&info.skill_dir), task_id, Keeping::Status(&mut None));
-        match view.as_ref().and_then(|(payload, _)| payload.get("error")) {
-            Some(error) => json_py_str(error),
-            None => "skill_view answers no skill".to_owned(),
+        self.invocation_failure(key, task_id).unwrap_or_else(|| "skill_view answers no skill".to_owned())
+    }
+
+    /// Why the slash command `key` would load no skill (and so build no
+    /// message), as the agent would read it; None when it loads one. The
+    /// `skill_view` the message would make, no message built.
+    pub fn invocation_failure(&self, key: &str, task_id: Option<&str>) -> Option<String> {
+        let Some(info) = self.command(key) else { return Some(format!("no skill registers {key}")) };
+        let Some((payload, _)) =
+            self.load_view(&paths::path_string(&info.skill_dir), task_id, Keeping::Load(&mut None))
+        else {
+            return Some("its folder names no skill to load".to_owned());
+        };
+        if payload.get("success").and_then(Json::as_bool) == Some(true) {
+            return None;
         }
+        Some(payload.get("error").map_or_else(|| "skill_view answers no skill".to_owned(), json_py_str))
     }
 
     /// [`Context::load_skill`]; without its linked files unless `linked`.

@@ -328,7 +328,7 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
                 change.decisions = decisions_changed(before, o.index, after, n.index);
             }
             if o.offered != n.offered {
-                change.why = Some((why_not(before, o.index), why_not(after, n.index)));
+                change.why = Some((why_not(before, &ctx_before, o.index), why_not(after, &ctx_after, n.index)));
             }
             (!change.is_empty()).then_some(change)
         }
@@ -461,8 +461,8 @@ fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)
 
 /// Why the skill at `index` is not offered: the first step of `why` that
 /// fails; nothing when it is offered.
-fn why_not(state: &State, index: usize) -> Option<String> {
-    let inputs = WhyInputs { engine: state.engine, catalog: &state.catalog, index: &state.index };
+fn why_not<'s>(state: &'s State, ctx: &'s Context<'s>, index: usize) -> Option<String> {
+    let inputs = WhyInputs { engine: state.engine, catalog: &state.catalog, index: &state.index, context: Some(ctx) };
     let trace = inputs.trace(index, &[index]);
     if trace.offered {
         return None;

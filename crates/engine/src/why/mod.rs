@@ -11,6 +11,7 @@
 mod steps;
 
 use crate::catalog::Catalog;
+use crate::context::Context;
 use crate::paths;
 use crate::prompt::PromptIndex;
 use crate::Engine;
@@ -118,6 +119,10 @@ pub struct WhyInputs<'a> {
     pub engine: &'a Engine,
     pub catalog: &'a Catalog,
     pub index: &'a PromptIndex,
+    /// The name lookups of this catalog, when made already (they are kept
+    /// between traces); else the command step makes its own to load the
+    /// skill as its slash command would.
+    pub context: Option<&'a Context<'a>>,
 }
 
 /// The skills a query names.

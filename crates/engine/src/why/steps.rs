@@ -3,6 +3,7 @@
 use super::{Outcome, Step, Trace, WhyInputs};
 use crate::catalog::{CatalogSkill, Root};
 use crate::commands::is_core_command;
+use crate::context::Context;
 use crate::diagnostics::frontmatter_rules::key_line;
 use crate::frontmatter::FrontmatterKind;
 use crate::gates;
@@ -369,7 +370,26 @@ fn command(s: &Subject) -> Step {
     const F: &str = "skill_commands.scan_skill_commands";
     let catalog = s.inputs.catalog;
     if let Some((key, _)) = catalog.commands.iter().find(|(_, &i)| i == s.index) {
-        return step("command", F, Outcome::Pass, format!("registers {key}"));
+        // The command loads its skill by folder, through the same lookup
+        // as skill_view: an ambiguous or failing load builds no message.
+        let own;
+        let ctx = match s.inputs.context {
+            Some(ctx) => ctx,
+            None => {
+                own = Context::prepared(s.inputs.engine, catalog);
+                &own
+            }
+        };
+        let session = Some(s.inputs.engine.options.session_id.as_str());
+        return match ctx.invocation_failure(key, session) {
+            None => step("command", F, Outcome::Pass, format!("registers {key}")),
+            Some(why) => step(
+                "command",
+                "skill_commands.build_skill_invocation_message",
+                Outcome::Fail,
+                format!("registers {key}, but it builds no message: {why}"),
+            ),
+        };
     }
     let fail = |detail: String| step("command", F, Outcome::Fail, detail);
     let Some((name, _)) = &s.skill.command_candidate else {
