@@ -718,6 +718,11 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     tmux.keys(&["D"]);
     let s = tmux.wait_for("the marks off", |s| s.contains("change marks off"));
     assert!(!s.contains("removed since HEAD"), "{s}");
+    // `D` again asks for the revision, the last one given first.
+    tmux.keys(&["D"]);
+    tmux.wait_for("the revision prompt", |s| s.contains("since HEAD") && s.contains("Enter marks changes"));
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the marks again", |s| s.contains("removed since HEAD") && s.contains("+ · fresh"));
     tmux.keys(&["q"]);
     tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
 }

@@ -407,3 +407,42 @@ fn a_running_check_shows_a_gauge_and_its_result_stays() {
     assert!(app.findings().is_some());
     assert!(!key(&mut app, KeyCode::Char('7')).iter().any(|e| matches!(e, Effect::Job(_))));
 }
+
+/// `D` asks for the revision to mark changes since (HEAD first, then the
+/// last one given), Enter marks them, `D` turns them off, Esc leaves them
+/// off.
+#[test]
+fn d_asks_which_revision_to_mark_changes_since() {
+    let demo = DemoHome::create_in_git().expect("demo in git");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('D'));
+    assert_eq!(app.since_prompt.as_ref().map(|r| r.text().to_owned()).as_deref(), Some("HEAD"));
+    let shown = screen(&mut app, 120, 30);
+    assert!(shown.contains("since HEAD") && shown.contains("Enter mark changes"), "the prompt is shown: {shown}");
+    // Typed in the prompt, `q` and `D` are text, not keys.
+    ctrl(&mut app, 'u');
+    keys(&mut app, "qD");
+    assert_eq!(app.since_prompt.as_ref().map(|r| r.text().to_owned()).as_deref(), Some("qD"));
+    ctrl(&mut app, 'u');
+    keys(&mut app, "HEAD~1");
+    key(&mut app, KeyCode::Enter);
+    assert!(app.since_prompt.is_none());
+    assert_eq!(app.since.as_ref().map(|s| (s.rev.as_str(), s.on)), Some(("HEAD~1", true)));
+    // The demo's only commit has no parent: the comparison says so.
+    let shown = screen(&mut app, 120, 30);
+    assert!(shown.contains("--since: HEAD~1: no such revision"), "the comparison says why it failed: {shown}");
+    key(&mut app, KeyCode::Char('D'));
+    assert_eq!(app.since.as_ref().map(|s| s.on), Some(false), "D turns the marks off");
+    key(&mut app, KeyCode::Char('D'));
+    assert_eq!(app.since_prompt.as_ref().map(|r| r.text().to_owned()).as_deref(), Some("HEAD~1"));
+    ctrl(&mut app, 'u');
+    keys(&mut app, "HEAD");
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("+ · s3-sync") || s.contains("+ s3-sync"), "the demo's last change is marked: {s}");
+    key(&mut app, KeyCode::Char('D'));
+    key(&mut app, KeyCode::Char('D'));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.since_prompt.is_none());
+    assert_eq!(app.since.as_ref().map(|s| s.on), Some(false), "Esc leaves the marks off");
+}

@@ -108,6 +108,8 @@ pub struct App {
     pub scan: Option<ScanProgress>,
     /// `--since REV`: changes marked against a git revision.
     pub since: Option<super::state::SinceState>,
+    /// `D`'s prompt for the revision to mark changes since, while typed in.
+    pub since_prompt: Option<super::line_edit::LineEdit>,
     /// The database layer's rows and how they stand (with `--db`).
     pub db: DbFeed,
 }
@@ -199,6 +201,7 @@ impl App {
             rescan: Default::default(),
             scan: None,
             since: None,
+            since_prompt: None,
             db: DbFeed::default(),
         };
         app.refresh_rows();
@@ -211,7 +214,7 @@ impl App {
             Mode::CopyMenu
         } else if self.help.open && !self.help.typing {
             Mode::Help
-        } else if self.help.open || self.view_search.typing || self.search.typing {
+        } else if self.help.open || self.view_search.typing || self.search.typing || self.since_prompt.is_some() {
             Mode::Prompt
         } else {
             Mode::Normal
@@ -442,6 +445,9 @@ impl App {
                 self.help = HelpState { open: true, ..HelpState::default() };
             }
             _ if self.help.open => self.help_action(action),
+            Action::Back if self.since_prompt.is_some() => self.cancel_since_prompt(),
+            Action::Activate if self.since_prompt.is_some() => self.apply_since_prompt(),
+            _ if self.since_prompt.is_some() => {}
             Action::Back if self.search.typing || self.view_search.typing => self.close_prompt(),
             Action::Activate if self.search.typing || self.view_search.typing => self.keep_prompt(),
             Action::Up | Action::Down if self.view_search.typing => {

@@ -28,6 +28,8 @@ impl App {
     pub(super) fn active_prompt(&mut self) -> Option<&mut LineEdit> {
         if self.copy_menu.is_some() {
             None
+        } else if let Some(revision) = &mut self.since_prompt {
+            Some(revision)
         } else if self.help.open {
             self.help.typing.then_some(&mut self.help.filter)
         } else if self.view_search.typing {
@@ -41,7 +43,9 @@ impl App {
 
     /// Applies the text of the active prompt.
     pub(super) fn prompt_changed(&mut self) {
-        if self.help.open {
+        if self.since_prompt.is_some() {
+            // A revision is read when Enter gives it.
+        } else if self.help.open {
             self.help.scroll = 0;
         } else if self.view_search.typing {
             self.view_search.computed_for = None;

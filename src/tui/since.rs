@@ -7,6 +7,7 @@
 
 use super::app::App;
 use super::jobs::{JobKind, JobOutput};
+use super::line_edit::LineEdit;
 use super::lines::line;
 use super::state::SinceState;
 use super::theme::Theme;
@@ -67,20 +68,41 @@ impl App {
         self.reshape_tree();
     }
 
-    /// `D`: turns the marks off, or on (comparing with HEAD when no
-    /// `--since` was given).
+    /// `D`: turns the marks off; when they are off, asks for the revision
+    /// to mark changes since (the last one given, else HEAD).
     pub(super) fn toggle_since(&mut self) {
-        let since = self.since.get_or_insert_with(|| {
-            let mut fresh = SinceState::new("HEAD".to_owned());
-            fresh.on = false;
-            fresh
-        });
-        since.on = !since.on;
-        self.notice = Some(match since.on {
-            true => format!("marking changes since {}", clean_line(&since.rev)),
-            false => "change marks off".to_owned(),
-        });
+        if let Some(since) = self.since.as_mut().filter(|s| s.on) {
+            since.on = false;
+            self.notice = Some("change marks off".to_owned());
+            self.reshape_tree();
+            return;
+        }
+        let mut revision = LineEdit::default();
+        revision.set(self.since.as_ref().map_or("HEAD", |s| s.rev.as_str()));
+        self.since_prompt = Some(revision);
+    }
+
+    /// Enter in `D`'s prompt: changes are marked since the revision typed
+    /// (the comparison is made again when it is another one).
+    pub(super) fn apply_since_prompt(&mut self) {
+        let Some(revision) = self.since_prompt.take() else { return };
+        let rev = revision.text().trim();
+        if rev.is_empty() {
+            self.notice = Some("no revision given: change marks stay off".to_owned());
+            return;
+        }
+        match &mut self.since {
+            Some(since) if since.rev == rev => since.on = true,
+            _ => self.since = Some(SinceState::new(rev.to_owned())),
+        }
+        self.notice = Some(format!("marking changes since {}", clean_line(rev)));
         self.reshape_tree();
+    }
+
+    /// Esc in `D`'s prompt: the marks stay off.
+    pub(super) fn cancel_since_prompt(&mut self) {
+        self.since_prompt = None;
+        self.notice = Some("change marks stay off".to_owned());
     }
 
     /// The tree again (marks and removed skills), the selection kept.

@@ -45,7 +45,8 @@ pub fn areas(app: &App, area: Rect) -> Areas {
         app.search.typing
             || app.search.matches.is_some()
             || app.view_search.typing
-            || !app.view_search.input.is_empty(),
+            || !app.view_search.input.is_empty()
+            || app.since_prompt.is_some(),
     );
     let [banner, main, search, status] = Layout::vertical([
         Constraint::Length(banner_h),
@@ -363,6 +364,15 @@ fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
     if area.height == 0 {
         return;
     }
+    if let Some(revision) = &app.since_prompt {
+        let mut spans = prompt_spans("since ", revision, true, &app.theme);
+        spans.push(Span::styled(
+            "  a git revision (a branch, a tag, HEAD~3, A...B): Enter marks changes since it, Esc cancels",
+            app.theme.dim,
+        ));
+        frame.render_widget(Paragraph::new(clip(Line::from(spans), usize::from(area.width))), area);
+        return;
+    }
     let view_prompt = app.view_search.typing || (!app.view_search.input.is_empty() && !app.search.typing);
     let (input, typing, summary) = if view_prompt {
         let vs = &app.view_search;
@@ -456,6 +466,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let right = match (note, position) {
         (Some(note), _) => note,
         (None, Some(position)) => format!("{position}  / search  n/N  ←→ scroll code  Esc back"),
+        (None, None) if app.since_prompt.is_some() => "Enter mark changes  Esc cancel  Ctrl-w/u delete".to_owned(),
         (None, None) => keymap::hints(app.mode()).to_owned(),
     };
     let w = usize::from(area.width);
