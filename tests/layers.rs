@@ -583,6 +583,14 @@ fn cli_adds_source_only_with_layers(backend: Backend) {
 
     let out = h.cli(&["--user", "alice", "--db", db, "check", "--json"]);
     assert!(out.status.code().is_some_and(|c| c <= 1), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("answers for the home's own"));
+
+    // A command that does not take the layers says so rather than answer
+    // as if it did.
+    let out = h.cli(&["--user", "alice", "--db", db, "prompt"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("`prompt` answers for the home's own skill dirs"), "{stderr}");
 
     for args in [&["--db", db, "list"][..], &["view", "deploy", "--source", "user"], &["--user", "../x", "list"]] {
         let out = h.cli(args);

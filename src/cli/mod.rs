@@ -35,6 +35,24 @@ pub const EXIT_OK: i32 = 0;
 pub const EXIT_ANSWER_ERROR: i32 = 1;
 pub const EXIT_USAGE: i32 = 2;
 
+/// The name of a command that answers without the per-user layers (none
+/// for those that take them).
+fn unlayered(command: &Command) -> Option<&'static str> {
+    Some(match command {
+        Command::List { .. } | Command::View { .. } | Command::Check { .. } | Command::Diff(_) => return None,
+        Command::Prompt { .. } => "prompt",
+        Command::Cost { .. } => "cost",
+        Command::Why { .. } => "why",
+        Command::Commands => "commands",
+        Command::Invoke { .. } => "invoke",
+        Command::Preload { .. } => "preload",
+        Command::Bundles => "bundles",
+        Command::Mounts => "mounts",
+        Command::Lifecycle { .. } => "lifecycle",
+        Command::Scan { .. } => "scan",
+    })
+}
+
 /// Layers and the database rows they read, when `--user` is given.
 pub type Layered<'a> = Option<(&'a Layers, &'a DbRead)>;
 
@@ -574,6 +592,9 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         eprintln!("skillscope: note: {note}");
     }
     let db = db.unwrap_or_default();
+    if let Some(name) = unlayered(&command).filter(|_| global.user.is_some()) {
+        eprintln!("skillscope: note: `{name}` answers for the home's own skill dirs: --user and --db apply to list, view, check and the browser");
+    }
     let layered = layers.as_ref().map(|l| (l, &db));
     let json = global.json;
     let mut out = std::io::BufWriter::with_capacity(64 * 1024, std::io::stdout().lock());
