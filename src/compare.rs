@@ -395,11 +395,13 @@ fn overlaid<'a>(
             overlays.push(None);
             continue;
         }
-        let copy = scratch_dir(&side.wanted)?;
+        let mut wanted = side.wanted.clone();
+        repo.sized(&mut wanted).map_err(|e| e.to_string())?;
+        let copy = scratch_dir(&wanted)?;
         // Git lists the ignored files while the revision's are written.
         let (copied, ignored) = std::thread::scope(|scope| {
             let ignored = scope.spawn(|| ignored_within(repo, &side.regions));
-            let copied = repo.write_entries(&side.wanted, copy.path());
+            let copied = repo.write_entries(&wanted, copy.path());
             (copied, ignored.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         let mut copied = copied.map_err(|e| e.to_string())?;
@@ -615,7 +617,8 @@ pub fn why_shown(why: &Option<String>) -> String {
 /// leaves them), those below `roots` (the working tree's, where skills are
 /// walked) first.
 pub fn read_revision(repo: &Repo, commit: &str, roots: &[PathBuf]) -> Result<(tempfile::TempDir, Written), String> {
-    let entries = repo.tree(commit).map_err(|e| e.to_string())?;
+    let mut entries = repo.tree(commit).map_err(|e| e.to_string())?;
+    repo.sized(&mut entries).map_err(|e| e.to_string())?;
     let dir = scratch_dir(&entries)?;
     let mut written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
     let ignored = repo.ignored(&[]).map_err(|e| e.to_string())?;

@@ -587,3 +587,32 @@ fn per_user_layers_are_said_to_be_left_out() {
     assert!(String::from_utf8_lossy(&stat.stderr).contains("note: per-user layers"));
     assert!(!String::from_utf8_lossy(&stat.stdout).contains("note:"));
 }
+
+/// A file over 1 MiB in a revision read is not read: a file of its size
+/// stands in for it (the guard sees a large binary either way) and a note
+/// says so; files that decide a skill are read whatever their size. Both
+/// when the revision is read in the folders that differ and when whole.
+#[test]
+fn large_files_of_a_revision_are_not_read() {
+    let (_tmp, repo) = skills_repo();
+    let assets = repo.join("tools/lint/assets");
+    std::fs::create_dir_all(&assets).unwrap();
+    let big: Vec<u8> = (0..(3u32 << 19)).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8).collect();
+    std::fs::write(assets.join("model.bin"), &big).unwrap();
+    let long_reference = format!("# Reference\n\n{}", "A line of reference text.\n".repeat(60_000));
+    std::fs::write(repo.join("tools/lint/REFERENCE.md"), &long_reference).unwrap();
+    commit(&repo, "a large asset and a long reference");
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    let in_folders = json_of(&diff_in(&repo, &["--json"]));
+    // A changed Markdown file beside the skill folders: the revision is read whole.
+    std::fs::write(repo.join("README.md"), "# Skills\n").unwrap();
+    let whole = json_of(&diff_in(&repo, &["--json"]));
+    for report in [&in_folders, &whole] {
+        let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
+        let not_read: Vec<&&str> = notes.iter().filter(|n| n.contains("larger than 1 MiB, not read")).collect();
+        assert_eq!(not_read.len(), 1, "{notes:?}");
+        assert!(not_read[0].starts_with("tools/lint/assets/model.bin"), "{notes:?}");
+        let lint = &by_folder(report)["tools/lint"];
+        assert!(lint["fields"].get("guard.verdict").is_none(), "the stand-in scans as the file does: {lint}");
+    }
+}

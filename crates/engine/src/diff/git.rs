@@ -138,10 +138,46 @@ impl Repo {
         run(&self.root, &["merge-base", a, b]).map(text)
     }
 
-    /// Every file of a commit's tree.
+    /// Every file of a commit's tree, without sizes ([`Repo::sized`]): the
+    /// tree objects alone are read, not one object per file.
     pub fn tree(&self, commit: &str) -> Result<Vec<TreeEntry>, GitError> {
-        let out = run(&self.root, &["ls-tree", "-r", "-z", "-l", "--full-tree", commit])?;
+        let out = run(&self.root, &["ls-tree", "-r", "-z", "--full-tree", commit])?;
         Ok(out.split(|&b| b == 0).filter(|l| !l.is_empty()).filter_map(parse_tree_line).collect())
+    }
+
+    /// Gives the entries to be written their sizes, through one `git
+    /// cat-file --batch-check` (a submodule's commit has none).
+    pub fn sized(&self, entries: &mut [TreeEntry]) -> Result<(), GitError> {
+        let mut blobs: Vec<&mut TreeEntry> = entries.iter_mut().filter(|e| e.mode != "160000").collect();
+        if blobs.is_empty() {
+            return Ok(());
+        }
+        let failed = |message: String| GitError::Failed { args: "cat-file --batch-check".into(), message };
+        let mut child = git(&self.root)
+            .args(["cat-file", "--batch-check=%(objectsize)"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(GitError::NoGit)?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let ids: Vec<u8> = blobs.iter().flat_map(|e| format!("{}\n", e.oid).into_bytes()).collect();
+        let feeder = std::thread::spawn(move || stdin.write_all(&ids));
+        let mut reader = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
+        let mut line = String::new();
+        for entry in &mut blobs {
+            line.clear();
+            reader.read_line(&mut line)?;
+            let size = line.trim().parse().map_err(|_| failed(format!("{}: {}", entry.path, line.trim())))?;
+            entry.size = Some(size);
+        }
+        drop(reader);
+        let _ = feeder.join();
+        let output = child.wait_with_output()?;
+        match output.status.success() {
+            true => Ok(()),
+            false => Err(failed(String::from_utf8_lossy(&output.stderr).trim().to_owned())),
+        }
     }
 
     /// The paths that differ between two commits, or between a commit and
@@ -176,8 +212,9 @@ impl Repo {
             .map(|l| names(&l))
     }
 
-    /// Writes a tree's files ([`Repo::tree`]) into `dest`, an empty folder
-    /// of ours.
+    /// Writes a tree's files ([`Repo::tree`], [`Repo::sized`]: a large
+    /// file stands in as a sparse one of its size) into `dest`, an empty
+    /// folder of ours.
     pub fn write_entries(&self, entries: &[TreeEntry], dest: &Path) -> Result<Written, GitError> {
         let mut written = Written::default();
         let mut wanted: Vec<&TreeEntry> = Vec::new();
