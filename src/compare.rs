@@ -285,24 +285,41 @@ pub fn against_worktree<'a>(
         .iter()
         .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))
         .collect();
-    let unread = Unread::new(&worktree.home, &worktree.env, &roots);
+    // Each revision's files, where a change is to be placed.
+    let mut resolved = Vec::new();
+    for (tracked, rev, entries) in revisions {
+        let mut changed = tracked;
+        changed.extend(untracked.iter().cloned());
+        let entries = match entries.or_else(|| later_tree.take()) {
+            Some(entries) => Some(entries),
+            None if changed.is_empty() => None,
+            None => Some(repo.tree(&rev).ok()?),
+        };
+        resolved.push((changed, rev, entries));
+    }
+    let unread = {
+        let revision_skills = resolved.iter().flat_map(|(_, _, entries)| entries.iter().flatten()).filter_map(|e| {
+            let folder = if e.path == "SKILL.md" { Some("") } else { e.path.strip_suffix("/SKILL.md") };
+            folder.map(|folder| repo_root.join(folder))
+        });
+        let skill_dirs: Vec<PathBuf> =
+            walked.skill_files().filter_map(|md| md.parent().map(Path::to_path_buf)).chain(revision_skills).collect();
+        let bundles = worktree.bundles();
+        let members = bundles.bundles.values().flat_map(|b| b.skills.iter().map(String::as_str));
+        Unread::new(&worktree.home, &worktree.env, &roots)
+            .knowing_lookups(skill_dirs.iter().map(PathBuf::as_path), members)
+    };
     let mut sides = Vec::new();
     // Paths nothing reads left out, and whether a revision's tree holds a
     // symlink: a skill's link may lead to such a path, which then matters.
     let (mut left_out, mut linked, mut unseen) = (false, false, Vec::new());
     let mut links: BTreeSet<String> = BTreeSet::new();
     let mut tracked_skills: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for (tracked, rev, entries) in revisions {
-        let mut changed = tracked;
-        changed.extend(untracked.iter().cloned());
-        let entries = match entries.or_else(|| later_tree.take()) {
-            Some(entries) => entries,
-            None if changed.is_empty() => {
-                unseen.push(rev);
-                Vec::new()
-            }
-            None => repo.tree(&rev).ok()?,
-        };
+    for (changed, rev, entries) in resolved {
+        let entries = entries.unwrap_or_else(|| {
+            unseen.push(rev);
+            Vec::new()
+        });
         let rooted = |rel: &String| rel.is_empty() || entries.iter().any(|e| e.path.starts_with(&format!("{rel}/")));
         if !changed.is_empty() && !root_rels.iter().all(rooted) {
             return None;

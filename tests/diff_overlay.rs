@@ -256,9 +256,11 @@ fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
         }),
         // Read by name: a skill's credential file may lie there.
         ("a file at the home's top", |r| write(&r.join("token.json"), "{}\n")),
-        // A legacy `{name}.md` a lookup finds.
-        ("a markdown file among the categories", |r| write(&r.join("skills/devops/deploy-old.md"), "Old.\n")),
-        ("a new folder holding a markdown file", |r| write(&r.join("skills/scratch/todo.md"), "later\n")),
+        // A legacy `{name}.md` a lookup finds: a bundle member's name, a
+        // skill folder's name (the lookup of its slash command is then
+        // ambiguous).
+        ("a bundle member's flat file", |r| write(&r.join("skills/devops/legacy.md"), "Old.\n")),
+        ("a new folder holding a skill's flat file", |r| write(&r.join("skills/scratch/lint.md"), "later\n")),
         ("a folder symlink among the categories", |r| {
             #[cfg(unix)]
             std::os::unix::fs::symlink("tools", r.join("skills/more-tools")).unwrap();
@@ -274,6 +276,39 @@ fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
         // The browser's answer is still made, from the revision read whole.
         assert_read_whole(&engine_of(&home), &home, what);
     }
+}
+
+/// A `*.md` file beside the skill folders that no lookup of the answers
+/// can find (no skill folder, bundle member or its stem names it) leaves
+/// the working tree's walk standing: a pull request's README, notes among
+/// the categories.
+#[test]
+fn markdown_no_lookup_finds_leaves_the_walk_standing() {
+    let markdown: [Change; 4] = [
+        ("a markdown file among the categories", |r| write(&r.join("skills/devops/deploy-old.md"), "Old.\n")),
+        ("a new folder holding a markdown file", |r| write(&r.join("skills/scratch/todo.md"), "later\n")),
+        ("a README in the skills folder", |r| write(&r.join("skills/README.md"), "# Skills\n")),
+        ("notes in an external dir", |r| write(&r.join("shared/team/NOTES.md"), "notes\n")),
+    ];
+    for (what, change) in markdown {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap().join("home");
+        home_repo(&home);
+        change(&home);
+        skill(&home.join("skills/tools/lint"), "lint", "Lint the code base, strictly.", "");
+        assert_readings_agree(&engine_of(&home), &home, what);
+    }
+    // The same in a repository of skills, whose README lies in the root.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap().join("repo");
+    home_repo(&root);
+    let folder = root.join("skills");
+    write(&folder.join("README.md"), "# Our skills\n\nHow to add one.\n");
+    commit(&root);
+    write(&folder.join("README.md"), "# Our skills\n\nHow to add one, reviewed.\n");
+    skill(&folder.join("tools/lint"), "lint", "Lint the code base, strictly.", "");
+    let stand_in = StandInHome::create(&folder, FolderKind::Skills).unwrap();
+    assert_readings_agree(&engine_of(&stand_in.home()), &folder, "a README beside the skills");
 }
 
 /// Two revisions compared from the working tree's walk answer what the
@@ -425,6 +460,9 @@ fn random_change(root: &Path, dice: &mut Dice) {
         "notes.txt",
         ".DS_Store",
         "todo.md",
+        "README.md",
+        "deploy.md",
+        "legacy.md",
         "LICENSE",
         "run.py",
         "DESCRIPTION.md",

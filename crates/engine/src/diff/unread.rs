@@ -7,6 +7,7 @@
 use crate::discover::is_excluded_name;
 use crate::env::Env;
 use crate::home::Home;
+use std::collections::HashSet;
 use std::path::{Component, Path, PathBuf};
 
 /// What a changed path is on disk, as far as it matters here.
@@ -26,6 +27,12 @@ pub struct Unread {
     skills: PathBuf,
     bundles: PathBuf,
     roots: Vec<PathBuf>,
+    /// The roots as the caller wrote them (skill folders are named below
+    /// them).
+    given_roots: Vec<PathBuf>,
+    /// The names the answers look skills up by, when known
+    /// ([`Unread::knowing_lookups`]).
+    lookups: Option<HashSet<String>>,
 }
 
 impl Unread {
@@ -37,7 +44,75 @@ impl Unread {
             skills: real(&home.skills_dir),
             bundles: real(&home.bundles_dir(env)),
             roots: roots.iter().map(|r| real(r)).collect(),
+            given_roots: roots.to_vec(),
+            lookups: None,
         }
+    }
+
+    /// Knowing every name the answers look a skill up by: each skill
+    /// folder (of either state) below its root, as its slash command loads
+    /// it, and each bundle member. A lookup of `NAME` finds a legacy flat
+    /// file `NAME.md` anywhere below a root (`rglob`), or the name with
+    /// its suffix replaced (`with_suffix`); a `*.md` file no name can find
+    /// that way is read by no answer. A name that is a pattern, or the
+    /// root itself, could find any: then every `*.md` file is read.
+    pub fn knowing_lookups<'p>(
+        mut self,
+        skill_dirs: impl IntoIterator<Item = &'p Path>,
+        members: impl IntoIterator<Item = &'p str>,
+    ) -> Unread {
+        let mut names = HashSet::new();
+        for dir in skill_dirs {
+            // A lookup names the folder below the first root holding it:
+            // below each, to be sure.
+            for rel in self.given_roots.iter().chain(&self.roots).filter_map(|r| dir.strip_prefix(r).ok()) {
+                names.insert(crate::paths::rel_string(rel));
+            }
+            if let Some(folder) = dir.file_name() {
+                names.insert(folder.to_string_lossy().into_owned());
+            }
+        }
+        for member in members {
+            let member = member.trim().trim_end_matches('/');
+            names.insert(member.to_owned());
+            // `namespace:name` is also looked up as `namespace/name`.
+            if let Some((namespace, bare)) = member.split_once(':') {
+                names.insert(format!("{namespace}/{bare}"));
+            }
+        }
+        let mut with_stems = HashSet::with_capacity(names.len());
+        for name in names {
+            if name.is_empty() || name == "." || crate::paths::has_magic(&name) {
+                return self;
+            }
+            let last = name.rsplit('/').next().unwrap_or(&name);
+            // `Path.with_suffix`: a dot past the first character ends the stem.
+            if let Some(at) = last.rfind('.').filter(|&at| at > 0) {
+                with_stems.insert(format!("{}{}", &name[..name.len() - last.len()], &last[..at]));
+            }
+            with_stems.insert(name);
+        }
+        self.lookups = Some(with_stems);
+        self
+    }
+
+    /// Whether no answer reads the `*.md` file `rel` (below a root, in no
+    /// skill folder; `excluded`: below a folder the walk does not enter).
+    /// A lookup finds it as a legacy flat file when a name it looks up is
+    /// the path's end without `.md`, and a `SKILL.md` the walk passes over
+    /// when a name is its folder; the walk reads a category's
+    /// `DESCRIPTION.md`.
+    fn no_lookup_finds(&self, rel: &Path, excluded: bool) -> bool {
+        let Some(lookups) = &self.lookups else { return false };
+        let Some(rel) = rel.to_str() else { return false };
+        let Some(stem) = rel.strip_suffix(".md").filter(|s| !s.is_empty() && !s.ends_with('/')) else { return false };
+        match rel.rsplit('/').next() {
+            Some("SKILL.md") => return excluded && !lookups.contains(stem.strip_suffix("/SKILL").unwrap_or("")),
+            Some("DESCRIPTION.md") if !excluded => return false,
+            _ => {}
+        }
+        let ends = std::iter::once(stem).chain(stem.match_indices('/').map(|(at, _)| &stem[at + 1..]));
+        !ends.into_iter().any(|end| lookups.contains(end))
     }
 
     /// Whether no answer reads `path` (absolute, as the roots are written),
@@ -46,7 +121,8 @@ impl Unread {
     /// - Below a root the walk lists a path's folder: it enters no folder
     ///   with an excluded name (`.git`, `.github`, `.venv`, ...), and of a
     ///   file it reads only a `SKILL.md` and notes a `*.md` name (a
-    ///   category's `DESCRIPTION.md`, a legacy `{name}.md` a lookup finds).
+    ///   category's `DESCRIPTION.md`, a legacy `{name}.md` a lookup finds:
+    ///   [`Unread::knowing_lookups`] tells which).
     ///   The skills folder also holds Hermes' bookkeeping, read by name.
     /// - In the home outside the roots files are read by name
     ///   (`config.yaml`, `.env`, a skill's credential files), so only what
@@ -74,7 +150,19 @@ impl Unread {
         match nearest {
             None => true,
             Some(home) if *home == self.home => excluded_below(home),
-            Some(root) => excluded_below(root) || (kind == PathKind::File && !name.ends_with(b".md")),
+            Some(root) => {
+                let Ok(rel) = path.strip_prefix(root) else { return false };
+                let excluded = has_excluded_folder(rel);
+                // A lookup's `rglob` enters every folder, excluded or not.
+                if name.ends_with(b".md") {
+                    return self.no_lookup_finds(rel, excluded);
+                }
+                match kind {
+                    PathKind::File => true,
+                    // A folder (one git names whole) is looked into.
+                    PathKind::Other => excluded && !path.is_dir(),
+                }
+            }
         }
     }
 }
@@ -94,13 +182,14 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let top = dir.path().canonicalize().expect("real");
         let home_root = top.join("home");
-        for d in ["home/skills/ops/deploy", "shared"] {
+        for d in ["home/skills/ops/deploy", "home/skills/node_modules/pkg", "shared"] {
             std::fs::create_dir_all(top.join(d)).expect("mkdir");
         }
         let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
         let home = Home::load(home_root.clone(), &env);
         let roots = vec![home_root.join("skills"), top.join("shared")];
-        let unread = Unread::new(&home, &env, &roots);
+        let skill = home_root.join("skills/ops/deploy");
+        let unread = Unread::new(&home, &env, &roots).knowing_lookups([skill.as_path()], ["legacy", "team:review"]);
         (dir, unread)
     }
 
@@ -119,6 +208,11 @@ mod tests {
             ("home/skills/.archive/old/SKILL.md", PathKind::File),
             ("home/skills/ops/DESCRIPTION.md", PathKind::File),
             ("home/skills/ops/legacy.md", PathKind::File),
+            // A lookup's `rglob` finds flat files wherever they lie.
+            ("home/skills/tools/.venv/deploy.md", PathKind::File),
+            ("home/skills/other/ops/deploy.md", PathKind::File),
+            ("shared/team/review.md", PathKind::File),
+            ("home/skills/node_modules/pkg", PathKind::Other),
             ("home/skills/ops/SKILL.md", PathKind::File),
             ("home/skills/ops/new", PathKind::Other),
             ("home/skills/ops/link", PathKind::Other),
@@ -158,9 +252,36 @@ mod tests {
             ("shared/.github/PULL_REQUEST_TEMPLATE.md", PathKind::File),
             ("README.md", PathKind::File),
             (".venv", PathKind::Other),
+            // Markdown no lookup names.
+            ("home/skills/README.md", PathKind::File),
+            ("home/skills/ops/deploy-old.md", PathKind::File),
+            ("shared/NOTES.md", PathKind::File),
+            ("home/skills/tools/.venv/DESCRIPTION.md", PathKind::File),
         ];
         for (rel, kind) in unread {
             assert!(u.is_unread(&top.join(rel), kind), "{rel}");
         }
+    }
+
+    #[test]
+    fn markdown_is_read_when_a_lookup_may_find_it() {
+        let (dir, u) = unread();
+        let top = dir.path().canonicalize().expect("real");
+        let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+        let home = Home::load(top.join("home"), &env);
+        let roots = [top.join("home/skills")];
+        let todo = top.join("home/skills/ops/todo.md");
+        assert!(u.is_unread(&todo, PathKind::File));
+        // Not knowing the lookups, or knowing one that is a pattern (or the
+        // root itself), every `*.md` may be found.
+        assert!(!Unread::new(&home, &env, &roots).is_unread(&todo, PathKind::File));
+        let patterned = Unread::new(&home, &env, &roots).knowing_lookups([], ["dep*"]);
+        assert!(!patterned.is_unread(&todo, PathKind::File));
+        let at_root = Unread::new(&home, &env, &roots).knowing_lookups([roots[0].as_path()], []);
+        assert!(!at_root.is_unread(&todo, PathKind::File));
+        // `with_suffix`: a member `lint.v2` that is no folder finds `lint.md`.
+        let suffixed = Unread::new(&home, &env, &roots).knowing_lookups([], ["lint.v2"]);
+        assert!(!suffixed.is_unread(&top.join("home/skills/lint.md"), PathKind::File));
+        assert!(suffixed.is_unread(&todo, PathKind::File));
     }
 }
