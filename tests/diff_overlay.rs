@@ -284,11 +284,15 @@ fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
 /// the categories.
 #[test]
 fn markdown_no_lookup_finds_leaves_the_walk_standing() {
-    let markdown: [Change; 4] = [
+    let markdown: [Change; 5] = [
         ("a markdown file among the categories", |r| write(&r.join("skills/devops/deploy-old.md"), "Old.\n")),
         ("a new folder holding a markdown file", |r| write(&r.join("skills/scratch/todo.md"), "later\n")),
         ("a README in the skills folder", |r| write(&r.join("skills/README.md"), "# Skills\n")),
         ("notes in an external dir", |r| write(&r.join("shared/team/NOTES.md"), "notes\n")),
+        // A new folder named like markdown is looked into: it holds a skill.
+        ("a new folder named like markdown", |r| {
+            skill(&r.join("skills/drafts.md/fresh"), "fresh", "A fresh skill.", "")
+        }),
     ];
     for (what, change) in markdown {
         let tmp = tempfile::tempdir().unwrap();

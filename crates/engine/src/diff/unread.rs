@@ -153,14 +153,16 @@ impl Unread {
             Some(root) => {
                 let Ok(rel) = path.strip_prefix(root) else { return false };
                 let excluded = has_excluded_folder(rel);
+                // A folder (one git names whole) is looked into, whatever
+                // its name.
+                let folder = kind == PathKind::Other && path.is_dir();
                 // A lookup's `rglob` enters every folder, excluded or not.
-                if name.ends_with(b".md") {
+                if name.ends_with(b".md") && !folder {
                     return self.no_lookup_finds(rel, excluded);
                 }
                 match kind {
                     PathKind::File => true,
-                    // A folder (one git names whole) is looked into.
-                    PathKind::Other => excluded && !path.is_dir(),
+                    PathKind::Other => excluded && !folder,
                 }
             }
         }
@@ -182,7 +184,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let top = dir.path().canonicalize().expect("real");
         let home_root = top.join("home");
-        for d in ["home/skills/ops/deploy", "home/skills/node_modules/pkg", "shared"] {
+        for d in ["home/skills/ops/deploy", "home/skills/node_modules/pkg", "home/skills/drafts.md", "shared"] {
             std::fs::create_dir_all(top.join(d)).expect("mkdir");
         }
         let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
@@ -213,6 +215,8 @@ mod tests {
             ("home/skills/other/ops/deploy.md", PathKind::File),
             ("shared/team/review.md", PathKind::File),
             ("home/skills/node_modules/pkg", PathKind::Other),
+            // A folder is looked into, though its name ends in `.md`.
+            ("home/skills/drafts.md", PathKind::Other),
             ("home/skills/ops/SKILL.md", PathKind::File),
             ("home/skills/ops/new", PathKind::Other),
             ("home/skills/ops/link", PathKind::Other),
