@@ -297,17 +297,30 @@ pub fn against_worktree<'a>(
         };
         resolved.push((changed, rev, entries));
     }
-    let unread = {
-        let revision_skills = resolved.iter().flat_map(|(_, _, entries)| entries.iter().flatten()).filter_map(|e| {
-            let folder = if e.path == "SKILL.md" { Some("") } else { e.path.strip_suffix("/SKILL.md") };
-            folder.map(|folder| repo_root.join(folder))
-        });
-        let skill_dirs: Vec<PathBuf> =
-            walked.skill_files().filter_map(|md| md.parent().map(Path::to_path_buf)).chain(revision_skills).collect();
-        let bundles = worktree.bundles();
-        let members = bundles.bundles.values().flat_map(|b| b.skills.iter().map(String::as_str));
-        Unread::new(&worktree.home, &worktree.env, &roots)
-            .knowing_lookups(skill_dirs.iter().map(PathBuf::as_path), members)
+    // The names the answers look skills up by tell which `*.md` files
+    // beside the skill folders nothing reads; gathered (a pass over every
+    // skill) only when such a file may be among the changes.
+    let unread = Unread::new(&worktree.home, &worktree.env, &roots);
+    let markdown = |p: &String| {
+        (p.ends_with(".md") && !p.ends_with("/SKILL.md")) || (untracked.contains(p) && repo_root.join(p).is_dir())
+    };
+    let unread = match resolved.iter().any(|(changed, _, _)| changed.iter().any(markdown)) {
+        false => unread,
+        true => {
+            let revision_skills =
+                resolved.iter().flat_map(|(_, _, entries)| entries.iter().flatten()).filter_map(|e| {
+                    let folder = if e.path == "SKILL.md" { Some("") } else { e.path.strip_suffix("/SKILL.md") };
+                    folder.map(|folder| repo_root.join(folder))
+                });
+            let skill_dirs: Vec<PathBuf> = walked
+                .skill_files()
+                .filter_map(|md| md.parent().map(Path::to_path_buf))
+                .chain(revision_skills)
+                .collect();
+            let bundles = worktree.bundles();
+            let members = bundles.bundles.values().flat_map(|b| b.skills.iter().map(String::as_str));
+            unread.knowing_lookups(skill_dirs.iter().map(PathBuf::as_path), members)
+        }
     };
     let mut sides = Vec::new();
     // Paths nothing reads left out, and whether a revision's tree holds a
@@ -399,7 +412,7 @@ fn overlaid<'a>(
     repo: &Repo,
     options: &ReadOptions,
     mut walked: crate::engine::check::walk::WalkedCheck,
-    sides: Vec<Near>,
+    mut sides: Vec<Near>,
     root_rels: &[String],
     (repo_root, folder): (&Path, &Path),
     touched: &BTreeSet<String>,
@@ -407,18 +420,17 @@ fn overlaid<'a>(
     let mut copies = Vec::new();
     let mut written = Vec::new();
     let mut overlays = Vec::new();
-    for side in &sides {
+    for side in &mut sides {
         if side.regions.is_empty() {
             overlays.push(None);
             continue;
         }
-        let mut wanted = side.wanted.clone();
-        repo.sized(&mut wanted).map_err(|e| e.to_string())?;
-        let copy = scratch_dir(&wanted)?;
+        repo.sized(&mut side.wanted).map_err(|e| e.to_string())?;
+        let copy = scratch_dir(&side.wanted)?;
         // Git lists the ignored files while the revision's are written.
         let (copied, ignored) = std::thread::scope(|scope| {
             let ignored = scope.spawn(|| ignored_within(repo, &side.regions));
-            let copied = repo.write_entries(&wanted, copy.path());
+            let copied = repo.write_entries(&side.wanted, copy.path());
             (copied, ignored.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         let mut copied = copied.map_err(|e| e.to_string())?;
@@ -713,13 +725,13 @@ pub fn externals_at(
 ) -> Externals {
     let mut out = Externals::default();
     let (repo_root, written_root) = main;
+    let written_top = written_root.canonicalize().unwrap_or_else(|_| written_root.to_path_buf());
     for dir in engine.home.external_dirs.iter_mut() {
         if Some(dir.as_path()) == shown {
             continue;
         }
         let real = dir.canonicalize().unwrap_or_else(|_| dir.clone());
         // A home read from the revision's tree names its relative dirs in it.
-        let written_top = written_root.canonicalize().unwrap_or_else(|_| written_root.to_path_buf());
         if real.starts_with(&written_top) {
             continue;
         }

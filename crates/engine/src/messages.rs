@@ -250,12 +250,6 @@ impl Context<'_> {
         Some((payload, normalized))
     }
 
-    /// Why the slash command `key` loads no skill ([`Context::invocation_message`]
-    /// is `None`): `skill_view`'s error, as the agent would read it.
-    pub fn invocation_refusal(&self, key: &str, task_id: Option<&str>) -> String {
-        self.invocation_failure(key, task_id).unwrap_or_else(|| "skill_view answers no skill".to_owned())
-    }
-
     /// Why the slash command `key` would load no skill (and so build no
     /// message), as the agent would read it; None when it loads one. The
     /// `skill_view` the message would make, no message built.

@@ -152,32 +152,16 @@ impl Repo {
         if blobs.is_empty() {
             return Ok(());
         }
-        let failed = |message: String| GitError::Failed { args: "cat-file --batch-check".into(), message };
-        let mut child = git(&self.root)
-            .args(["cat-file", "--batch-check=%(objectsize)"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(GitError::NoGit)?;
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        let ids: Vec<u8> = blobs.iter().flat_map(|e| format!("{}\n", e.oid).into_bytes()).collect();
-        let feeder = std::thread::spawn(move || stdin.write_all(&ids));
-        let mut reader = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
+        let mut batch =
+            CatFile::start(&self.root, "--batch-check=%(objectsize)", blobs.iter().map(|e| e.oid.as_str()))?;
         let mut line = String::new();
         for entry in &mut blobs {
             line.clear();
-            reader.read_line(&mut line)?;
-            let size = line.trim().parse().map_err(|_| failed(format!("{}: {}", entry.path, line.trim())))?;
+            batch.reader.read_line(&mut line)?;
+            let size = line.trim().parse().map_err(|_| batch.failed(format!("{}: {}", entry.path, line.trim())))?;
             entry.size = Some(size);
         }
-        drop(reader);
-        let _ = feeder.join();
-        let output = child.wait_with_output()?;
-        match output.status.success() {
-            true => Ok(()),
-            false => Err(failed(String::from_utf8_lossy(&output.stderr).trim().to_owned())),
-        }
+        batch.finish()
     }
 
     /// The paths that differ between two commits, or between a commit and
@@ -244,30 +228,19 @@ impl Repo {
         if entries.is_empty() {
             return Ok(());
         }
-        let mut child = git(&self.root)
-            .args(["cat-file", "--batch"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(GitError::NoGit)?;
-        let mut stdin = child.stdin.take().expect("piped stdin");
-        let ids: Vec<u8> = entries.iter().flat_map(|e| format!("{}\n", e.oid).into_bytes()).collect();
-        // Written from another thread: git answers while it reads.
-        let feeder = std::thread::spawn(move || stdin.write_all(&ids));
-        let mut reader = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
+        let mut batch = CatFile::start(&self.root, "--batch", entries.iter().map(|e| e.oid.as_str()))?;
         let mut header = String::new();
         let mut body = Vec::new();
         for entry in entries {
             header.clear();
-            reader.read_line(&mut header)?;
-            let size: usize =
-                header.split_whitespace().nth(2).and_then(|s| s.parse().ok()).ok_or_else(|| GitError::Failed {
-                    args: "cat-file --batch".into(),
-                    message: format!("{}: {}", entry.path, header.trim()),
-                })?;
+            batch.reader.read_line(&mut header)?;
+            let size: usize = header
+                .split_whitespace()
+                .nth(2)
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| batch.failed(format!("{}: {}", entry.path, header.trim())))?;
             body.resize(size + 1, 0);
-            reader.read_exact(&mut body)?;
+            batch.reader.read_exact(&mut body)?;
             let content = &body[..size];
             let target = dest.join(&entry.path);
             if entry.mode == "120000" {
@@ -281,16 +254,49 @@ impl Repo {
                 }
             }
         }
+        batch.finish()
+    }
+}
+
+/// One `git cat-file` answering for object ids it is fed from another
+/// thread (git answers while it reads, so neither pipe fills up).
+struct CatFile {
+    args: String,
+    child: std::process::Child,
+    feeder: std::thread::JoinHandle<std::io::Result<()>>,
+    reader: BufReader<std::process::ChildStdout>,
+}
+
+impl CatFile {
+    fn start<'a>(repo: &Path, batch: &str, ids: impl Iterator<Item = &'a str>) -> Result<CatFile, GitError> {
+        let mut child = git(repo)
+            .args(["cat-file", batch])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(GitError::NoGit)?;
+        let mut stdin = child.stdin.take().expect("piped stdin");
+        let ids: Vec<u8> = ids.flat_map(|id| [id.as_bytes(), b"\n"]).flatten().copied().collect();
+        let feeder = std::thread::spawn(move || stdin.write_all(&ids));
+        let reader = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
+        Ok(CatFile { args: format!("cat-file {batch}"), child, feeder, reader })
+    }
+
+    fn failed(&self, message: String) -> GitError {
+        GitError::Failed { args: self.args.clone(), message }
+    }
+
+    /// Waits for git, whose failure (its stderr) is the answer's.
+    fn finish(self) -> Result<(), GitError> {
+        let CatFile { args, child, feeder, reader } = self;
         drop(reader);
         let _ = feeder.join();
         let output = child.wait_with_output()?;
-        if !output.status.success() {
-            return Err(GitError::Failed {
-                args: "cat-file --batch".into(),
-                message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-            });
+        match output.status.success() {
+            true => Ok(()),
+            false => Err(GitError::Failed { args, message: String::from_utf8_lossy(&output.stderr).trim().to_owned() }),
         }
-        Ok(())
     }
 }
 

@@ -170,7 +170,7 @@ impl<'a> State<'a> {
     fn message_refusal(&self, ctx: &Context, index: usize) -> Option<String> {
         let key = self.catalog.skills[index].status.command.as_deref()?;
         let session = Some(self.engine.options.session_id.as_str());
-        Some(self.shown_text(&ctx.invocation_refusal(key, session)))
+        ctx.invocation_failure(key, session).map(|why| self.shown_text(&why))
     }
 }
 
