@@ -319,6 +319,37 @@ fn markdown_for_a_pull_request_and_exit_zero() {
     assert_eq!(json(&repo.check(&["--json"])), json(&repo.check(&["--format", "json"])));
 }
 
+/// Every `<details>` block the comment opens, it closes.
+fn folds_closed(md: &str) -> bool {
+    md.matches("<details>").count() == md.lines().filter(|l| *l == "</details>").count()
+}
+
+#[test]
+fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
+    let repo = Repo::new();
+    for i in 0..40 {
+        repo.write(&format!("skills/s{i:02}/SKILL.md"), &skill(&format!("s{i:02}"), "Run `scripts/gone.sh`.\n"))
+            .write(&format!("skills/s{i:02}/scripts/run.sh"), "#!/bin/sh\n");
+    }
+    let whole = stdout(&repo.check(&["--format", "markdown", "--max-chars", "0"]));
+    assert_eq!(whole.matches("<details>").count(), 40, "{whole}");
+    assert!(!whole.contains("left out"), "{whole}");
+    // Under GitHub's limit, the default keeps everything.
+    assert_eq!(stdout(&repo.check(&["--format", "markdown"])), whole);
+    for limit in [whole.len() / 2, 2_000, 900] {
+        let md = stdout(&repo.check(&["--format", "markdown", "--max-chars", &limit.to_string()]));
+        assert!(md.len() <= limit, "{} > {limit}: {md}", md.len());
+        assert!(md.starts_with("### skillscope check") && md.contains("| `H025` hermes-missing-file | 40 |"), "{md}");
+        let shown = md.matches("<details>").count();
+        assert!(shown < 40 && folds_closed(&md), "{md}");
+        // The files shown are the first ones, the rest counted.
+        assert!(md.contains(&format!("> {} files' findings left out", 40 - shown)), "{md}");
+        if shown > 0 {
+            assert!(md.contains("<code>skills/s00/SKILL.md</code>"), "{md}");
+        }
+    }
+}
+
 #[test]
 fn a_rule_on_most_skills_is_told_once() {
     let repo = Repo::new();

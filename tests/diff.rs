@@ -263,6 +263,45 @@ fn markdown_and_stat_outputs() {
 }
 
 #[test]
+fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
+    let (_tmp, repo) = new_repo("repo");
+    for i in 0..30 {
+        skill(&repo, &format!("many/s{i:02}"), &format!("s{i:02}"), "A skill among many.", "");
+    }
+    commit(&repo, "many");
+    for i in 0..30 {
+        let path = repo.join(format!("many/s{i:02}/SKILL.md"));
+        let longer = std::fs::read_to_string(&path).unwrap() + &format!("Step {i} of a long procedure.\n").repeat(30);
+        std::fs::write(path, longer).unwrap();
+    }
+    let markdown = |limit: &str| {
+        String::from_utf8(diff_in(&repo, &["--format", "markdown", "--max-chars", limit]).stdout).unwrap()
+    };
+    let whole = markdown("0");
+    assert_eq!(whole.matches("<details>").count(), 30, "{whole}");
+    assert_eq!(whole.matches("```diff").count(), 30, "{whole}");
+    assert!(!whole.contains("left out"), "{whole}");
+    let table = "| | Skill | Folder | Change | What changed |";
+    // Shortened: message diffs give way before any skill's details.
+    let md = markdown(&(whole.len() / 3).to_string());
+    assert!(md.len() <= whole.len() / 3, "{md}");
+    assert!(md.starts_with("### What this change does to the agent") && md.contains(table), "{md}");
+    assert_eq!(md.matches("| ~ | `s").count(), 30, "every row of the table: {md}");
+    assert!(md.contains("<summary>~ <code>s00</code> (modified)</summary>"), "{md}");
+    assert!(md.contains("- message changed (its diff of "), "{md}");
+    assert!(md.contains("> Left out to keep this comment under"), "{md}");
+    assert_eq!(md.matches("<details>").count(), md.lines().filter(|l| *l == "</details>").count(), "{md}");
+    // Tighter: rows of the table go too, the summary stays.
+    let md = markdown("1200");
+    assert!(md.len() <= 1200, "{md}");
+    assert!(md.contains("skills: 0 added, 0 removed, 0 moved, 0 renamed, 30 modified"), "{md}");
+    let rows = md.matches("| ~ | `s").count();
+    assert!(rows < 30 && !md.contains("<details>"), "{md}");
+    assert!(md.contains(&format!("{} rows of the table", 30 - rows)), "{md}");
+    assert!(md.contains("the details of 30 skills and bundles"), "{md}");
+}
+
+#[test]
 fn worktrees_shallow_clones_and_submodules() {
     let (tmp, repo) = skills_repo();
     skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");

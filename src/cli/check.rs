@@ -20,6 +20,8 @@ pub struct CheckArgs {
     /// The flags over the settings file.
     pub overrides: Overrides,
     pub format: Option<Format>,
+    /// `--max-chars`: a markdown comment's limit.
+    pub comment_limit: Option<usize>,
     /// `--exit-zero`: exit 0 whatever is found.
     pub exit_zero: bool,
 }
@@ -108,6 +110,6 @@ pub fn run(
     };
     let format = args.format.unwrap_or(if json { Format::Json } else { Format::Text });
     let paths = format::Paths::for_checked(checked);
-    format::write(&report, format, &paths, out)?;
+    format::write(&report, format, &paths, args.comment_limit, out)?;
     Ok(if report.findings.is_empty() || args.exit_zero { EXIT_OK } else { EXIT_ANSWER_ERROR })
 }

@@ -40,6 +40,10 @@ pub struct DiffArgs {
     /// text, json or markdown (a pull-request comment)
     #[arg(long, value_enum)]
     pub format: Option<DiffFormat>,
+    /// markdown: keep the comment under N characters, leaving out the
+    /// details that do not fit and saying so (0: no limit)
+    #[arg(long, value_name = "N", default_value_t = crate::engine::comment::GITHUB_COMMENT_LIMIT)]
+    pub max_chars: usize,
     /// Exit 1 when what the agent gets changed, as `git diff --exit-code`
     #[arg(long)]
     pub exit_code: bool,
@@ -197,7 +201,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     let written = match (format, args.stat) {
         (DiffFormat::Json, _) => print_json(&mut out, &report.to_json(from, to)),
         (_, true) => write_stat(&report, &mut out),
-        (DiffFormat::Markdown, _) => write_markdown(&report, titles, &mut out),
+        (DiffFormat::Markdown, _) => write_markdown(&report, titles, super::comment_limit(args.max_chars), &mut out),
         (DiffFormat::Text, _) => write_text(&report, titles, &folder, super::output::colour_on_stdout(), &mut out),
     };
     if let Err(e) = written.and_then(|_| out.flush()) {
@@ -575,84 +579,120 @@ fn cell(text: &str) -> String {
     clean_line(text).replace('|', "\\|")
 }
 
-fn write_markdown(report: &DiffReport, (from, to): (&str, &str), out: &mut Out) -> io::Result<()> {
-    writeln!(out, "### What this change does to the agent\n")?;
-    writeln!(out, "`{}` → `{}`: {}; {}\n", cell(from), cell(to), counts_line(report), index_line(report))?;
+/// A pull-request comment: the summary and a table of the changed skills,
+/// then each skill's and bundle's details folded away, as many as `limit`
+/// leaves room for (a message diff too long is left out first).
+fn write_markdown(report: &DiffReport, titles: (&str, &str), limit: Option<usize>, out: &mut Out) -> io::Result<()> {
+    out.write_all(markdown(report, titles, limit).as_bytes())
+}
+
+fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>) -> String {
+    use crate::engine::comment::{counted, Comment};
+    use std::fmt::Write as _;
+    let mut comment = Comment::default();
+    comment.keep(format!(
+        "### What this change does to the agent\n\n`{}` → `{}`: {}; {}\n\n",
+        cell(from),
+        cell(to),
+        counts_line(report),
+        index_line(report)
+    ));
     if !report.skills.is_empty() {
-        writeln!(out, "| | Skill | Folder | Change | What changed |")?;
-        writeln!(out, "|---|---|---|---|---|")?;
+        comment.keep("| | Skill | Folder | Change | What changed |\n|---|---|---|---|---|\n");
         for skill in &report.skills {
-            writeln!(
-                out,
-                "| {} | `{}` | `{}` | {} | {} |",
+            let row = format!(
+                "| {} | `{}` | `{}` | {} | {} |\n",
                 skill.change.mark(),
                 cell(&skill.name),
                 cell(&skill.folder),
                 skill.change.name(),
                 markdown_text(&gist(skill))
-            )?;
+            );
+            comment.fold("row", row, None);
         }
-        writeln!(out)?;
+        comment.keep("\n");
     }
     for skill in &report.skills {
-        writeln!(
-            out,
-            "<details><summary>{} <code>{}</code> ({})</summary>\n",
+        let mut head = format!(
+            "<details><summary>{} <code>{}</code> ({})</summary>\n\n",
             skill.change.mark(),
             html(&skill.name),
             skill.change.name()
-        )?;
+        );
         for f in &skill.fields {
-            writeln!(out, "- {}", markdown_text(&compare::change_line(f)))?;
+            let _ = writeln!(head, "- {}", markdown_text(&compare::change_line(f)));
         }
         if let Some((before, after)) = &skill.why {
-            writeln!(
-                out,
-                "- why: {} → {}",
-                markdown_text(&compare::why_shown(before)),
-                markdown_text(&compare::why_shown(after))
-            )?;
+            let (before, after) = (compare::why_shown(before), compare::why_shown(after));
+            let _ = writeln!(head, "- why: {} → {}", markdown_text(&before), markdown_text(&after));
         }
         for d in &skill.decisions {
-            writeln!(out, "- {}", markdown_text(&compare::change_line(d)))?;
+            let _ = writeln!(head, "- {}", markdown_text(&compare::change_line(d)));
         }
         for x in &skill.findings.new {
-            writeln!(
-                out,
-                "- new finding `{}` {}{}: {}",
-                x.rule,
-                markdown_text(&x.file),
-                x.line.map(|l| format!(":{l}")).unwrap_or_default(),
-                markdown_text(&x.message)
-            )?;
+            let at = x.line.map(|l| format!(":{l}")).unwrap_or_default();
+            let (file, message) = (markdown_text(&x.file), markdown_text(&x.message));
+            let _ = writeln!(head, "- new finding `{}` {file}{at}: {message}", x.rule);
         }
         for x in &skill.findings.fixed {
-            writeln!(out, "- fixed `{}` {}: {}", x.rule, markdown_text(&x.file), markdown_text(&x.message))?;
+            let _ = writeln!(head, "- fixed `{}` {}: {}", x.rule, markdown_text(&x.file), markdown_text(&x.message));
         }
         for note in skill.message_refusals() {
-            writeln!(out, "- {}", markdown_text(&note))?;
+            let _ = writeln!(head, "- {}", markdown_text(&note));
         }
-        if let Some(diff) = skill.message_diff() {
-            writeln!(out, "\n{}", fenced_diff(&diff))?;
-        }
-        writeln!(out, "\n</details>\n")?;
+        let diff = skill.message_diff();
+        let short = diff.as_deref().map(|d| head.clone() + &folded_short(d));
+        comment.fold("skill", folded(head, diff), short);
     }
     for bundle in &report.bundles {
-        writeln!(
-            out,
-            "<details><summary>bundle <code>{}</code> ({})</summary>\n",
+        let head = format!(
+            "<details><summary>bundle <code>{}</code> ({})</summary>\n\n",
             html(&bundle.slug),
             bundle.change.name()
-        )?;
-        if let Some(diff) = bundle.message_diff() {
-            writeln!(out, "{}", fenced_diff(&diff))?;
-        }
-        writeln!(out, "\n</details>\n")?;
+        );
+        let diff = bundle.message_diff();
+        let short = diff.as_deref().map(folded_short);
+        comment.fold("bundle", folded(head.clone(), diff), short.map(|s| head + &s));
     }
     for note in &report.notes {
-        writeln!(out, "> {}", markdown_text(note))?;
+        comment.keep(format!("> {}\n", markdown_text(note)));
     }
-    Ok(())
+    comment.fit(limit, |cut| {
+        let count = |counts: &[(&str, usize)], kind: &str| counts.iter().find(|(k, _)| *k == kind).map_or(0, |c| c.1);
+        let mut parts = Vec::new();
+        let rows = count(&cut.left_out, "row");
+        if rows > 0 {
+            parts.push(format!("{} of the table", counted(rows, "row", "rows")));
+        }
+        let details = count(&cut.left_out, "skill") + count(&cut.left_out, "bundle");
+        if details > 0 {
+            parts.push(format!("the details of {}", counted(details, "skill or bundle", "skills and bundles")));
+        }
+        let diffs = count(&cut.shortened, "skill") + count(&cut.shortened, "bundle");
+        if diffs > 0 {
+            parts.push(counted(diffs, "message diff", "message diffs"));
+        }
+        format!(
+            "> Left out to keep this comment under {} characters (`--max-chars`): {}; `skillscope diff` of these revisions shows them all.\n",
+            limit.unwrap_or_default(),
+            parts.join("; "),
+        )
+    })
+}
+
+/// A folded block: its head, the message diff, the close.
+fn folded(mut head: String, diff: Option<String>) -> String {
+    if let Some(diff) = diff {
+        head.push_str(&format!("\n{}\n", fenced_diff(&diff)));
+    }
+    head + "\n</details>\n\n"
+}
+
+/// The close of a folded block whose message diff is left out, saying how
+/// long it was.
+fn folded_short(diff: &str) -> String {
+    let lines = diff.lines().count();
+    format!("- message changed (its diff of {lines} lines left out for length)\n\n</details>\n\n")
 }
 
 /// A diff in a fenced block: each line's control characters shown, and no

@@ -260,6 +260,10 @@ pub enum Command {
         /// text, json, github (workflow annotations), sarif (code scanning) or markdown
         #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
         format: Option<crate::engine::check::format::Format>,
+        /// markdown: keep the comment under N characters, leaving out the
+        /// files that do not fit and saying so (0: no limit)
+        #[arg(long, value_name = "N", default_value_t = crate::engine::comment::GITHUB_COMMENT_LIMIT)]
+        max_chars: usize,
         /// Exit 0 even when there are findings
         #[arg(long)]
         exit_zero: bool,
@@ -267,6 +271,11 @@ pub enum Command {
         #[arg(long)]
         list_rules: bool,
     },
+}
+
+/// `--max-chars`: 0 is no limit.
+pub(crate) fn comment_limit(max_chars: usize) -> Option<usize> {
+    (max_chars > 0).then_some(max_chars)
 }
 
 fn parse_trust(s: &str) -> Result<&'static str, String> {
@@ -627,13 +636,15 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             config,
             isolated,
             format,
+            max_chars,
             exit_zero,
             list_rules,
         } => {
             debug_assert!(!list_rules, "answered before a home is opened");
             let overrides =
                 crate::engine::check::run::Overrides { min_severity, trust, select, ignore, config, isolated };
-            let args = check::CheckArgs { names, overrides, format, exit_zero };
+            let args =
+                check::CheckArgs { names, overrides, format, comment_limit: comment_limit(max_chars), exit_zero };
             let checked = session.folder.clone().unwrap_or_else(|| engine.home.root.clone());
             check::run(engine, layered, &checked, &args, json, &mut out)
         }

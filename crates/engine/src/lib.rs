@@ -10,6 +10,7 @@ pub mod bundles;
 pub mod catalog;
 pub mod check;
 pub mod commands;
+pub mod comment;
 pub mod confusable;
 pub mod context;
 pub mod cost;

@@ -67,7 +67,15 @@ impl Paths {
     }
 }
 
-pub fn write(report: &Report, format: Format, paths: &Paths, out: &mut dyn Write) -> io::Result<()> {
+/// Writes the report; `comment_limit` holds a markdown comment under that
+/// many characters ([`crate::comment`]).
+pub fn write(
+    report: &Report,
+    format: Format,
+    paths: &Paths,
+    comment_limit: Option<usize>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     match format {
         Format::Text => text(report, out),
         Format::Json => json_list(report, out),
@@ -76,7 +84,7 @@ pub fn write(report: &Report, format: Format, paths: &Paths, out: &mut dyn Write
             serde_json::to_writer_pretty(&mut *out, &sarif(report, paths))?;
             writeln!(out)
         }
-        Format::Markdown => markdown(report, paths, out),
+        Format::Markdown => out.write_all(markdown(report, paths, comment_limit).as_bytes()),
     }
 }
 
@@ -247,20 +255,20 @@ fn uri_path(path: &str) -> String {
 }
 
 /// A pull-request comment: the counts, the rules found most, then each
-/// file's findings folded away.
-fn markdown(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<()> {
-    writeln!(out, "### skillscope check\n")?;
-    writeln!(out, "| | findings |\n|---|---:|")?;
+/// file's findings folded away, as many files as `limit` leaves room for.
+fn markdown(report: &Report, paths: &Paths, limit: Option<usize>) -> String {
+    use std::fmt::Write as _;
+    let mut head = String::from("### skillscope check\n\n| | findings |\n|---|---:|\n");
     for (mark, severity) in [("✖ error", Severity::Error), ("▲ warning", Severity::Warning), ("ℹ info", Severity::Info)]
     {
-        writeln!(out, "| {mark} | {} |", report.count(severity))?;
+        let _ = writeln!(head, "| {mark} | {} |", report.count(severity));
     }
-    writeln!(out, "\n{}\n", md(&report.summary()))?;
+    let _ = writeln!(head, "\n{}\n", md(&report.summary()));
     for note in report.notes() {
-        writeln!(out, "> {}\n", md(&note))?;
+        let _ = writeln!(head, "> {}\n", md(&note));
     }
     if report.findings.is_empty() {
-        return writeln!(out, "Nothing to report.");
+        return head + "Nothing to report.\n";
     }
     let mut by_rule: Vec<(&str, &str, usize)> = Vec::new();
     for f in &report.findings {
@@ -270,24 +278,35 @@ fn markdown(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<(
         }
     }
     by_rule.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(b.0)));
-    writeln!(out, "| rule | findings |\n|---|---:|")?;
+    head.push_str("| rule | findings |\n|---|---:|\n");
     for (name, code, n) in &by_rule {
-        writeln!(out, "| `{code}` {} | {n} |", md(name))?;
+        let _ = writeln!(head, "| `{code}` {} | {n} |", md(name));
     }
-    writeln!(out)?;
+    head.push('\n');
+    let mut comment = crate::comment::Comment::default();
+    comment.keep(head);
     let mut i = 0;
     while i < report.findings.len() {
         let file = paths.of(&report.findings[i]);
         let same: Vec<&Finding> = report.findings[i..].iter().take_while(|f| paths.of(f) == file).collect();
-        writeln!(out, "<details><summary><code>{}</code> ({})</summary>\n", md(&file), same.len())?;
+        let mut folded = format!("<details><summary><code>{}</code> ({})</summary>\n\n", md(&file), same.len());
         for f in &same {
             let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
-            writeln!(out, "- **{}** `{}` {}{at}: {}", f.severity.name(), f.code(), md(&f.rule), md(&f.message))?;
+            let _ =
+                writeln!(folded, "- **{}** `{}` {}{at}: {}", f.severity.name(), f.code(), md(&f.rule), md(&f.message));
         }
-        writeln!(out, "\n</details>\n")?;
+        folded.push_str("\n</details>\n\n");
+        comment.fold("file", folded, None);
         i += same.len();
     }
-    Ok(())
+    comment.fit(limit, |cut| {
+        let files = cut.left_out.iter().map(|(_, n)| n).sum();
+        format!(
+            "> {} left out to keep this comment under {limit} characters (`--max-chars`): `skillscope check` lists them all.\n",
+            crate::comment::counted(files, "file's findings", "files' findings"),
+            limit = limit.unwrap_or_default(),
+        )
+    })
 }
 
 #[cfg(test)]

@@ -1,0 +1,203 @@
+//! A pull-request comment held under its host's size limit: GitHub refuses
+//! a comment body over 65,536 characters, and a change to many skills (or
+//! a check of a large home) writes more. What must stay is kept; the folded
+//! parts go in order while they fit, one too long in its short form when it
+//! has one; after the first that fits in no form the rest are left out (the
+//! comment never skips one and shows a later); a last line says what was
+//! left out.
+
+/// GitHub's limit on a comment's body, in characters.
+pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
+
+/// A comment's parts, in order.
+#[derive(Debug, Default)]
+pub struct Comment {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug)]
+enum Part {
+    Kept(String),
+    Folded { kind: &'static str, full: String, short: Option<String> },
+}
+
+/// How many folded parts of each kind were shortened or left out, kinds
+/// in the order they first come.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Cut {
+    pub shortened: Vec<(&'static str, usize)>,
+    pub left_out: Vec<(&'static str, usize)>,
+}
+
+impl Cut {
+    pub fn is_empty(&self) -> bool {
+        self.shortened.is_empty() && self.left_out.is_empty()
+    }
+}
+
+fn count_in(counts: &mut Vec<(&'static str, usize)>, kind: &'static str) {
+    match counts.iter_mut().find(|(k, _)| *k == kind) {
+        Some((_, n)) => *n += 1,
+        None => counts.push((kind, 1)),
+    }
+}
+
+impl Comment {
+    /// Text that stays whatever the limit.
+    pub fn keep(&mut self, text: impl Into<String>) {
+        self.parts.push(Part::Kept(text.into()));
+    }
+
+    /// Text that may be shortened to `short` or left out; `kind` names it
+    /// in the [`Cut`].
+    pub fn fold(&mut self, kind: &'static str, full: String, short: Option<String>) {
+        self.parts.push(Part::Folded { kind, full, short });
+    }
+
+    /// The comment in at most `limit` bytes (so at most as many
+    /// characters; none: whole), `note(cut)` written last when anything was
+    /// cut. Kept text alone beyond the limit is written all the same.
+    pub fn fit(self, limit: Option<usize>, note: impl Fn(&Cut) -> String) -> String {
+        let whole: usize = self.parts.iter().map(Part::full_len).sum();
+        let Some(limit) = limit.filter(|&limit| whole > limit) else {
+            return self.parts.into_iter().map(Part::into_full).collect();
+        };
+        // Room for the note at its longest: every folded part left out.
+        let mut worst = Cut::default();
+        for part in &self.parts {
+            if let Part::Folded { kind, short, .. } = part {
+                count_in(&mut worst.left_out, kind);
+                if short.is_some() {
+                    count_in(&mut worst.shortened, kind);
+                }
+            }
+        }
+        let kept: usize = self.parts.iter().filter(|p| matches!(p, Part::Kept(_))).map(Part::full_len).sum();
+        let mut room = limit.saturating_sub(kept + note(&worst).len());
+        let mut cut = Cut::default();
+        let mut text = String::with_capacity(limit);
+        let mut stopped = false;
+        for part in self.parts {
+            match part {
+                Part::Kept(kept) => text.push_str(&kept),
+                Part::Folded { kind, full, short } => {
+                    let chosen = if stopped {
+                        None
+                    } else if full.len() <= room {
+                        Some(full)
+                    } else if let Some(short) = short.filter(|s| s.len() <= room) {
+                        count_in(&mut cut.shortened, kind);
+                        Some(short)
+                    } else {
+                        stopped = true;
+                        None
+                    };
+                    match chosen {
+                        Some(chosen) => {
+                            room -= chosen.len();
+                            text.push_str(&chosen);
+                        }
+                        None => count_in(&mut cut.left_out, kind),
+                    }
+                }
+            }
+        }
+        if !cut.is_empty() {
+            text.push_str(&note(&cut));
+        }
+        text
+    }
+}
+
+impl Part {
+    fn full_len(&self) -> usize {
+        match self {
+            Part::Kept(text) | Part::Folded { full: text, .. } => text.len(),
+        }
+    }
+
+    fn into_full(self) -> String {
+        match self {
+            Part::Kept(text) | Part::Folded { full: text, .. } => text,
+        }
+    }
+}
+
+/// `n` and the noun, singular or plural: `1 file`, `3 files`.
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn note(cut: &Cut) -> String {
+        let parts: Vec<String> = cut
+            .left_out
+            .iter()
+            .map(|(k, n)| format!("{n} {k} out"))
+            .chain(cut.shortened.iter().map(|(k, n)| format!("{n} {k} short")))
+            .collect();
+        format!("[{}]", parts.join(", "))
+    }
+
+    fn sample() -> Comment {
+        let mut c = Comment::default();
+        c.keep("HEAD\n");
+        for i in 0..5 {
+            c.fold("row", format!("row {i}\n"), None);
+        }
+        c.fold("detail", "x".repeat(40) + "\n", Some("x-short\n".into()));
+        c.fold("detail", "y".repeat(10) + "\n", Some("y-short\n".into()));
+        c.fold("detail", "z".repeat(80) + "\n", None);
+        c.fold("detail", "w\n".into(), None);
+        c.keep("TAIL\n");
+        c
+    }
+
+    #[test]
+    fn within_the_limit_everything_is_written_and_no_note() {
+        let whole = sample().fit(None, note);
+        assert!(whole.starts_with("HEAD\nrow 0\n") && whole.ends_with("w\nTAIL\n"));
+        assert_eq!(sample().fit(Some(whole.len()), note), whole);
+    }
+
+    #[test]
+    fn over_the_limit_parts_are_shortened_then_the_rest_left_out() {
+        let limit = 120;
+        let fitted = sample().fit(Some(limit), note);
+        assert!(fitted.len() <= limit, "{} bytes: {fitted:?}", fitted.len());
+        // Rows whole; the first detail too long, written short; the second
+        // fits whole; the third fits in no form, so the fourth (which
+        // would fit) is left out too.
+        assert_eq!(
+            fitted,
+            "HEAD\nrow 0\nrow 1\nrow 2\nrow 3\nrow 4\nx-short\nyyyyyyyyyy\nTAIL\n[2 detail out, 1 detail short]"
+        );
+    }
+
+    #[test]
+    fn kept_text_stays_when_nothing_else_fits() {
+        let fitted = sample().fit(Some(10), note);
+        assert_eq!(fitted, "HEAD\nTAIL\n[5 row out, 4 detail out]");
+    }
+
+    #[test]
+    fn every_limit_is_kept_when_the_kept_text_and_note_fit() {
+        let kept_and_worst_note = "HEAD\nTAIL\n".len() + "[5 row out, 4 detail out, 2 detail short]".len();
+        let whole = sample().fit(None, note).len();
+        for limit in kept_and_worst_note..whole + 2 {
+            let fitted = sample().fit(Some(limit), note);
+            assert!(fitted.len() <= limit, "limit {limit}: {} bytes", fitted.len());
+            assert!(fitted.starts_with("HEAD\n"), "limit {limit}");
+        }
+    }
+
+    #[test]
+    fn nouns_are_counted() {
+        assert_eq!(counted(1, "file", "files"), "1 file");
+        assert_eq!(counted(0, "file", "files"), "0 files");
+        assert_eq!(counted(12, "row", "rows"), "12 rows");
+    }
+}
