@@ -25,6 +25,20 @@ impl Tmux {
         String::from_utf8_lossy(&out.stdout).into_owned()
     }
 
+    /// Runs `command` (a shell line that runs skillscope) in a window of
+    /// `width` × `height`; once it exits, the window says
+    /// `SKILLSCOPE-EXITED <code>`.
+    fn launch(&self, (width, height): (u16, u16), command: &str) {
+        let line = format!("{command}; echo SKILLSCOPE-EXITED $?; sleep 60");
+        let (width, height) = (width.to_string(), height.to_string());
+        self.cmd(&["new-session", "-d", "-s", "e2e", "-x", &width, "-y", &height, &line]);
+    }
+
+    /// Waits for skillscope to exit with 0.
+    fn exits_ok(&self) {
+        self.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    }
+
     fn keys(&self, keys: &[&str]) {
         let mut args = vec!["send-keys", "-t", "e2e"];
         args.extend_from_slice(keys);
@@ -104,13 +118,13 @@ fn browse_search_switch_backend_edit_reload_help_quit() {
     );
     make_executable(&editor);
     let command = format!(
-        "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} {} --home {} --backend local; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} {} --home {} --backend local",
         editor.display(),
         root.display(),
         env!("CARGO_BIN_EXE_skillscope"),
         home.display()
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+    tmux.launch((120, 40), &command);
 
     // Start: the tree and the first skill's preview.
     tmux.wait_for("the tree", |s| s.contains("Skills 2") && s.contains("deploy") && s.contains("notes"));
@@ -155,7 +169,7 @@ fn browse_search_switch_backend_edit_reload_help_quit() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("help closed", |s| !s.contains("Tree markers"));
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
     let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
     assert_eq!(state.trim(), "0 1 0", "alternate screen off, cursor shown, mouse released");
 }
@@ -176,13 +190,13 @@ fn demo_layers_edit_a_database_skill() {
     );
     make_executable(&editor);
     let command = format!(
-        "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} HERMES_HOME={} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} HERMES_HOME={} {}",
         editor.display(),
         root.display(),
         root.join("no-hermes-home").display(),
         env!("CARGO_BIN_EXE_skillscope"),
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+    tmux.launch((120, 40), &command);
     tmux.wait_for("the layered demo", |s| s.contains("user demo") && s.contains("db · skills.db"));
 
     tmux.keys(&["/"]);
@@ -211,7 +225,7 @@ fn demo_layers_edit_a_database_skill() {
     }
     assert!(!tmux.screen().contains("Not editable"));
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 /// A database server that accepts and never answers: the browser shows the
@@ -225,12 +239,12 @@ fn a_silent_database_server_never_holds_up_the_browser() {
     let tmp = tempfile::tempdir().expect("tmp");
     let url = format!("postgres://ops@127.0.0.1:{port}/skills?connect_timeout=4&sslmode=disable");
     let command = format!(
-        "env TERM=xterm-256color HOME={} {} --demo --user demo --db '{url}'; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env TERM=xterm-256color HOME={} {} --demo --user demo --db '{url}'",
         tmp.path().display(),
         env!("CARGO_BIN_EXE_skillscope"),
     );
     let launched = Instant::now();
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "140", "-y", "40", &command]);
+    tmux.launch((140, 40), &command);
     let first = tmux.wait_for("the file layers while connecting", |s| {
         s.contains("user demo") && s.contains("db (connecting…)") && s.contains("db connecting…")
     });
@@ -247,7 +261,7 @@ fn a_silent_database_server_never_holds_up_the_browser() {
         s.contains("postgres://ops@127.0.0.1:") && s.contains("no answer within 4")
     });
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
     drop(silent);
 }
 
@@ -257,12 +271,9 @@ fn a_silent_database_server_never_holds_up_the_browser() {
 fn the_demo_shows_lifecycle_markers_view_8_the_sort_and_the_archive() {
     let tmux = Tmux::new("lifecycle");
     let tmp = tempfile::tempdir().expect("tmp");
-    let command = format!(
-        "env TERM=xterm-256color HOME={} {} --demo; echo SKILLSCOPE-EXITED $?; sleep 60",
-        tmp.path().display(),
-        env!("CARGO_BIN_EXE_skillscope"),
-    );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+    let command =
+        format!("env TERM=xterm-256color HOME={} {} --demo", tmp.path().display(), env!("CARGO_BIN_EXE_skillscope"),);
+    tmux.launch((120, 40), &command);
     tmux.wait_for("the tree's markers", |s| s.contains("paper-summary ◔") && s.contains("deploy-service ↥ ⚑"));
     tmux.keys(&["/"]);
     tmux.keys(&["-l", "paper"]);
@@ -295,7 +306,7 @@ fn the_demo_shows_lifecycle_markers_view_8_the_sort_and_the_archive() {
     tmux.keys(&["c"]);
     tmux.wait_for("the focus posture", |s| s.contains("The skills index, the focus posture"));
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 #[test]
@@ -319,14 +330,14 @@ fn a_skills_folder_pastes_copies_searches_scrolls_and_ctrl_c() {
     write(&pager, &format!("#!/bin/sh\ncat > {}\n", paged.display()));
     make_executable(&pager);
     let command = format!(
-        "env -u COLORTERM -u NO_COLOR TERM=xterm PAGER={} HOME={} XDG_CONFIG_HOME={}/config {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env -u COLORTERM -u NO_COLOR TERM=xterm PAGER={} HOME={} XDG_CONFIG_HOME={}/config {} {}",
         pager.display(),
         root.display(),
         root.display(),
         env!("CARGO_BIN_EXE_skillscope"),
         repo.display()
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "30", &command]);
+    tmux.launch((120, 30), &command);
     tmux.cmd(&["set-option", "-g", "set-clipboard", "on"]);
     tmux.wait_for("the folder", |s| s.contains("not a Hermes home") && s.contains("Skills 3"));
 
@@ -395,7 +406,7 @@ fn a_skills_folder_pastes_copies_searches_scrolls_and_ctrl_c() {
     // Ctrl-c quits from the search prompt, terminal restored.
     tmux.keys(&["/"]);
     tmux.keys(&["C-c"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
     let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
     assert_eq!(state.trim(), "0 1 0");
 }
@@ -421,12 +432,12 @@ fn chained_folders_wrapped_prose_view_search_and_tmux_buffer() {
     write(&repo.join("plugins/c-review/skills/c-review/scripts/review.py"), "print('x')\n");
     write(&repo.join("plugins/lint/skills/lint/SKILL.md"), "---\nname: lint\ndescription: lint code\n---\nbody\n");
     let command = format!(
-        "env -u COLORTERM TERM=xterm-256color HOME={} {} {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env -u COLORTERM TERM=xterm-256color HOME={} {} {}",
         root.display(),
         env!("CARGO_BIN_EXE_skillscope"),
         repo.display()
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "80", "-y", "30", &command]);
+    tmux.launch((80, 30), &command);
     // tmux's default: programs' OSC 52 copies are not taken.
     tmux.cmd(&["set-option", "-g", "set-clipboard", "external"]);
     let s = tmux.wait_for("the chained rows", |s| s.contains("c-review/skills (1)") && s.contains("lint/skills (1)"));
@@ -471,7 +482,7 @@ fn chained_folders_wrapped_prose_view_search_and_tmux_buffer() {
     let copied = tmux.cmd(&["show-buffer"]);
     assert!(copied.ends_with("c-review/SKILL.md") || copied.contains("uv run"), "{copied}");
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 /// A skills home whose path holds a space, an editor script that keeps
@@ -503,14 +514,14 @@ impl EditorRun {
             );
         }
         let command = format!(
-            "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} XDG_CONFIG_HOME={}/config {} --home '{}'; echo SKILLSCOPE-EXITED $?; sleep 60",
+            "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} XDG_CONFIG_HOME={}/config {} --home '{}'",
             editor.display(),
             root.display(),
             root.display(),
             env!("CARGO_BIN_EXE_skillscope"),
             home.display()
         );
-        tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "200", "-y", "30", &command]);
+        tmux.launch((200, 30), &command);
         tmux.wait_for("the tree", |s| s.contains("Skills 1") && s.contains("deploy"));
         EditorRun { tmux, skill, args_file, _tmp: tmp }
     }
@@ -540,7 +551,7 @@ fn an_editor_skillscope_does_not_know_gets_the_file_and_the_status_line_says_how
         "{s}"
     );
     run.tmux.keys(&["q"]);
-    run.tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    run.tmux.exits_ok();
 }
 
 #[test]
@@ -553,7 +564,7 @@ fn the_config_files_editor_placeholders_pass_the_line() {
     let s = run.tmux.wait_for("the browser after the editor", |s| s.contains("1/1 offered"));
     assert!(!s.contains("without line"), "{s}");
     run.tmux.keys(&["q"]);
-    run.tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    run.tmux.exits_ok();
 }
 
 /// A newer Hermes on PATH: said once when the browser opens, and its
@@ -575,13 +586,13 @@ fn the_installed_hermes_version_is_in_the_status_line() {
         "Metadata-Version: 2.4\nName: hermes-agent\nVersion: 0.20.1\n",
     );
     let command = format!(
-        "env TERM=xterm-256color HOME={} PATH={}/bin:/usr/bin:/bin {} --home {}; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env TERM=xterm-256color HOME={} PATH={}/bin:/usr/bin:/bin {} --home {}",
         root.display(),
         venv.display(),
         env!("CARGO_BIN_EXE_skillscope"),
         home.display()
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "200", "-y", "30", &command]);
+    tmux.launch((200, 30), &command);
     let s = tmux.wait_for("the warning", |s| s.contains("Hermes Agent 0.20.1 is installed"));
     assert!(s.contains(&format!("at {}; skillscope models 0.19.0, so answers may differ", entry.display())), "{s}");
     tmux.keys(&["j"]);
@@ -589,7 +600,7 @@ fn the_installed_hermes_version_is_in_the_status_line() {
         s.contains("│ Hermes 0.20.1 ≠ 0.19.0") && s.contains("1/1 offered")
     });
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 /// The screen answers a key while a preview's inline-shell snippet sleeps
@@ -614,12 +625,12 @@ fn keys_are_answered_while_a_snippet_sleeps_and_while_a_rescan_runs() {
         );
     }
     let command = format!(
-        "env TERM=xterm-256color HOME={} {} --home {} --inline-shell; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "env TERM=xterm-256color HOME={} {} --home {} --inline-shell",
         root.display(),
         env!("CARGO_BIN_EXE_skillscope"),
         home.display()
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "30", &command]);
+    tmux.launch((120, 30), &command);
     let answered = |what: &str, text: &dyn Fn(&str) -> bool| {
         let start = Instant::now();
         let s = tmux.wait_for(what, text);
@@ -651,7 +662,7 @@ fn keys_are_answered_while_a_snippet_sleeps_and_while_a_rescan_runs() {
     answered("the Readiness view during the rescan", &|s: &str| s.contains("readiness     available"));
     tmux.wait_for("the rescan's end", |s| !s.contains("rescanning…") && s.contains("6001/6001 offered"));
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 /// What skills cost and why, in a real terminal: the index's tokens in the
@@ -661,12 +672,9 @@ fn keys_are_answered_while_a_snippet_sleeps_and_while_a_rescan_runs() {
 fn the_demo_shows_the_index_cost_the_cost_order_and_why() {
     let tmux = Tmux::new("cost");
     let tmp = tempfile::tempdir().expect("tmp");
-    let command = format!(
-        "env TERM=xterm-256color HOME={} {} --demo; echo SKILLSCOPE-EXITED $?; sleep 60",
-        tmp.path().display(),
-        env!("CARGO_BIN_EXE_skillscope"),
-    );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "140", "-y", "50", &command]);
+    let command =
+        format!("env TERM=xterm-256color HOME={} {} --demo", tmp.path().display(), env!("CARGO_BIN_EXE_skillscope"),);
+    tmux.launch((140, 50), &command);
     tmux.wait_for("the index's tokens", |s| s.contains("│ index 443 tokens"));
     // Name, last activity, use count, then index cost.
     for _ in 0..3 {
@@ -681,7 +689,7 @@ fn the_demo_shows_the_index_cost_the_cost_order_and_why() {
     });
     assert!(s.contains("✓ index"), "{s}");
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 #[test]
@@ -699,12 +707,12 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     );
     std::fs::remove_dir_all(repo.join("ops/old")).unwrap();
     let command = format!(
-        "cd {} && env TERM=xterm-256color HOME={} {} --since HEAD .; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "cd {} && env TERM=xterm-256color HOME={} {} --since HEAD .",
         repo.display(),
         tmp.path().display(),
         env!("CARGO_BIN_EXE_skillscope"),
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "30", &command]);
+    tmux.launch((120, 30), &command);
     let s = tmux.wait_for("the marks", |s| s.contains("removed since HEAD"));
     assert!(s.contains("~ · deploy"), "{s}");
     assert!(s.contains("- old  ops/old"), "{s}");
@@ -724,7 +732,7 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("the marks again", |s| s.contains("removed since HEAD") && s.contains("+ · fresh"));
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 /// `--demo --since HEAD`: the demo home kept in git marks what its last
@@ -735,18 +743,18 @@ fn the_demo_marks_its_last_change() {
     let tmux = Tmux::new("demo-since");
     let tmp = tempfile::tempdir().expect("tmp");
     let command = format!(
-        "cd {} && env TERM=xterm-256color HOME={} {} --demo --since HEAD; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "cd {} && env TERM=xterm-256color HOME={} {} --demo --since HEAD",
         tmp.path().display(),
         tmp.path().display(),
         env!("CARGO_BIN_EXE_skillscope"),
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &command]);
+    tmux.launch((120, 40), &command);
     let s = tmux.wait_for("the marks", |s| s.contains("+ · s3-sync"));
     assert!(s.contains("~ · paper-summary"), "{s}");
     assert!(s.contains("~ ⨯ legacy-notes"), "{s}");
     assert!(s.contains("    ≈ deploy-service"), "settings but no change: {s}");
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
 }
 
 /// The Agent view's diff says why a side has no `/name` message.
@@ -760,16 +768,48 @@ fn the_agent_diff_says_why_a_message_was_missing() {
     commit_all(&home);
     std::fs::remove_dir_all(home.join("skills/deploy/go")).unwrap();
     let command = format!(
-        "cd {} && env TERM=xterm-256color HOME={} {} --since HEAD .; echo SKILLSCOPE-EXITED $?; sleep 60",
+        "cd {} && env TERM=xterm-256color HOME={} {} --since HEAD .",
         home.display(),
         tmp.path().display(),
         env!("CARGO_BIN_EXE_skillscope"),
     );
-    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "160", "-y", "30", &command]);
+    tmux.launch((160, 30), &command);
     tmux.wait_for("the mark", |s| s.contains("~ · deploy"));
     tmux.keys(&["4", "d"]);
     let s = tmux.wait_for("the message diff", |s| s.contains("no message before:"));
     assert!(s.contains("Ambiguous skill name 'deploy'"), "{s}");
     tmux.keys(&["q"]);
-    tmux.wait_for("exit", |s| s.contains("SKILLSCOPE-EXITED 0"));
+    tmux.exits_ok();
+}
+
+/// An emoji with a presentation selector (`⚠️`) is one column in tmux and
+/// two to ratatui: drawn as its plain character, the column ratatui skips
+/// is blank, never the last screen's character.
+#[test]
+fn emoji_selectors_leave_nothing_of_the_last_screen() {
+    let tmux = Tmux::new("emoji");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let home = tmp.path().join("home");
+    let skill = |name: &str, body: &str| format!("---\nname: {name}\ndescription: The {name} skill.\n---\n{body}");
+    write(&home.join("skills/alpha/SKILL.md"), &skill("alpha", &"XXXXXXXXXXXXXXXXXXXXXXXX\n\n".repeat(8)));
+    let warned = "Say ⚠\u{fe0f}\u{fe0f} then ⚠\u{fe0f}⚠\u{fe0f}⚠\u{fe0f} and 👩\u{200d}💻 end\n\n";
+    write(&home.join("skills/beta/SKILL.md"), &skill("beta", &warned.repeat(8)));
+    let command = format!(
+        "env TERM=xterm-256color HOME={} {} --home {}",
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+        home.display()
+    );
+    tmux.launch((100, 30), &command);
+    tmux.wait_for("alpha's text", |s| s.contains("XXXXXXXXXXXXXXXXXXXXXXXX"));
+    tmux.keys(&["Down"]);
+    let s = tmux.wait_for("beta's text", |s| s.contains("The beta skill."));
+    let warned: Vec<&str> = s.lines().filter(|l| l.contains("Say ")).collect();
+    assert!(!warned.is_empty(), "{s}");
+    for line in warned {
+        assert!(line.contains("Say ⚠  then ⚠ ⚠ ⚠  and 👩 end"), "{line:?} in\n{s}");
+        assert!(!line.contains('X'), "{line:?} in\n{s}");
+    }
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
 }

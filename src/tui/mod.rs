@@ -11,6 +11,7 @@
 pub mod app;
 pub mod backend;
 pub mod cache;
+mod cells;
 pub mod clipboard;
 pub mod config;
 pub mod db_feed;

@@ -99,6 +99,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     if app.copy_menu.is_some() {
         draw_copy_menu(frame, app, area);
     }
+    super::cells::settle(frame.buffer_mut());
 }
 
 fn block<'a>(title: Line<'a>, focused: bool, app: &App) -> Block<'a> {
