@@ -120,6 +120,31 @@ fn invalid_utf8_and_binary_are_skipped_and_reported() {
     assert!(view["error"].as_str().unwrap().starts_with("Failed to read skill 'bin': 'utf-8' codec can't decode"));
 }
 
+/// A folder whose name is not UTF-8: Hermes names the skill with the
+/// bytes escaped and its `/name` message reaches the folder through them;
+/// skillscope shows U+FFFD for each and reaches the same folder.
+#[cfg(unix)]
+#[test]
+fn a_folder_name_that_is_not_utf8_still_builds_the_message() {
+    use std::os::unix::ffi::OsStrExt;
+    let (_t, h) = home();
+    let folder = h.join("skills/cat").join(std::ffi::OsStr::from_bytes(b"bad\xff"));
+    write(&folder.join("SKILL.md"), b"---\ndescription: Bad folder.\n---\nbody\n");
+    skill(&h, "cat/ok", "ok");
+    let e = engine(&h);
+    assert_eq!(listed(&e), ["bad\u{fffd}", "ok"]);
+    let commands = e.skill_commands();
+    assert!(commands.contains_key("/bad"), "{:?}", commands.keys().collect::<Vec<_>>());
+    let message = Context::new(&e).invocation_message("/bad", "", Some("s")).expect("Hermes builds it");
+    assert!(message.starts_with("[IMPORTANT: The user has invoked the \"bad\u{fffd}\" skill"), "{message}");
+    assert!(message.contains("description: Bad folder.\n---\nbody\n"), "{message}");
+    let view = Context::new(&e).skill_view(SkillRef::Name("cat/bad\u{fffd}"), None, None, true);
+    assert_eq!(view["success"], Json::Bool(true), "{view}");
+    // A name that only looks like it finds nothing.
+    let view = Context::new(&e).skill_view(SkillRef::Name("cat/bad\u{fffd}x"), None, None, true);
+    assert_eq!(view["success"], Json::Bool(false), "{view}");
+}
+
 #[cfg(unix)]
 #[test]
 fn fifo_never_blocks() {

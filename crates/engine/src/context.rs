@@ -156,6 +156,9 @@ impl<'a> Context<'a> {
                     record(Some(at.clone()), at.join("SKILL.md"));
                 } else if paths::exists(&flat_at) && !discover::is_support_path(&flat) {
                     record(None, flat_at);
+                } else if let Some(&i) = dir.unshowable.get(rel.trim_end_matches('/')) {
+                    let path = &dir.skills[i].0;
+                    record(path.parent().map(Path::to_path_buf), path.clone());
                 }
             }
             for &i in dir.by_name.get(name).into_iter().flatten() {
@@ -209,6 +212,11 @@ struct DirLookup {
     /// The overlay of an overlaid catalog, and the lookup of the root's
     /// written copy: files in the folders that differ are found there.
     overlay: Option<(Arc<crate::overlay::Overlay>, Box<DirLookup>)>,
+    /// The skills whose folder (relative to the root) is not UTF-8, by
+    /// that path as shown (U+FFFD for each byte that is not): a name from
+    /// such a folder reaches it, as Python's escaped bytes reach the folder
+    /// they came from. Usually empty.
+    unshowable: HashMap<String, usize>,
 }
 
 impl DirLookup {
@@ -218,7 +226,12 @@ impl DirLookup {
         md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
     ) -> DirLookup {
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut unshowable = HashMap::new();
         for (i, (path, fm_name)) in skills.iter().enumerate() {
+            let rel = path.parent().and_then(|dir| dir.strip_prefix(&root).ok());
+            if let Some(rel) = rel.filter(|rel| rel.to_str().is_none()) {
+                unshowable.entry(paths::rel_string(rel)).or_insert(i);
+            }
             let dir_name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
             if let Some(d) = &dir_name {
                 by_name.entry(d.clone()).or_default().push(i);
@@ -228,7 +241,7 @@ impl DirLookup {
             }
         }
         let (md_files, entries) = (std::sync::OnceLock::new(), std::sync::OnceLock::new());
-        DirLookup { root, skills, by_name, md_files, md_names, entries, overlay: None }
+        DirLookup { root, skills, by_name, md_files, md_names, entries, overlay: None, unshowable }
     }
 
     /// Where the file `path` names is read from.
