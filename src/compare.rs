@@ -147,6 +147,9 @@ pub fn compare_sides<'a>(
     min: Severity,
 ) -> Result<DiffReport, String> {
     let trees = [before.root, after.root];
+    // A message whose inline shell runs may read any file: every skill's
+    // message is compared.
+    let shell = before.engine.options.allow_inline_shell || after.engine.options.allow_inline_shell;
     let read = |side: Side<'a>| -> Result<State<'a>, String> {
         let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
         let mut policy = resolve(&overrides, side.home).map_err(|e| e.to_string())?.policy;
@@ -162,7 +165,7 @@ pub fn compare_sides<'a>(
         (before.join().unwrap_or_else(|_| Err("reading the earlier state failed".to_owned())), after)
     });
     let (before, after) = (before?, after?);
-    let touched = touched(changed, [&before, &after], repo_root);
+    let touched = if shell { Touched::All } else { touched(changed, [&before, &after], repo_root) };
     Ok(diff::compare(&before, &after, folder, &touched))
 }
 
@@ -218,8 +221,9 @@ struct Near {
 /// while a revision's tree or the files git ignores hold a symlink (a
 /// skill's may lead to it), a root lies outside the repository or is not in
 /// the revision,
-/// the backend is remote (paths inside the sandbox follow the roots), or a
-/// folder differs in the later revision and not in the earlier.
+/// the backend is remote (paths inside the sandbox follow the roots),
+/// inline shell may run (`--inline-shell`: a snippet may read any file), or
+/// a folder differs in the later revision and not in the earlier.
 pub fn against_worktree<'a>(
     worktree: &'a crate::engine::Engine,
     repo: &Repo,
@@ -234,7 +238,9 @@ pub fn against_worktree<'a>(
     // of its own, read at the revision.
     let roots: Vec<PathBuf> =
         worktree.home.scan_dirs().into_iter().filter(|r| r.starts_with(&repo_root) || !is_empty_dir(r)).collect();
-    if worktree.options.backend.is_remote() || !roots.iter().all(|r| r.starts_with(&repo_root)) {
+    // Inline shell a message runs may read any file, in any folder.
+    let shell = worktree.options.allow_inline_shell;
+    if shell || worktree.options.backend.is_remote() || !roots.iter().all(|r| r.starts_with(&repo_root)) {
         return None;
     }
     // Git answers while the working tree is walked: the untracked files on
@@ -533,6 +539,8 @@ fn differing_folders(
         let modes = modes.get_or_insert_with(|| entries.iter().map(|e| (e.path.as_str(), e.mode.as_str())).collect());
         let mode = modes.get(path.as_str()).copied();
         let kind = match &meta {
+            // A regular file in the revision too: its content alone differs.
+            Some(meta) if meta.is_file() && mode.is_some_and(|m| m == "100644" || m == "100755") => PathKind::Rewritten,
             Some(meta) if meta.is_file() => PathKind::File,
             Some(_) => PathKind::Other,
             // Gone from the working tree: the revision's file, unless a symlink.

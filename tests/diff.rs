@@ -289,6 +289,8 @@ fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
     assert_eq!(md.matches("| ~ | `s").count(), 30, "every row of the table: {md}");
     assert!(md.contains("<summary>~ <code>s00</code> (modified)</summary>"), "{md}");
     assert!(md.contains("- message changed (its diff of "), "{md}");
+    assert_eq!(md.matches("<details>").count(), 30, "no skill left out while diffs can give way: {md}");
+    assert!(md.contains("```diff"), "the room left gives some diffs back: {md}");
     assert!(md.contains("> Left out to keep this comment under"), "{md}");
     assert_eq!(md.matches("<details>").count(), md.lines().filter(|l| *l == "</details>").count(), "{md}");
     // Tighter: rows of the table go too, the summary stays.
@@ -298,7 +300,60 @@ fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
     let rows = md.matches("| ~ | `s").count();
     assert!(rows < 30 && !md.contains("<details>"), "{md}");
     assert!(md.contains(&format!("{} rows of the table", 30 - rows)), "{md}");
-    assert!(md.contains("the details of 30 skills and bundles"), "{md}");
+    assert!(md.contains("the details of 30 skills"), "{md}");
+}
+
+/// Inline shell a message runs (`--inline-shell`, and config.yaml enabling
+/// it) may read any file: a change anywhere may change any skill's message.
+#[test]
+fn inline_shell_messages_follow_the_files_they_read() {
+    let (_tmp, home) = new_repo("home");
+    std::fs::write(home.join("config.yaml"), "skills:\n  inline_shell: true\n").unwrap();
+    std::fs::write(home.join("NOTES.txt"), "old notes\n").unwrap();
+    skill(&home, "skills/reader", "reader", "Reads the notes.", "");
+    let reader = home.join("skills/reader/SKILL.md");
+    let text = std::fs::read_to_string(&reader).unwrap()
+        + "Notes: !`cat ../../NOTES.txt`\nPeer: !`cat ../writer/references/x.md`\n";
+    std::fs::write(&reader, text).unwrap();
+    skill(&home, "skills/writer", "writer", "Writes things.", "");
+    std::fs::create_dir_all(home.join("skills/writer/references")).unwrap();
+    std::fs::write(home.join("skills/writer/references/x.md"), "old peer\n").unwrap();
+    commit(&home, "one");
+    std::fs::write(home.join("NOTES.txt"), "new notes\n").unwrap();
+    std::fs::write(home.join("skills/writer/references/x.md"), "new peer\n").unwrap();
+    let report = json_of(&diff_in(&home, &["--inline-shell", "--json"]));
+    let skills = by_folder(&report);
+    let message = &skills.get("skills/reader").unwrap_or_else(|| panic!("{report}"))["fields"]["message"];
+    let (before, after) = (message["before"].as_str().unwrap(), message["after"].as_str().unwrap());
+    assert!(before.contains("Notes: old notes") && before.contains("Peer: old peer"), "{before}");
+    assert!(after.contains("Notes: new notes") && after.contains("Peer: new peer"), "{after}");
+    // Without the flag the snippets stay literal: nothing the agent gets changed.
+    let quiet = json_of(&diff_in(&home, &["--json"]));
+    assert!(!by_folder(&quiet).contains_key("skills/reader"), "{quiet}");
+}
+
+/// An external dir holding the home reaches its skills a second time: each
+/// pairs with itself, so an unchanged tree shows no change.
+#[test]
+fn a_skill_below_two_roots_pairs_with_itself() {
+    let (_tmp, repo) = new_repo("repo");
+    skill(&repo, "home/skills/ops/deploy", "deploy", "Deploy the app.", "");
+    std::fs::write(repo.join("home/config.yaml"), "skills:\n  external_dirs: [\"..\"]\n").unwrap();
+    commit(&repo, "one");
+    let home = repo.join("home");
+    let out = diff_in(&repo, &["--home", home.to_str().unwrap(), "--json", "--exit-code"]);
+    let report = json_of(&out);
+    assert_eq!(report["skills"], serde_json::json!([]), "{report}");
+    assert_eq!(out.status.code(), Some(0));
+    skill(&repo, "home/skills/ops/deploy", "deploy", "Deploy the app, carefully.", "");
+    let report = json_of(&diff_in(&repo, &["--home", home.to_str().unwrap(), "--json"]));
+    let changed: Vec<&str> =
+        report["skills"].as_array().unwrap().iter().map(|s| s["change"].as_str().unwrap()).collect();
+    assert_eq!(changed, ["modified", "modified"], "the skill from each root: {report}");
+    for skill in report["skills"].as_array().unwrap() {
+        let fields = skill["fields"].as_object().unwrap();
+        assert!(!fields.contains_key("category") && !fields.contains_key("folder"), "paired crosswise: {skill}");
+    }
 }
 
 #[test]

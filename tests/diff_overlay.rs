@@ -62,6 +62,7 @@ fn home_repo(root: &Path) {
     );
     write(&root.join("skillscope.toml"), "[check.per-path-ignores]\n\"skills/notes/**\" = [\"spec-name-folder\"]\n");
     write(&root.join(".gitignore"), "/.env\n/logs/\n*.pyc\n");
+    write(&root.join("README.md"), "# The team's agent\n");
     commit(root);
     ignored_files(root);
 }
@@ -315,6 +316,57 @@ fn markdown_no_lookup_finds_leaves_the_walk_standing() {
     assert_readings_agree(&engine_of(&stand_in.home()), &folder, "a README beside the skills");
 }
 
+/// A home kept in git ([`new_home`]) whose files beside the skills are
+/// committed: a README, a guide, and a credential file the keys skill
+/// requires.
+fn home_with_files_beside() -> (tempfile::TempDir, std::path::PathBuf) {
+    let (tmp, home) = new_home("home");
+    write(&home.join("README.md"), "# Our agent's home\n");
+    write(&home.join("docs/guide.md"), "How we work.\n");
+    write(&home.join("token.json"), "{\"token\": 1}\n");
+    skill(&home.join("skills/tools/keys"), "keys", "Rotate API keys.", "required_credential_files: [token.json]\n");
+    commit(&home);
+    (tmp, home)
+}
+
+/// A file in the home (outside the skill folders) that is there in both
+/// states, its content alone changed, is read by no answer unless by its
+/// name (config.yaml, .env): a README, a guide, even a skill's credential
+/// file, whose content no answer reads.
+#[test]
+fn a_file_in_the_home_whose_content_alone_changed_leaves_the_walk_standing() {
+    let rewritten: [Change; 3] = [
+        ("the home's README", |r| write(&r.join("README.md"), "# Our agent's home, reviewed\n")),
+        ("a guide in a folder of the home", |r| write(&r.join("docs/guide.md"), "How we work now.\n")),
+        ("a credential file a skill requires", |r| write(&r.join("token.json"), "{\"token\": 2}\n")),
+    ];
+    for (what, change) in rewritten {
+        let (_tmp, home) = home_with_files_beside();
+        change(&home);
+        skill(&home.join("skills/tools/lint"), "lint", "Lint the code base, strictly.", "");
+        assert_readings_agree(&engine_of(&home), &home, what);
+    }
+    // Gone, or no longer a file, it may be a credential file missing now.
+    let otherwise: [Change; 3] = [
+        ("a credential file removed", |r| std::fs::remove_file(r.join("token.json")).unwrap()),
+        ("a README replaced by a symlink", |r| {
+            std::fs::remove_file(r.join("README.md")).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("docs/guide.md", r.join("README.md")).unwrap();
+        }),
+        ("the home's .gitignore", |r| write(&r.join(".gitignore"), "/.env\n/logs/\n*.pyc\n/docs/\n")),
+    ];
+    for (what, change) in otherwise {
+        let (_tmp, home) = home_with_files_beside();
+        change(&home);
+        let whole = assert_read_whole(&engine_of(&home), &home, what);
+        if what == "a credential file removed" {
+            let keys = whole.report.skills.iter().find(|s| s.name == "keys").expect("keys changed");
+            assert!(keys.fields.iter().any(|f| f.field == "missing_files"), "{what}: {:?}", keys.fields);
+        }
+    }
+}
+
 /// Two revisions compared from the working tree's walk answer what the
 /// later one checked out on its own answers against the earlier one, read
 /// whole, whatever the working tree holds (uncommitted edits, untracked
@@ -474,8 +526,9 @@ fn random_change(root: &Path, dice: &mut Dice) {
         "check.yml",
         "cache.pyc",
         ".env",
+        "token.json",
     ];
-    match dice.below(6) {
+    match dice.below(7) {
         0 | 1 => {
             let (folder, name) = (dice.pick(&folders), dice.pick(&names));
             let text = match name {
@@ -512,6 +565,12 @@ fn random_change(root: &Path, dice: &mut Dice) {
                 _ => skill(&from.join("inner"), "inner", "A nested skill.", ""),
             }
         }
+        6 => {
+            // The home's README rewritten, or the credential file a skill
+            // may require written anew or rewritten.
+            let name = dice.pick(&["README.md", "token.json"]);
+            write(&root.join(name), &format!("content {}\n", dice.below(1000)));
+        }
         _ => {
             let names = ["lint", "deploy", "keys", "quick", "fresh", "moved"];
             let name = dice.pick(&names);
@@ -542,7 +601,7 @@ fn random_change(root: &Path, dice: &mut Dice) {
 fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whole() {
     let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
     let mut overlaid_taken = 0;
-    for seed in 1..=24u64 {
+    for seed in 1..=32u64 {
         let mut dice = Dice(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
         let tmp = tempfile::tempdir().unwrap();
         let home = tmp.path().canonicalize().unwrap().join("home");
@@ -579,8 +638,9 @@ fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whol
             assert_eq!(json(&overlaid.unwrap().report).to_string(), expected, "{what}");
         }
     }
-    // Most of the changes leave the working tree's walk standing.
-    assert!(overlaid_taken >= 24, "read from the working tree {overlaid_taken} times of 48");
+    // Many of the changes leave the working tree's walk standing (29 of 64
+    // when written); the rest are read whole.
+    assert!(overlaid_taken >= 24, "read from the working tree {overlaid_taken} times of 64");
 }
 
 /// What the working tree's reading answers for `home` against HEAD (the

@@ -598,16 +598,18 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         index_line(report)
     ));
     if !report.skills.is_empty() {
-        comment.keep("| | Skill | Folder | Change | What changed |\n|---|---|---|---|---|\n");
+        // The header goes with the first row: never a table with no rows.
+        let mut header = Some("| | Skill | Folder | Change | What changed |\n|---|---|---|---|---|\n");
         for skill in &report.skills {
-            let row = format!(
-                "| {} | `{}` | `{}` | {} | {} |\n",
-                skill.change.mark(),
-                cell(&skill.name),
-                cell(&skill.folder),
-                skill.change.name(),
-                markdown_text(&gist(skill))
-            );
+            let row = header.take().unwrap_or_default().to_owned()
+                + &format!(
+                    "| {} | `{}` | `{}` | {} | {} |\n",
+                    skill.change.mark(),
+                    cell(&skill.name),
+                    cell(&skill.folder),
+                    skill.change.name(),
+                    markdown_text(&gist(skill))
+                );
             comment.fold("row", row, None);
         }
         comment.keep("\n");
@@ -664,9 +666,12 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         if rows > 0 {
             parts.push(format!("{} of the table", counted(rows, "row", "rows")));
         }
-        let details = count(&cut.left_out, "skill") + count(&cut.left_out, "bundle");
-        if details > 0 {
-            parts.push(format!("the details of {}", counted(details, "skill or bundle", "skills and bundles")));
+        let (skills, bundles) = (count(&cut.left_out, "skill"), count(&cut.left_out, "bundle"));
+        if skills > 0 {
+            parts.push(format!("the details of {}", counted(skills, "skill", "skills")));
+        }
+        if bundles > 0 {
+            parts.push(format!("the details of {}", counted(bundles, "bundle", "bundles")));
         }
         let diffs = count(&cut.shortened, "skill") + count(&cut.shortened, "bundle");
         if diffs > 0 {

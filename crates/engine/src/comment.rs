@@ -1,10 +1,11 @@
 //! A pull-request comment held under its host's size limit: GitHub refuses
 //! a comment body over 65,536 characters, and a change to many skills (or
-//! a check of a large home) writes more. What must stay is kept; the folded
-//! parts go in order while they fit, one too long in its short form when it
-//! has one; after the first that fits in no form the rest are left out (the
-//! comment never skips one and shows a later); a last line says what was
-//! left out.
+//! a check of a large home) writes more. What must stay is kept. Over the
+//! limit, every folded part that has a short form takes it first; then
+//! parts are left out from the end (so the comment never skips one and
+//! shows a later one) until the rest fits; when none had to be left out,
+//! the room that remains gives parts their whole form back, in order. A
+//! last line says what was shortened and left out.
 
 /// GitHub's limit on a comment's body, in characters.
 pub const GITHUB_COMMENT_LIMIT: usize = 65_536;
@@ -73,33 +74,46 @@ impl Comment {
             }
         }
         let kept: usize = self.parts.iter().filter(|p| matches!(p, Part::Kept(_))).map(Part::full_len).sum();
-        let mut room = limit.saturating_sub(kept + note(&worst).len());
+        let room = limit.saturating_sub(kept + note(&worst).len());
+        let mut forms: Vec<Form> =
+            self.parts.iter().map(|p| if p.short_len().is_some() { Form::Short } else { Form::Full }).collect();
+        let size = |part: &Part, form: Form| match form {
+            Form::Full => part.full_len(),
+            Form::Short => part.short_len().unwrap_or_else(|| part.full_len()),
+            Form::Out => 0,
+        };
+        let mut total: usize = self.parts.iter().zip(&forms).map(|(p, &f)| size(p, f)).sum();
+        let mut dropped = false;
+        for (part, form) in self.parts.iter().zip(forms.iter_mut()).rev() {
+            if total <= room + kept {
+                break;
+            }
+            if let Part::Folded { .. } = part {
+                total -= size(part, *form);
+                *form = Form::Out;
+                dropped = true;
+            }
+        }
+        if !dropped {
+            for (part, form) in self.parts.iter().zip(forms.iter_mut()) {
+                let grown = total - size(part, *form) + part.full_len();
+                if *form == Form::Short && grown <= room + kept {
+                    total = grown;
+                    *form = Form::Full;
+                }
+            }
+        }
         let mut cut = Cut::default();
         let mut text = String::with_capacity(limit);
-        let mut stopped = false;
-        for part in self.parts {
-            match part {
-                Part::Kept(kept) => text.push_str(&kept),
-                Part::Folded { kind, full, short } => {
-                    let chosen = if stopped {
-                        None
-                    } else if full.len() <= room {
-                        Some(full)
-                    } else if let Some(short) = short.filter(|s| s.len() <= room) {
-                        count_in(&mut cut.shortened, kind);
-                        Some(short)
-                    } else {
-                        stopped = true;
-                        None
-                    };
-                    match chosen {
-                        Some(chosen) => {
-                            room -= chosen.len();
-                            text.push_str(&chosen);
-                        }
-                        None => count_in(&mut cut.left_out, kind),
-                    }
+        for (part, form) in self.parts.into_iter().zip(forms) {
+            match (part, form) {
+                (Part::Kept(kept), _) => text.push_str(&kept),
+                (Part::Folded { full, .. }, Form::Full) => text.push_str(&full),
+                (Part::Folded { kind, short, full }, Form::Short) => {
+                    count_in(&mut cut.shortened, kind);
+                    text.push_str(short.as_deref().unwrap_or(&full));
                 }
+                (Part::Folded { kind, .. }, Form::Out) => count_in(&mut cut.left_out, kind),
             }
         }
         if !cut.is_empty() {
@@ -109,7 +123,22 @@ impl Comment {
     }
 }
 
+/// The form a folded part is written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    Full,
+    Short,
+    Out,
+}
+
 impl Part {
+    fn short_len(&self) -> Option<usize> {
+        match self {
+            Part::Folded { short: Some(short), .. } => Some(short.len()),
+            _ => None,
+        }
+    }
+
     fn full_len(&self) -> usize {
         match self {
             Part::Kept(text) | Part::Folded { full: text, .. } => text.len(),
@@ -164,17 +193,32 @@ mod tests {
     }
 
     #[test]
-    fn over_the_limit_parts_are_shortened_then_the_rest_left_out() {
+    fn over_the_limit_parts_are_shortened_then_left_out_from_the_end() {
         let limit = 120;
         let fitted = sample().fit(Some(limit), note);
         assert!(fitted.len() <= limit, "{} bytes: {fitted:?}", fitted.len());
-        // Rows whole; the first detail too long, written short; the second
-        // fits whole; the third fits in no form, so the fourth (which
-        // would fit) is left out too.
+        // Every detail with a short form takes it; the last two parts,
+        // which have none, are left out from the end until the rest fits.
         assert_eq!(
             fitted,
-            "HEAD\nrow 0\nrow 1\nrow 2\nrow 3\nrow 4\nx-short\nyyyyyyyyyy\nTAIL\n[2 detail out, 1 detail short]"
+            "HEAD\nrow 0\nrow 1\nrow 2\nrow 3\nrow 4\nx-short\ny-short\nTAIL\n[2 detail out, 2 detail short]"
         );
+    }
+
+    #[test]
+    fn short_forms_give_way_before_any_part_is_left_out() {
+        let mut c = Comment::default();
+        c.keep("T\n");
+        c.fold("detail", "a".repeat(200), Some("a-short\n".into()));
+        for name in ["b", "c", "d", "e"] {
+            c.fold("detail", name.repeat(30), Some(format!("{name}-short\n")));
+        }
+        let fitted = c.fit(Some(150), note);
+        assert!(fitted.len() <= 150, "{} bytes: {fitted:?}", fitted.len());
+        // The long first part gives way; the room left gives the next
+        // parts their whole form back, in order, as far as it goes.
+        let whole_back = ["b", "c", "d"].map(|n| n.repeat(30)).concat();
+        assert_eq!(fitted, format!("T\na-short\n{whole_back}e-short\n[2 detail short]"));
     }
 
     #[test]

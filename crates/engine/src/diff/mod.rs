@@ -432,13 +432,21 @@ fn home_refs(state: &State, home: &Path) -> Vec<FindingRef> {
 /// skill taking the first new one of its name in scan order.
 fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)> {
     let mut pairs = Vec::new();
-    let new_by_folder: HashMap<&str, usize> = new.iter().enumerate().map(|(i, a)| (a.folder.as_str(), i)).collect();
+    // A folder below two roots (one holding the other) is two skills of
+    // each state: paired in scan order.
+    let mut new_by_folder: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
+    for (j, a) in new.iter().enumerate() {
+        new_by_folder.entry(a.folder.as_str()).or_default().push_back(j);
+    }
     let mut new_paired: HashSet<usize> = HashSet::new();
     let mut old_left = Vec::new();
     for (i, a) in old.iter().enumerate() {
-        match new_by_folder.get(a.folder.as_str()) {
-            Some(&j) if new_paired.insert(j) => pairs.push((Some(i), Some(j))),
-            _ => old_left.push(i),
+        match new_by_folder.get_mut(a.folder.as_str()).and_then(|same| same.pop_front()) {
+            Some(j) => {
+                new_paired.insert(j);
+                pairs.push((Some(i), Some(j)));
+            }
+            None => old_left.push(i),
         }
     }
     let mut new_by_name: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();

@@ -15,6 +15,8 @@ use std::path::{Component, Path, PathBuf};
 pub enum PathKind {
     /// A regular file.
     File,
+    /// A regular file in both states: only its content differs.
+    Rewritten,
     /// A folder, a symlink, or not known.
     Other,
 }
@@ -124,9 +126,11 @@ impl Unread {
     ///   category's `DESCRIPTION.md`, a legacy `{name}.md` a lookup finds:
     ///   [`Unread::knowing_lookups`] tells which).
     ///   The skills folder also holds Hermes' bookkeeping, read by name.
-    /// - In the home outside the roots files are read by name
-    ///   (`config.yaml`, `.env`, a skill's credential files), so only what
-    ///   lies in a folder with an excluded name is left.
+    /// - In the home outside the roots files are read by name: the content
+    ///   of a few ([`read_in_home`]), and whether a skill's credential file
+    ///   is there (any name). So what is left is what lies in a folder with
+    ///   an excluded name, and a file that is there in both states, whose
+    ///   content alone changed, of any other name.
     /// - Nothing outside the home and the roots is read; a folder holding
     ///   either is.
     /// - A bundle or the settings of `check` are read wherever they lie.
@@ -142,31 +146,56 @@ impl Unread {
                 return false;
             }
         }
-        let excluded_below = |top: &Path| path.strip_prefix(top).is_ok_and(has_excluded_folder);
         // The nearest folder holding the path decides: a root inside the
-        // home (the skills folder), or the home inside a root.
+        // home (the skills folder), or the home; a root holding the home
+        // walks there too, and must leave the path aside as well.
         let nearest =
             self.roots.iter().chain([&self.home]).filter(|r| path.starts_with(r)).max_by_key(|r| r.as_os_str().len());
         match nearest {
             None => true,
-            Some(home) if *home == self.home => excluded_below(home),
-            Some(root) => {
-                let Ok(rel) = path.strip_prefix(root) else { return false };
-                let excluded = has_excluded_folder(rel);
-                // A folder (one git names whole) is looked into, whatever
-                // its name.
-                let folder = kind == PathKind::Other && path.is_dir();
-                // A lookup's `rglob` enters every folder, excluded or not.
-                if name.ends_with(b".md") && !folder {
-                    return self.no_lookup_finds(rel, excluded);
-                }
-                match kind {
-                    PathKind::File => true,
-                    PathKind::Other => excluded && !folder,
-                }
+            Some(home) if *home == self.home => {
+                let Ok(rel) = path.strip_prefix(home) else { return false };
+                let rewritten = kind == PathKind::Rewritten && !read_in_home(rel) && !steers_git(rel);
+                let home_leaves_it = has_excluded_folder(rel) || rewritten;
+                let holding = self.roots.iter().filter(|r| path.starts_with(r));
+                home_leaves_it && holding.into_iter().all(|root| self.walk_leaves(root, path, kind))
             }
+            Some(root) => self.walk_leaves(root, path, kind),
         }
     }
+
+    /// Whether the walk of `root` (and the lookups below it) leave `path`
+    /// unread.
+    fn walk_leaves(&self, root: &Path, path: &Path, kind: PathKind) -> bool {
+        let Ok(rel) = path.strip_prefix(root) else { return false };
+        let excluded = has_excluded_folder(rel);
+        // A folder (one git names whole) is looked into, whatever its name.
+        let folder = kind == PathKind::Other && path.is_dir();
+        // A lookup's `rglob` enters every folder, excluded or not.
+        if rel.as_os_str().as_encoded_bytes().ends_with(b".md") && !folder {
+            return self.no_lookup_finds(rel, excluded);
+        }
+        match kind {
+            PathKind::File | PathKind::Rewritten => true,
+            PathKind::Other => excluded && !folder,
+        }
+    }
+}
+
+/// Whether the file at `rel` in a home is one whose content an answer
+/// reads: `config.yaml` and `.env` (at any depth: a managed config may lie
+/// in the home), the prompt's snapshot, and the curator's jobs (for the
+/// lifecycle).
+fn read_in_home(rel: &Path) -> bool {
+    let by_name = rel.file_name().is_some_and(|n| n == "config.yaml" || n == ".env");
+    let at = [Path::new(crate::prompt::snapshot::SNAPSHOT_FILE), Path::new("cron/jobs.json")];
+    by_name || at.contains(&rel)
+}
+
+/// Whether the file tells git what to ignore or where a submodule is, which
+/// decides what the comparison's states hold besides the answers.
+fn steers_git(rel: &Path) -> bool {
+    rel.file_name().is_some_and(|n| n == ".gitignore" || n == ".gitmodules" || n == ".gitattributes")
 }
 
 /// Whether a folder on the way to `rel` (or `rel` itself) has a name no
@@ -232,6 +261,35 @@ mod tests {
     }
 
     #[test]
+    fn a_file_in_the_home_whose_content_alone_changed_is_read_only_by_its_name() {
+        let (dir, u) = unread();
+        let top = dir.path().canonicalize().expect("real");
+        for rel in ["home/README.md", "home/notes.txt", "home/docs/guide.md", "home/google_token.json"] {
+            assert!(u.is_unread(&top.join(rel), PathKind::Rewritten), "{rel}");
+            // Added or removed, it may be a skill's credential file.
+            assert!(!u.is_unread(&top.join(rel), PathKind::File), "{rel}");
+        }
+        for rel in [
+            "home/config.yaml",
+            "home/managed/config.yaml",
+            "home/.env",
+            "home/.skills_prompt_snapshot.json",
+            "home/cron/jobs.json",
+            "home/.gitignore",
+            "home/docs/.gitignore",
+            "home/.gitmodules",
+            "home/skill-bundles/release.yaml",
+            "home/skillscope.toml",
+            "home/skills/.usage.json",
+        ] {
+            assert!(!u.is_unread(&top.join(rel), PathKind::Rewritten), "{rel}");
+        }
+        // Below a root, the walk's rules: a markdown file a lookup finds is read.
+        assert!(!u.is_unread(&top.join("home/skills/ops/legacy.md"), PathKind::Rewritten));
+        assert!(u.is_unread(&top.join("home/skills/ops/notes.txt"), PathKind::Rewritten));
+    }
+
+    #[test]
     fn a_root_holding_the_home_leaves_the_home_read_by_name() {
         let (dir, u) = unread();
         let top = dir.path().canonicalize().expect("real");
@@ -239,6 +297,12 @@ mod tests {
         assert!(!u.is_unread(&top.join("home/notes.txt"), PathKind::File));
         assert!(!u.is_unread(&top.join("home/config.yaml"), PathKind::File));
         assert!(u.is_unread(&top.join("LICENSE"), PathKind::File));
+        // The root's walk reads a category's description and lookups find
+        // `{name}.md` there, even where the home alone would not read them.
+        assert!(u.is_unread(&top.join("home/notes.txt"), PathKind::Rewritten));
+        assert!(!u.is_unread(&top.join("home/notes/DESCRIPTION.md"), PathKind::Rewritten));
+        assert!(!u.is_unread(&top.join("home/.github/legacy.md"), PathKind::File));
+        assert!(u.is_unread(&top.join("home/.github/ci.yml"), PathKind::File));
     }
 
     #[test]
