@@ -27,14 +27,22 @@ pub fn settle(buf: &mut Buffer) {
                 continue;
             }
             let width = cell.symbol().width().max(1);
-            if let Some(plain) = plain_symbol(cell.symbol()) {
+            // A plain character wider than the cell (`⌚︎` is one column
+            // with its text selector, two without) stays as ratatui has it.
+            let plain = plain_symbol(cell.symbol()).filter(|p| p.width().max(1) <= width);
+            if let Some(plain) = plain {
                 let style = cell.style();
                 let covers = plain.width().max(1);
                 buf[(x, y)].set_symbol(&plain);
                 let end = (usize::from(x) + width).min(usize::from(area.right()));
                 for freed in usize::from(x) + covers..end {
-                    // `freed` < area.right(), a u16.
-                    buf[(freed as u16, y)].set_symbol(" ").set_style(style);
+                    // `freed` < area.right(), a u16. Only the blank ratatui
+                    // left behind the wide grapheme takes its style: a column
+                    // drawn over since (a popup's border) keeps what it has.
+                    let next = &mut buf[(freed as u16, y)];
+                    if *next == ratatui::buffer::Cell::EMPTY {
+                        next.set_style(style);
+                    }
                 }
             }
             x = x.saturating_add(width as u16);
@@ -101,6 +109,25 @@ mod tests {
         assert_eq!(buf, before);
         assert_eq!(plain_symbol("1\u{fe0f}\u{20e3}").as_deref(), Some("1\u{20e3}"));
         assert_eq!(plain_symbol("\u{fe0f}"), None, "a lone selector stays as ratatui has it");
+    }
+
+    #[test]
+    fn a_plain_character_wider_than_its_cell_is_left_alone() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 6, 1));
+        buf.set_string(0, 0, "⌚\u{fe0e}|ab", Style::default());
+        let before = buf.clone();
+        settle(&mut buf);
+        assert_eq!(buf, before);
+    }
+
+    #[test]
+    fn a_column_drawn_over_since_keeps_what_was_drawn() {
+        let mut buf = Buffer::empty(Rect::new(0, 0, 6, 1));
+        buf.set_string(0, 0, "⚠\u{fe0f}x", Style::default());
+        // A popup's border over the emoji's second column.
+        buf[(1, 0)].set_symbol("│");
+        settle(&mut buf);
+        assert_eq!(row(&buf, 0)[..3], ["⚠", "│", "x"]);
     }
 
     #[test]
