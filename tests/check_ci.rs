@@ -348,6 +348,10 @@ fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
             assert!(md.contains("<code>skills/s00/SKILL.md</code>"), "{md}");
         }
     }
+    // Given to another format, the limit is said to do nothing.
+    let text = repo.check(&["--max-chars", "900"]);
+    assert!(stderr(&text).contains("--max-chars applies to --format markdown only"), "{}", stderr(&text));
+    assert!(!stderr(&repo.check(&["--format", "markdown", "--max-chars", "900"])).contains("--max-chars"));
 }
 
 #[test]

@@ -301,6 +301,10 @@ fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
     assert!(rows < 30 && !md.contains("<details>"), "{md}");
     assert!(md.contains(&format!("{} rows of the table", 30 - rows)), "{md}");
     assert!(md.contains("the details of 30 skills"), "{md}");
+    // Given to another format, the limit is said to do nothing.
+    let json = diff_in(&repo, &["--json", "--max-chars", "1200"]);
+    let said = String::from_utf8_lossy(&json.stderr);
+    assert!(said.contains("--max-chars applies to --format markdown only"), "{said}");
 }
 
 /// Inline shell a message runs (`--inline-shell`, and config.yaml enabling

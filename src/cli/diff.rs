@@ -41,9 +41,10 @@ pub struct DiffArgs {
     #[arg(long, value_enum)]
     pub format: Option<DiffFormat>,
     /// markdown: keep the comment under N characters, leaving out the
-    /// details that do not fit and saying so (0: no limit)
-    #[arg(long, value_name = "N", default_value_t = crate::engine::comment::GITHUB_COMMENT_LIMIT)]
-    pub max_chars: usize,
+    /// details that do not fit and saying so (default 65536, GitHub's
+    /// limit; 0: no limit)
+    #[arg(long, value_name = "N")]
+    pub max_chars: Option<usize>,
     /// Exit 1 when what the agent gets changed, as `git diff --exit-code`
     #[arg(long)]
     pub exit_code: bool,
@@ -196,6 +197,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     let from = json!({"rev": span.from_name, "commit": span.from});
     let to = json!({"rev": span.to_name, "commit": span.to});
     let format = if global.json { DiffFormat::Json } else { args.format.unwrap_or_default() };
+    super::max_chars_unused("diff", args.max_chars, format == DiffFormat::Markdown && !args.stat);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let titles = (&span.from_name[..], &span.to_name[..]);
     let written = match (format, args.stat) {

@@ -261,9 +261,10 @@ pub enum Command {
         #[arg(long, value_name = "FORMAT", value_parser = parse_format)]
         format: Option<crate::engine::check::format::Format>,
         /// markdown: keep the comment under N characters, leaving out the
-        /// files that do not fit and saying so (0: no limit)
-        #[arg(long, value_name = "N", default_value_t = crate::engine::comment::GITHUB_COMMENT_LIMIT)]
-        max_chars: usize,
+        /// files that do not fit and saying so (default 65536, GitHub's
+        /// limit; 0: no limit)
+        #[arg(long, value_name = "N")]
+        max_chars: Option<usize>,
         /// Exit 0 even when there are findings
         #[arg(long)]
         exit_zero: bool,
@@ -273,9 +274,20 @@ pub enum Command {
     },
 }
 
-/// `--max-chars`: 0 is no limit.
-pub(crate) fn comment_limit(max_chars: usize) -> Option<usize> {
-    (max_chars > 0).then_some(max_chars)
+/// `--max-chars`: GitHub's limit unless given; 0 is no limit.
+pub(crate) fn comment_limit(max_chars: Option<usize>) -> Option<usize> {
+    match max_chars {
+        None => Some(crate::engine::comment::GITHUB_COMMENT_LIMIT),
+        Some(0) => None,
+        Some(n) => Some(n),
+    }
+}
+
+/// Says so when `--max-chars` is given to a format it does not apply to.
+pub(crate) fn max_chars_unused(command: &str, max_chars: Option<usize>, markdown: bool) {
+    if max_chars.is_some() && !markdown {
+        eprintln!("skillscope: {command}: --max-chars applies to --format markdown only; ignored");
+    }
 }
 
 fn parse_trust(s: &str) -> Result<&'static str, String> {
@@ -641,6 +653,7 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
             list_rules,
         } => {
             debug_assert!(!list_rules, "answered before a home is opened");
+            max_chars_unused("check", max_chars, format == Some(crate::engine::check::format::Format::Markdown));
             let overrides =
                 crate::engine::check::run::Overrides { min_severity, trust, select, ignore, config, isolated };
             let args =
