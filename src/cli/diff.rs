@@ -662,26 +662,25 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         comment.keep(format!("> {}\n", markdown_text(note)));
     }
     comment.fit(limit, |cut| {
-        let count = |counts: &[(&str, usize)], kind: &str| counts.iter().find(|(k, _)| *k == kind).map_or(0, |c| c.1);
         let mut parts = Vec::new();
-        let rows = count(&cut.left_out, "row");
+        let rows = cut.left_out_of("row");
         if rows > 0 {
             parts.push(format!("{} of the table", counted(rows, "row", "rows")));
         }
-        let (skills, bundles) = (count(&cut.left_out, "skill"), count(&cut.left_out, "bundle"));
+        let (skills, bundles) = (cut.left_out_of("skill"), cut.left_out_of("bundle"));
         if skills > 0 {
             parts.push(format!("the details of {}", counted(skills, "skill", "skills")));
         }
         if bundles > 0 {
             parts.push(format!("the details of {}", counted(bundles, "bundle", "bundles")));
         }
-        let diffs = count(&cut.shortened, "skill") + count(&cut.shortened, "bundle");
+        let diffs = cut.shortened_of("skill") + cut.shortened_of("bundle");
         if diffs > 0 {
             parts.push(counted(diffs, "message diff", "message diffs"));
         }
         format!(
             "> Left out to keep this comment under {} characters (`--max-chars`): {}; `skillscope diff` of these revisions shows them all.\n",
-            limit.unwrap_or_default(),
+            cut.limit,
             parts.join("; "),
         )
     })

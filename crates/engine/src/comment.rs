@@ -22,10 +22,11 @@ enum Part {
     Folded { kind: &'static str, full: String, short: Option<String> },
 }
 
-/// How many folded parts of each kind were shortened or left out, kinds
-/// in the order they first come.
+/// The limit a comment was held under, and how many folded parts of each
+/// kind were shortened or left out (kinds in the order they first come).
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Cut {
+    pub limit: usize,
     pub shortened: Vec<(&'static str, usize)>,
     pub left_out: Vec<(&'static str, usize)>,
 }
@@ -34,6 +35,20 @@ impl Cut {
     pub fn is_empty(&self) -> bool {
         self.shortened.is_empty() && self.left_out.is_empty()
     }
+
+    /// How many parts of `kind` were shortened.
+    pub fn shortened_of(&self, kind: &str) -> usize {
+        count_of(&self.shortened, kind)
+    }
+
+    /// How many parts of `kind` were left out.
+    pub fn left_out_of(&self, kind: &str) -> usize {
+        count_of(&self.left_out, kind)
+    }
+}
+
+fn count_of(counts: &[(&'static str, usize)], kind: &str) -> usize {
+    counts.iter().find(|(k, _)| *k == kind).map_or(0, |(_, n)| *n)
 }
 
 fn count_in(counts: &mut Vec<(&'static str, usize)>, kind: &'static str) {
@@ -64,7 +79,7 @@ impl Comment {
             return self.parts.into_iter().map(Part::into_full).collect();
         };
         // Room for the note at its longest: every folded part left out.
-        let mut worst = Cut::default();
+        let mut worst = Cut { limit, ..Cut::default() };
         for part in &self.parts {
             if let Part::Folded { kind, short, .. } = part {
                 count_in(&mut worst.left_out, kind);
@@ -73,8 +88,7 @@ impl Comment {
                 }
             }
         }
-        let kept: usize = self.parts.iter().filter(|p| matches!(p, Part::Kept(_))).map(Part::full_len).sum();
-        let room = limit.saturating_sub(kept + note(&worst).len());
+        let budget = limit.saturating_sub(note(&worst).len());
         let mut forms: Vec<Form> =
             self.parts.iter().map(|p| if p.short_len().is_some() { Form::Short } else { Form::Full }).collect();
         let size = |part: &Part, form: Form| match form {
@@ -85,10 +99,10 @@ impl Comment {
         let mut total: usize = self.parts.iter().zip(&forms).map(|(p, &f)| size(p, f)).sum();
         let mut dropped = false;
         for (part, form) in self.parts.iter().zip(forms.iter_mut()).rev() {
-            if total <= room + kept {
+            if total <= budget {
                 break;
             }
-            if let Part::Folded { .. } = part {
+            if matches!(part, Part::Folded { .. }) {
                 total -= size(part, *form);
                 *form = Form::Out;
                 dropped = true;
@@ -97,13 +111,13 @@ impl Comment {
         if !dropped {
             for (part, form) in self.parts.iter().zip(forms.iter_mut()) {
                 let grown = total - size(part, *form) + part.full_len();
-                if *form == Form::Short && grown <= room + kept {
+                if *form == Form::Short && grown <= budget {
                     total = grown;
                     *form = Form::Full;
                 }
             }
         }
-        let mut cut = Cut::default();
+        let mut cut = Cut { limit, ..Cut::default() };
         let mut text = String::with_capacity(limit);
         for (part, form) in self.parts.into_iter().zip(forms) {
             match (part, form) {

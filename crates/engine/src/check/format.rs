@@ -300,11 +300,10 @@ fn markdown(report: &Report, paths: &Paths, limit: Option<usize>) -> String {
         i += same.len();
     }
     comment.fit(limit, |cut| {
-        let files = cut.left_out.iter().map(|(_, n)| n).sum();
         format!(
-            "> {} left out to keep this comment under {limit} characters (`--max-chars`): `skillscope check` lists them all.\n",
-            crate::comment::counted(files, "file's findings", "files' findings"),
-            limit = limit.unwrap_or_default(),
+            "> {} left out to keep this comment under {} characters (`--max-chars`): `skillscope check` lists them all.\n",
+            crate::comment::counted(cut.left_out_of("file"), "file's findings", "files' findings"),
+            cut.limit,
         )
     })
 }

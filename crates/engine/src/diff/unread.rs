@@ -157,8 +157,8 @@ impl Unread {
                 let Ok(rel) = path.strip_prefix(home) else { return false };
                 let rewritten = kind == PathKind::Rewritten && !read_in_home(rel) && !steers_git(rel);
                 let home_leaves_it = has_excluded_folder(rel) || rewritten;
-                let holding = self.roots.iter().filter(|r| path.starts_with(r));
-                home_leaves_it && holding.into_iter().all(|root| self.walk_leaves(root, path, kind))
+                let mut holding = self.roots.iter().filter(|r| path.starts_with(r));
+                home_leaves_it && holding.all(|root| self.walk_leaves(root, path, kind))
             }
             Some(root) => self.walk_leaves(root, path, kind),
         }
