@@ -172,6 +172,22 @@ fn every_subcommand_has_help() {
     }
 }
 
+/// `--since` marks the browser's tree: a subcommand neither lists it nor
+/// takes it (it would be ignored there).
+#[test]
+fn the_browsers_since_belongs_to_the_browser_alone() {
+    let s = Scenario::fixture("basic");
+    for sub in ["list", "diff", "check", "prompt"] {
+        let help = run(&s, &[sub, "--help"]);
+        assert!(!String::from_utf8_lossy(&help.stdout).contains("--since"), "{sub} --help names --since");
+        let out = run(&s, &["--home", &home_arg(&s), sub, "--since", "HEAD"]);
+        assert_eq!(out.status.code(), Some(2), "{sub} --since is a usage error");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("'--since'"), "{sub}: says which argument");
+    }
+    let top = run(&s, &["--help"]);
+    assert!(String::from_utf8_lossy(&top.stdout).contains("--since <REV>"), "the browser's help names it");
+}
+
 #[test]
 fn platform_flag_previews_another_os() {
     let s = Scenario::fixture("gates");

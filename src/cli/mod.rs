@@ -123,7 +123,7 @@ pub struct GlobalArgs {
     pub org_id: Option<String>,
     /// Browser: mark the skills added, changed or removed since this git
     /// revision (`d` shows a skill's diff against it, `D` turns it off and on)
-    #[arg(long, global = true, value_name = "REV")]
+    #[arg(long, value_name = "REV")]
     pub since: Option<String>,
     /// Draw the browser's first frame at WIDTHxHEIGHT as text on stdout and exit (benchmarks, docs)
     #[arg(long, hide = true, value_name = "WxH", value_parser = parse_size)]
