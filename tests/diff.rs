@@ -404,6 +404,22 @@ fn outside_a_repository_diff_says_so() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("is not in a git repository"));
 }
 
+/// A repository with no commit yet has no HEAD to compare with: said so,
+/// naming the branch, rather than as a revision that does not exist.
+#[test]
+fn a_repository_without_commits_says_its_branch_has_none() {
+    let (_tmp, repo) = new_repo("fresh");
+    skill(&repo, "tools/lint", "lint", "Lint the code base.", "");
+    for args in [&[][..], &["main"][..]] {
+        let out = diff_in(&repo, args);
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("branch main has no commits yet"), "{args:?}: {err}");
+    }
+    let err = String::from_utf8_lossy(&diff_in(&repo, &["nope"]).stderr).into_owned();
+    assert!(err.contains("nope: no such revision") && !err.contains("no commits"), "{err}");
+}
+
 /// `list`, `prompt` and `commands` of a folder, as JSON.
 fn answers(folder: &Path) -> (BTreeSet<String>, BTreeSet<String>, BTreeSet<String>) {
     let run = |cmd: &str| -> Json {

@@ -20,8 +20,8 @@ pub enum GitError {
     NoGit(std::io::Error),
     #[error("{0} is not in a git repository")]
     NotARepository(PathBuf),
-    #[error("{rev}: no such revision in {repo}{shallow}")]
-    NoRevision { rev: String, repo: PathBuf, shallow: &'static str },
+    #[error("{rev}: no such revision in {repo}{why}")]
+    NoRevision { rev: String, repo: PathBuf, why: String },
     #[error("git {args}: {message}")]
     Failed { args: String, message: String },
     #[error("{0}")]
@@ -120,17 +120,30 @@ impl Repo {
         let spec = format!("{rev}^{{commit}}");
         match run(&self.root, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec]) {
             Ok(out) if !out.is_empty() => Ok(text(out)),
-            Ok(_) | Err(GitError::Failed { .. }) => Err(GitError::NoRevision {
-                rev: rev.to_owned(),
-                repo: self.root.clone(),
-                shallow: if self.shallow {
-                    " (a shallow clone: it holds only the latest commits; `git fetch --unshallow` brings the rest)"
-                } else {
-                    ""
-                },
-            }),
+            Ok(_) | Err(GitError::Failed { .. }) => {
+                let why = match self.unborn_branch() {
+                    Some(branch) if rev == "HEAD" || rev == branch => {
+                        format!(" (branch {branch} has no commits yet: once it has one, diff compares with it)")
+                    }
+                    _ if self.shallow => {
+                        " (a shallow clone: it holds only the latest commits; `git fetch --unshallow` brings the rest)"
+                            .to_owned()
+                    }
+                    _ => String::new(),
+                };
+                Err(GitError::NoRevision { rev: rev.to_owned(), repo: self.root.clone(), why })
+            }
             Err(e) => Err(e),
         }
+    }
+
+    /// The branch HEAD names when it has no commit yet (a new repository).
+    fn unborn_branch(&self) -> Option<String> {
+        if run(&self.root, &["rev-parse", "--verify", "--quiet", "HEAD"]).is_ok_and(|out| !out.is_empty()) {
+            return None;
+        }
+        let branch = text(run(&self.root, &["symbolic-ref", "--quiet", "--short", "HEAD"]).ok()?);
+        (!branch.is_empty()).then_some(branch)
     }
 
     /// The best common ancestor of two commits (`A...B`).
