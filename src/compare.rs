@@ -80,7 +80,7 @@ pub fn since_reading(
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     let changed = ChangedPaths::start(&repo, &commit, None);
-    let (tree, _) = read_revision(&repo, &commit, &real_roots(engine))?;
+    let (tree, copied) = read_revision(&repo, &commit, &real_roots(engine))?;
     let written = tree.path().canonicalize().map_err(|e| e.to_string())?;
     // Joined with an empty `rel`, a path would end in `/`, and so would the
     // paths Hermes writes from it (`{home}//config.yaml`).
@@ -102,7 +102,8 @@ pub fn since_reading(
     }
     let before = Side { engine: &before_engine, home: &before_folder, root: &written, written_as };
     let after = Side { engine, home: &folder, root: &repo_root, written_as: Vec::new() };
-    let report = compare_sides(before, after, &changed.finish(), &repo_root, &folder, Severity::Warning)?;
+    let top = (repo_root.as_path(), !copied.may_hold_links());
+    let report = compare_sides(before, after, &changed.finish(), top, &folder, Severity::Warning)?;
     Ok(since_answer(rev, report))
 }
 
@@ -142,7 +143,7 @@ pub fn compare_sides<'a>(
     before: Side<'a>,
     after: Side<'a>,
     changed: &Option<std::collections::BTreeSet<String>>,
-    repo_root: &Path,
+    (repo_root, no_links): (&Path, bool),
     folder: &Path,
     min: Severity,
 ) -> Result<DiffReport, String> {
@@ -165,7 +166,7 @@ pub fn compare_sides<'a>(
         (before.join().unwrap_or_else(|_| Err("reading the earlier state failed".to_owned())), after)
     });
     let (before, after) = (before?, after?);
-    let touched = if shell { Touched::All } else { touched(changed, [&before, &after], repo_root) };
+    let touched = if shell { Touched::All } else { touched(changed, [&before, &after], repo_root, no_links) };
     Ok(diff::compare(&before, &after, folder, &touched))
 }
 
@@ -493,7 +494,9 @@ fn overlaid<'a>(
     let (Some(before), Some(after)) = (before, after) else { return Ok(None) };
     let (before, after) = (before.map_err(failed)?, after.map_err(failed)?);
     let changed = Some(touched.clone());
-    let touched = self::touched(&changed, [&before, &after], repo_root);
+    // A change read outside every skill folder has the tree read whole:
+    // here one lies only in a folder neither state takes for a skill's.
+    let touched = self::touched(&changed, [&before, &after], repo_root, false);
     let mut report = diff::compare(&before, &after, folder, &touched);
     for sub in sides.iter().flat_map(|s| &s.submodules) {
         report.notes.push(format!("submodule {sub} left aside (its folder is read as the working tree has it)"));
@@ -792,14 +795,18 @@ impl ChangedPaths {
 
 /// Which skills need their messages and scans compared: those holding a
 /// changed path, or every one when a changed path lies outside every skill
-/// folder (config.yaml, a bundle) or git did not say.
+/// folder (config.yaml, a bundle) or git did not say. `no_links`: neither
+/// state has a symlink git tracks or ignores, so a folder holding no
+/// changed path has the same files in both (the guard need not scan it).
 fn touched<'a>(
     changed: &'a Option<std::collections::BTreeSet<String>>,
     states: [&State; 2],
     base: &'a Path,
+    no_links: bool,
 ) -> Touched<'a> {
     match changed {
         Some(changed) if !diff::touches_home(states, base, changed) => Touched::Paths { base, changed },
+        Some(changed) if no_links => Touched::Home { base, changed },
         _ => Touched::All,
     }
 }

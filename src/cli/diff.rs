@@ -300,7 +300,11 @@ fn read_whole(
     let before =
         compare::Side { engine: &from_session.engine, home: &from_home, root: &from_root, written_as: from_map };
     let after = compare::Side { engine: &to_session.engine, home: &to_home, root: &to_root, written_as: to_map };
-    let report = compare::compare_sides(before, after, &changed.finish(), &repo_root, folder, args.min_severity);
+    // Without a symlink in either tree, a folder holding no changed path has
+    // the same files in both states.
+    let no_links = !from_tree.1.may_hold_links() && !to_tree.as_ref().is_some_and(|t| t.1.may_hold_links());
+    let top = (repo_root.as_path(), no_links);
+    let report = compare::compare_sides(before, after, &changed.finish(), top, folder, args.min_severity);
     let mut report = match report {
         Ok(report) => report,
         Err(e) => {

@@ -62,6 +62,16 @@ pub struct Written {
     pub ignored_left_out: bool,
     /// How many of those taken are symlinks (copied as links).
     pub ignored_links: usize,
+    /// How many of the revision's own files are symlinks.
+    pub links: usize,
+}
+
+impl Written {
+    /// Whether the written tree holds a symlink (the revision's, or one
+    /// git ignores), or may (ignored files were left out).
+    pub fn may_hold_links(&self) -> bool {
+        self.links > 0 || self.ignored_links > 0 || self.ignored_left_out
+    }
 }
 
 fn git(repo: &Path) -> Command {
@@ -229,7 +239,10 @@ impl Repo {
                     std::fs::File::create(&target)?.set_len(entry.size.unwrap_or(0))?;
                     written.not_read.push(entry.path.clone());
                 }
-                _ => wanted.push(entry),
+                mode => {
+                    written.links += usize::from(mode == "120000");
+                    wanted.push(entry);
+                }
             }
         }
         self.write_blobs(&wanted, dest)?;

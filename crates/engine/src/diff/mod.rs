@@ -211,24 +211,38 @@ impl Answer {
 }
 
 /// Which skill folders a change touched, as the caller knows it (git's
-/// changed paths): skills it did not touch need no message rendered.
+/// changed paths): skills it did not touch need no message rendered, and
+/// folders whose files are the same need no second scan by the guard.
 pub enum Touched<'a> {
-    /// Every skill may have changed (nothing is known, or a file outside
-    /// every skill folder changed).
+    /// Every skill may have changed, its files too (nothing is known).
     All,
+    /// A changed path lies outside every skill folder where answers read it
+    /// (config.yaml, a bundle, a credential file): every skill's answers
+    /// and message may have changed, but only the folders holding a changed
+    /// path have other files — the caller knows no symlink leads out of a
+    /// skill folder, so the guard, which reads a folder's files only, scans
+    /// the same files in both states elsewhere. Paths as in `Paths`.
+    Home { base: &'a Path, changed: &'a std::collections::BTreeSet<String> },
     /// Paths relative to `base` (a repository's top), `/`-separated.
     Paths { base: &'a Path, changed: &'a std::collections::BTreeSet<String> },
 }
 
 impl Touched<'_> {
+    /// Whether `folder`'s files may differ between the states.
     fn touches(&self, folder: &Path) -> bool {
         match self {
             Touched::All => true,
-            Touched::Paths { base, changed } => {
+            Touched::Home { base, changed } | Touched::Paths { base, changed } => {
                 let Ok(rel) = folder.strip_prefix(base) else { return true };
                 holds_change(&paths::rel_string(rel), changed)
             }
         }
+    }
+
+    /// Whether any skill's answers or message may have changed, its folder
+    /// untouched.
+    fn everywhere(&self) -> bool {
+        matches!(self, Touched::All | Touched::Home { .. })
     }
 }
 
@@ -282,12 +296,13 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
     });
     let pairs = pair_up(&old, &new);
     // Which pairs a change touched (their folder), and which answer alike.
+    let everywhere = touched.everywhere();
     let status = crate::parallel_map_min(&pairs, 256, |&pair| match pair {
         (Some(o), Some(n)) => {
             let (o, n) = (&old[o], &new[n]);
             let dir_touched = touched.touches(&before.shown_path(&before.catalog.skills[o.index].skill_dir))
                 || touched.touches(&after.shown_path(&after.catalog.skills[n.index].skill_dir));
-            (dir_touched, !dir_touched && o.same_as(n))
+            (dir_touched, !dir_touched && !everywhere && o.same_as(n))
         }
         _ => (true, false),
     });
@@ -338,9 +353,8 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
     // A bundle's message is its members' messages, each looked up by the
     // name or path the bundle gives: rendered again when a member's name
     // is in play or its message changed.
-    let everything = matches!(touched, Touched::All);
     let renders = |bundle: &crate::bundles::Bundle| {
-        everything
+        everywhere
             || bundle.skills.iter().any(|m| {
                 let m = m.trim().trim_end_matches('/');
                 in_play.contains(m) || in_play.contains(folder_name(m))
