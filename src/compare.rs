@@ -80,7 +80,11 @@ pub fn since_reading(
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     let changed = ChangedPaths::start(&repo, &commit, None);
-    let (tree, copied) = read_revision(&repo, &commit, &real_roots(engine))?;
+    let (tree, mut copied) = read_revision(&repo, &commit, &real_roots(engine))?;
+    let changed = changed.finish();
+    if let Some(changed) = &changed {
+        repo.take_unchanged_large(tree.path(), &mut copied, |rel| !changed.contains(rel));
+    }
     let written = tree.path().canonicalize().map_err(|e| e.to_string())?;
     // Joined with an empty `rel`, a path would end in `/`, and so would the
     // paths Hermes writes from it (`{home}//config.yaml`).
@@ -103,7 +107,7 @@ pub fn since_reading(
     let before = Side { engine: &before_engine, home: &before_folder, root: &written, written_as };
     let after = Side { engine, home: &folder, root: &repo_root, written_as: Vec::new() };
     let top = (repo_root.as_path(), !copied.may_hold_links());
-    let report = compare_sides(before, after, &changed.finish(), top, &folder, Severity::Warning)?;
+    let report = compare_sides(before, after, &changed, top, &folder, Severity::Warning)?;
     Ok(since_answer(rev, report))
 }
 
@@ -442,6 +446,7 @@ fn overlaid<'a>(
         });
         let mut copied = copied.map_err(|e| e.to_string())?;
         repo.carry_ignored(&ignored.map_err(|e| e.to_string())?, &[], copy.path(), &mut copied);
+        repo.take_unchanged_large(copy.path(), &mut copied, |rel| !side.changed.contains(rel));
         // A link may lead where the copy holds nothing (a relative one from
         // inside it): only the whole tree answers as the working tree would.
         if copied.ignored_links > 0 {

@@ -239,7 +239,7 @@ fn read_whole(
         dirs => dirs.iter().map(|d| d.canonicalize().unwrap_or_else(|_| d.clone())).collect(),
     };
     let written = |commit: &str| crate::compare::read_revision(repo, commit, &roots);
-    let from_tree = match written(&span.from) {
+    let mut from_tree = match written(&span.from) {
         Ok(t) => t,
         Err(msg) => {
             eprintln!("skillscope: diff: reading {}: {msg}", span.from_name);
@@ -253,6 +253,12 @@ fn read_whole(
             return Err(EXIT_ANSWER_ERROR);
         }
     };
+    let changed = changed.finish();
+    // Against the working tree, the large files it has as the revision does
+    // are taken from it: the guard scans one file in both states.
+    if let (None, Some(changed)) = (&to_tree, &changed) {
+        repo.take_unchanged_large(from_tree.0.path(), &mut from_tree.1, |rel| !changed.contains(rel));
+    }
     let side = |tree: Option<&tempfile::TempDir>| -> (PathBuf, Option<(PathBuf, PathBuf)>) {
         match tree {
             Some(dir) => {
@@ -304,7 +310,7 @@ fn read_whole(
     // the same files in both states.
     let no_links = !from_tree.1.may_hold_links() && !to_tree.as_ref().is_some_and(|t| t.1.may_hold_links());
     let top = (repo_root.as_path(), no_links);
-    let report = compare::compare_sides(before, after, &changed.finish(), top, folder, args.min_severity);
+    let report = compare::compare_sides(before, after, &changed, top, folder, args.min_severity);
     let mut report = match report {
         Ok(report) => report,
         Err(e) => {

@@ -14,6 +14,11 @@ use std::process::{Command, Stdio};
 /// ([`is_deciding`]): a stand-in of the same size, all zeros, takes their place.
 pub const LARGE_BLOB_BYTES: u64 = 1 << 20;
 
+/// How many bytes of large files a written tree takes from the work tree
+/// where the work tree has them as the revision does
+/// ([`Repo::take_unchanged_large`]); beyond, they stay stood in for.
+pub const TAKEN_FROM_WORK_TREE_AT_MOST: u64 = 64 << 20;
+
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
     #[error("diff reads revisions with the `git` command, which is not installed (or not on PATH): {0}")]
@@ -247,6 +252,33 @@ impl Repo {
         }
         self.write_blobs(&wanted, dest)?;
         Ok(written)
+    }
+
+    /// Large files `written` stood in for whose copy in the work tree holds
+    /// what the revision does (`unchanged`: git names no change there, or
+    /// the file is one git ignores, taken from the work tree): copied from
+    /// the work tree into `dest` instead, up to
+    /// [`TAKEN_FROM_WORK_TREE_AT_MOST`] bytes in all, so the guard scans
+    /// the same file in both states. The rest stay stood in for.
+    pub fn take_unchanged_large(&self, dest: &Path, written: &mut Written, unchanged: impl Fn(&str) -> bool) {
+        let mut room = TAKEN_FROM_WORK_TREE_AT_MOST;
+        written.not_read.retain(|rel| {
+            if !unchanged(rel) || !stays_inside(rel) {
+                return true;
+            }
+            let from = self.root.join(rel);
+            let fits = std::fs::symlink_metadata(&from).is_ok_and(|meta| meta.is_file() && meta.len() <= room);
+            // The stand-in goes first: the copy writes a file of our own,
+            // never through a link.
+            let target = dest.join(rel);
+            let taken = fits
+                && std::fs::remove_file(&target).is_ok()
+                && std::fs::copy(&from, &target).is_ok_and(|bytes| {
+                    room -= bytes.min(room);
+                    true
+                });
+            !taken
+        });
     }
 
     /// Streams the blobs through one `git cat-file --batch` into their files.
