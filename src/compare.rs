@@ -11,6 +11,7 @@ use crate::engine::diff::unread::{PathKind, Unread};
 use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
 use crate::engine::{listing, paths};
 use crate::open::FolderKind;
+use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -207,6 +208,48 @@ struct Near {
     wanted: Vec<git::TreeEntry>,
     /// Submodules outside those folders: read as the working tree has them.
     submodules: Vec<String>,
+    /// The home under the revision's config.yaml, where it differs from
+    /// the working tree's ([`with_revision_config`]).
+    engine: Option<crate::engine::Engine>,
+}
+
+/// The home's config.yaml, relative to the repository's top, when the
+/// repository holds the home.
+fn home_config(worktree: &crate::engine::Engine, repo_root: &Path) -> Option<String> {
+    let home = worktree.home.root.canonicalize().ok()?;
+    let rel = home.strip_prefix(repo_root).ok()?.join("config.yaml");
+    Some(crate::engine::paths::rel_string(&rel))
+}
+
+/// The home `worktree` shows with the config.yaml a revision's tree
+/// (`entries`) holds at `rel` (a file, or none): its engine, when those
+/// settings leave the walk as it is — the same external dirs, the same
+/// toolsets (skills gated on kanban), the same default backend, the same
+/// problem, if any — and the working tree's config.yaml is a file or none.
+/// None: the revision is read whole.
+fn with_revision_config(
+    worktree: &crate::engine::Engine,
+    repo: &Repo,
+    entries: &[git::TreeEntry],
+    rel: &str,
+) -> Option<crate::engine::Engine> {
+    let worktree_file = repo.root.join(rel);
+    if std::fs::symlink_metadata(&worktree_file).is_ok_and(|meta| !meta.is_file()) {
+        return None;
+    }
+    let bytes = match entries.iter().find(|e| e.path == rel) {
+        None => None,
+        Some(e) if e.mode == "100644" || e.mode == "100755" => Some(repo.blob(&e.oid).ok()?),
+        Some(_) => return None,
+    };
+    let (env, now) = (&worktree.env, &worktree.home);
+    let home = now.with_config(bytes, env);
+    let backend = |home: &crate::engine::home::Home| crate::engine::sandbox::default_backend(home, env).ok();
+    let same_walk = home.external_dirs == now.external_dirs
+        && home.merged_config.get("toolsets") == now.merged_config.get("toolsets")
+        && home.config_problem == now.config_problem
+        && backend(&home).is_some_and(|b| Some(b) == backend(now));
+    same_walk.then(|| crate::engine::Engine { home, env: env.clone(), options: worktree.options.clone() })
 }
 
 /// Compares what the home `worktree` shows (its folder of skills `folder`,
@@ -308,6 +351,22 @@ pub fn against_worktree<'a>(
         };
         resolved.push((changed, rev, entries));
     }
+    // A revision whose config.yaml differs reads the same walk under its
+    // own settings: an engine of its own, when they leave what is walked
+    // and how as it is; else the revision is read whole.
+    let config_rel = home_config(worktree, &repo_root);
+    let mut engines = Vec::new();
+    let mut configs_differ = false;
+    for (changed, _, entries) in &mut resolved {
+        let engine = match &config_rel {
+            Some(rel) if changed.remove(rel) => {
+                configs_differ = true;
+                Some(with_revision_config(worktree, repo, entries.as_deref().unwrap_or_default(), rel)?)
+            }
+            _ => None,
+        };
+        engines.push(engine);
+    }
     // The names the answers look skills up by tell which `*.md` files
     // beside the skill folders nothing reads; gathered (a pass over every
     // skill) only when such a file may be among the changes.
@@ -361,7 +420,7 @@ pub fn against_worktree<'a>(
         if wanted.iter().any(|e| e.mode == "120000") {
             return None;
         }
-        sides.push(Near { changed, regions, wanted, submodules });
+        sides.push(Near { changed, regions, wanted, submodules, engine: None });
     }
     if left_out {
         for rev in unseen {
@@ -405,12 +464,23 @@ pub fn against_worktree<'a>(
     // What a change touched: between the two revisions (each path of which
     // the earlier's changed paths hold, unless nothing reads it), else the
     // first's.
-    let touched = match between {
-        Some(between) => between.into_iter().filter(|p| sides[0].changed.contains(p)).collect(),
+    let mut touched: BTreeSet<String> = match &between {
+        Some(between) => between.iter().filter(|p| sides[0].changed.contains(*p)).cloned().collect(),
         None => sides[0].changed.clone(),
     };
+    // The settings: between the revisions, or the first and the working tree.
+    if let Some(rel) = config_rel.filter(|rel| between.as_ref().map_or(engines[0].is_some(), |b| b.contains(rel))) {
+        touched.insert(rel);
+    }
+    for (side, engine) in sides.iter_mut().zip(engines) {
+        side.engine = engine;
+    }
+    // Without a symlink in either revision (one git ignores has the tree
+    // read whole), a folder holding no changed path has the same files in
+    // both states.
+    let no_links = configs_differ && links.is_empty();
     let top = (repo_root.as_path(), folder);
-    overlaid(worktree, repo, &options, walked, sides, &root_rels, top, &touched).transpose()
+    overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links)).transpose()
 }
 
 /// [`against_worktree`] once the folders that differ are known: their
@@ -426,12 +496,15 @@ fn overlaid<'a>(
     mut sides: Vec<Near>,
     root_rels: &[String],
     (repo_root, folder): (&Path, &Path),
-    touched: &BTreeSet<String>,
+    (touched, no_links): (&BTreeSet<String>, bool),
 ) -> Result<Option<Overlaid<'a>>, String> {
     let mut copies = Vec::new();
     let mut written = Vec::new();
     let mut overlays = Vec::new();
-    for side in &mut sides {
+    // Each side's engine: the working tree's, or its own settings'.
+    let engines: Vec<Cow<'a, crate::engine::Engine>> =
+        sides.iter_mut().map(|side| side.engine.take().map_or(Cow::Borrowed(worktree), Cow::Owned)).collect();
+    for (side, engine) in sides.iter_mut().zip(&engines) {
         if side.regions.is_empty() {
             overlays.push(None);
             continue;
@@ -458,7 +531,7 @@ fn overlaid<'a>(
             std::fs::create_dir_all(written_top.join(rel)).map_err(|e| e.to_string())?;
         }
         let overlay = diff::Overlay { real_top: repo_root.to_path_buf(), written_top, regions: side.regions.clone() };
-        let differing = worktree.with_roots_in(&overlay);
+        let differing = engine.with_roots_in(&overlay);
         overlays.push(Some((overlay, differing)));
         copies.push(copy);
     }
@@ -470,17 +543,20 @@ fn overlaid<'a>(
         dir.strip_prefix(&top).is_ok_and(|rel| covered(&crate::engine::paths::rel_string(rel), &regions))
     }));
     let own = ReadOptions { policy: Policy { only: Some(only), ..options.policy.clone() }, ..options.clone() };
-    let state = |walked, overlay: &Option<(diff::Overlay, crate::engine::Engine)>| match overlay {
-        None => Some(State::from_walk(worktree, options, walked)),
-        Some((overlay, differing)) => State::overlaid(worktree, options, walked, differing, overlay.clone()),
+    let state = |walked, side: usize| {
+        let engine = engines.get(side).cloned().unwrap_or(Cow::Borrowed(worktree));
+        match overlays.get(side).and_then(Option::as_ref) {
+            None => Some(State::from_walk(engine, options, walked)),
+            Some((overlay, differing)) => State::overlaid(engine, options, walked, differing, overlay.clone()),
+        }
     };
     // The earlier state takes every folder that differs from its copy
     // (`against_worktree`): it needs none of those rules, and starts as soon
     // as the walk is copied for it, while they run.
     let (before, after) = std::thread::scope(|outer| {
         let (send_kept, kept) = std::sync::mpsc::channel::<crate::engine::check::walk::WalkedCheck>();
-        let overlay = &overlays[0];
-        let before = outer.spawn(listing::carried(move || state(kept.recv().ok()?, overlay)));
+        let state = &state;
+        let before = outer.spawn(listing::carried(move || state(kept.recv().ok()?, 0)));
         let found = std::thread::scope(|inner| {
             inner.spawn(|| {
                 // The earlier state gone, the copy has no one to take it.
@@ -489,19 +565,18 @@ fn overlaid<'a>(
             State::own_checked(worktree, &own, &walked)
         });
         State::add_own(&mut walked, found);
-        let after = match overlays.get(1) {
-            Some(overlay) => state(walked, overlay),
-            None => state(walked, &None),
-        };
+        // The working tree, or the later revision.
+        let after = state(walked, 1);
         (before.join().ok().flatten(), after)
     });
     let failed = |e: crate::engine::py::PyError| format!("Hermes fails to build the skills index: {e}");
     let (Some(before), Some(after)) = (before, after) else { return Ok(None) };
     let (before, after) = (before.map_err(failed)?, after.map_err(failed)?);
     let changed = Some(touched.clone());
-    // A change read outside every skill folder has the tree read whole:
-    // here one lies only in a folder neither state takes for a skill's.
-    let touched = self::touched(&changed, [&before, &after], repo_root, false);
+    // Outside every skill folder only config.yaml is read here (a change
+    // elsewhere has the tree read whole), or a folder neither state takes
+    // for a skill's.
+    let touched = self::touched(&changed, [&before, &after], repo_root, no_links);
     let mut report = diff::compare(&before, &after, folder, &touched);
     for sub in sides.iter().flat_map(|s| &s.submodules) {
         report.notes.push(format!("submodule {sub} left aside (its folder is read as the working tree has it)"));

@@ -593,8 +593,9 @@ fn supporting_files_in_another_filesystem_order_are_no_change() {
     std::fs::write(home.join("config.yaml"), "skills: {}\n").unwrap();
     git(&home, &["init", "-q", "-b", "main"]);
     commit(&home, "one");
-    // A change outside every skill folder: the revision is read whole.
-    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [keys]\n").unwrap();
+    // A change of settings the walk depends on (the toolsets): the revision
+    // is read whole.
+    std::fs::write(home.join("config.yaml"), "toolsets: [kanban]\nskills:\n  disabled: [keys]\n").unwrap();
     let report = json_of(&diff_in(&home, &["--json"]));
     let folders: Vec<&str> =
         report["skills"].as_array().unwrap().iter().map(|s| s["folder"].as_str().unwrap()).collect();
@@ -602,9 +603,10 @@ fn supporting_files_in_another_filesystem_order_are_no_change() {
 }
 
 /// A Hermes home kept in git ignores its `.env`: the keys are the agent's
-/// surroundings in both states, so a settings change (which reads the
-/// revision whole) shows no skill's keys as missing before, and says the
-/// revision read was given the ignored files.
+/// surroundings in both states, so a settings change shows no skill's keys
+/// as missing before, whether the revision is read from the working tree
+/// or whole (then a note says the revision read was given the ignored
+/// files).
 #[test]
 fn a_home_s_ignored_keys_are_in_both_states() {
     let (_tmp, home) = new_repo("home");
@@ -619,15 +621,21 @@ fn a_home_s_ignored_keys_are_in_both_states() {
     let unchanged = diff_in(&home, &["--exit-code", "--json"]);
     assert_eq!(unchanged.status.code(), Some(0), "{}", String::from_utf8_lossy(&unchanged.stdout));
 
-    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [lint]\n").unwrap();
-    let report = json_of(&diff_in(&home, &["--json"]));
-    assert_eq!(by_folder(&report).keys().collect::<Vec<_>>(), ["skills/tools/lint"], "{report}");
-    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
-    assert!(notes.iter().any(|n| n.starts_with("1 file git ignores taken")), "{notes:?}");
+    // Read from the working tree under the revision's settings, and (the
+    // toolsets changed too) the revision read whole.
+    for (config, whole) in
+        [("skills:\n  disabled: [lint]\n", false), ("toolsets: [kanban]\nskills: {disabled: [lint]}\n", true)]
+    {
+        std::fs::write(home.join("config.yaml"), config).unwrap();
+        let report = json_of(&diff_in(&home, &["--json"]));
+        assert_eq!(by_folder(&report).keys().collect::<Vec<_>>(), ["skills/tools/lint"], "{report}");
+        let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
+        assert_eq!(notes.iter().any(|n| n.starts_with("1 file git ignores taken")), whole, "{notes:?}");
+    }
 }
 
-/// A settings change reads the revision whole and may change any skill's
-/// answers, but not a folder's files: the guard, which reads those alone,
+/// A change of settings that reads the revision whole may change any
+/// skill's answers, but not a folder's files: the guard, which reads those alone,
 /// does not scan again a folder no change touched — where a script too
 /// large to take from the working tree stands in as zeros in the revision,
 /// a second scan would report a guard verdict the change did not make.
@@ -647,7 +655,9 @@ fn a_settings_change_leaves_the_guard_s_verdicts_alone() {
     std::fs::OpenOptions::new().append(true).open(&data).unwrap().set_len(taken_at_most * 5 / 8).unwrap();
     std::fs::write(home.join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
     commit(&home, "home");
-    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [small]\n").unwrap();
+    // The toolsets changed too: the revision is read whole (a change of
+    // which skills are disabled alone reads the working tree's walk).
+    std::fs::write(home.join("config.yaml"), "toolsets: [kanban]\nskills:\n  disabled: [small]\n").unwrap();
     let report = json_of(&diff_in(&home, &["--json"]));
     assert_eq!(by_folder(&report).keys().collect::<Vec<_>>(), ["skills/tools/small"], "{report}");
     let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();

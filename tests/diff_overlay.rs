@@ -248,9 +248,22 @@ fn a_repository_of_skills_shown_through_a_stand_in_home() {
 
 #[test]
 fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
-    let outside: [Change; 6] = [
-        ("config.yaml", |r| {
-            write(&r.join("config.yaml"), "skills:\n  external_dirs:\n    - ./shared\n  disabled: [lint]\n")
+    let outside: [Change; 10] = [
+        // Settings that change what is walked or how: the external dirs,
+        // the toolsets (skills gated on kanban), the backend (readiness),
+        // whether they parse; and config.yaml turned into a link.
+        ("config.yaml's external dirs", |r| write(&r.join("config.yaml"), "skills:\n  disabled: [lint]\n")),
+        ("config.yaml's toolsets", |r| {
+            write(&r.join("config.yaml"), "toolsets: [kanban]\nskills:\n  external_dirs:\n    - ./shared\n")
+        }),
+        ("config.yaml's backend", |r| {
+            write(&r.join("config.yaml"), "terminal:\n  backend: docker\nskills:\n  external_dirs:\n    - ./shared\n")
+        }),
+        ("config.yaml broken", |r| write(&r.join("config.yaml"), "skills: [\n")),
+        ("config.yaml a link", |r| {
+            std::fs::rename(r.join("config.yaml"), r.join("settings.yaml")).unwrap();
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("settings.yaml", r.join("config.yaml")).unwrap();
         }),
         ("a category's description", |r| {
             write(&r.join("skills/devops/DESCRIPTION.md"), "---\ndescription: Ops.\n---\n")
@@ -276,6 +289,55 @@ fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
         change(&home);
         // The browser's answer is still made, from the revision read whole.
         assert_read_whole(&engine_of(&home), &home, what);
+    }
+}
+
+/// A change to config.yaml that leaves what is walked and how as it is
+/// (which skills are disabled, a skill's settings, quick commands, template
+/// variables) is the working tree's walk under the revision's settings,
+/// alone or beside a change in a skill folder.
+#[test]
+fn a_settings_change_reads_the_walk_under_the_revision_s_settings() {
+    let settings: [Change; 8] = [
+        ("a skill disabled", |r| {
+            write(&r.join("config.yaml"), "skills:\n  external_dirs:\n    - ./shared\n  disabled: [lint, review]\n")
+        }),
+        // A finding on the revision's config.yaml names its line there.
+        ("no skill of the name disabled, then none", |r| {
+            write(&r.join("config.yaml"), "skills:\n  external_dirs: [./shared]\n  disabled: [lint, nobody]\n");
+            commit(r);
+            write(&r.join("config.yaml"), "skills:\n  external_dirs: [./shared]\n\n\n  disabled: [lint]\n")
+        }),
+        ("a skill disabled on a platform", |r| {
+            let text = "skills:\n  external_dirs: [./shared]\n  platform_disabled:\n    cli: [deploy]\n";
+            write(&r.join("config.yaml"), text)
+        }),
+        ("a skill's setting given", |r| {
+            let text =
+                "skills:\n  external_dirs: [./shared]\n  config:\n    keys:\n      vault: hsm\nkeys:\n  vault: hsm\n";
+            write(&r.join("config.yaml"), text)
+        }),
+        ("a quick command named as a skill", |r| {
+            let text = "skills:\n  external_dirs: [./shared]\nquick_commands:\n  lint:\n    type: exec\n    command: make lint\n";
+            write(&r.join("config.yaml"), text)
+        }),
+        ("template variables off", |r| {
+            write(&r.join("config.yaml"), "skills:\n  external_dirs: [./shared]\n  template_vars: false\n")
+        }),
+        ("a skill disabled and another edited", |r| {
+            write(&r.join("config.yaml"), "skills:\n  external_dirs: [./shared]\n  disabled: [keys]\n");
+            skill(&r.join("skills/tools/lint"), "keys", "Lint, under another name.", "");
+        }),
+        ("the settings written differently, the same", |r| {
+            write(&r.join("config.yaml"), "# the team's settings\nskills: {external_dirs: [./shared], disabled: []}\n")
+        }),
+    ];
+    for (what, change) in settings {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = tmp.path().canonicalize().unwrap().join("home");
+        home_repo(&home);
+        change(&home);
+        assert_readings_agree(&engine_of(&home), &home, what);
     }
 }
 
@@ -528,7 +590,7 @@ fn random_change(root: &Path, dice: &mut Dice) {
         ".env",
         "token.json",
     ];
-    match dice.below(7) {
+    match dice.below(8) {
         0 | 1 => {
             let (folder, name) = (dice.pick(&folders), dice.pick(&names));
             let text = match name {
@@ -564,6 +626,16 @@ fn random_change(root: &Path, dice: &mut Dice) {
                 1 => std::fs::remove_dir_all(&from).unwrap(),
                 _ => skill(&from.join("inner"), "inner", "A nested skill.", ""),
             }
+        }
+        7 => {
+            // The settings: which skills are disabled, a skill's setting,
+            // where external skills are.
+            let disabled = dice.pick(&["[]", "[lint]", "[deploy, review]", "[keys, made-1]", "[moved, inner]"]);
+            let external = dice.pick(&["[./shared]", "[./shared]", "[./shared]", "[]"]);
+            let vault = dice.pick(&["local", "hsm"]);
+            let text =
+                format!("skills:\n  external_dirs: {external}\n  disabled: {disabled}\nkeys:\n  vault: {vault}\n");
+            write(&root.join("config.yaml"), &text);
         }
         6 => {
             // The home's README rewritten, or the credential file a skill
@@ -638,7 +710,7 @@ fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whol
             assert_eq!(json(&overlaid.unwrap().report).to_string(), expected, "{what}");
         }
     }
-    // Many of the changes leave the working tree's walk standing (29 of 64
+    // Many of the changes leave the working tree's walk standing (38 of 64
     // when written); the rest are read whole.
     assert!(overlaid_taken >= 24, "read from the working tree {overlaid_taken} times of 64");
 }

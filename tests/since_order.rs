@@ -37,8 +37,8 @@ fn a_settings_change_marks_no_skill_by_the_order_its_files_are_listed_in() {
     write(&home.join("config.yaml"), "skills:\n  disabled: []\n");
     git(&home, &["add", "-A"]);
     git(&home, &["commit", "-q", "--no-gpg-sign", "-m", "state"]);
-    // Hermes reads the settings by name: the revision is read whole.
-    write(&home.join("config.yaml"), "# reviewed\nskills:\n  disabled: []\n");
+    // The toolsets decide what the walk finds: the revision is read whole.
+    write(&home.join("config.yaml"), "toolsets: [hermes-cli, web]\nskills:\n  disabled: []\n");
 
     let engine = Engine::new(home.clone(), Env::with_vars([("HOME", "/nonexistent")], Os::Linux), Default::default());
     let message = || Context::new(&engine).invocation_message("/pack", "", None).expect("/pack loads");

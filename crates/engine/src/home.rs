@@ -26,6 +26,9 @@ pub struct Home {
     pub dotenv: IndexMap<String, String>,
     /// Why config.yaml could not be used, if it could not.
     pub config_problem: Option<String>,
+    /// config.yaml's text, where there is one to read: the lines findings
+    /// and `why` name.
+    pub config_text: Option<String>,
 }
 
 /// Where HERMES_HOME is: an explicit path, else env `HERMES_HOME`, else `~/.hermes`.
@@ -50,11 +53,41 @@ impl Home {
     pub fn load(root: PathBuf, env: &Env) -> Home {
         let skills_dir = root.join("skills");
         let config_path = root.join("config.yaml");
-        let (raw_config, config_problem) = read_raw_config(&config_path, Loader::CSafe);
+        let text = fs::symlink_metadata(&config_path).is_ok().then(|| super::source::read_text(&config_path));
+        let config_text = text.as_ref().and_then(|t| t.as_ref().ok().cloned());
+        let (raw_config, config_problem) = match text {
+            Some(text) => raw_config_of(&config_path, text, Loader::CSafe),
+            None => (Map::new(), None),
+        };
         let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
         let external_dirs = external_dirs(&root, &skills_dir, &raw_config, env);
         let dotenv = read_dotenv(&root.join(".env"));
-        Home { root, skills_dir, raw_config, merged_config, external_dirs, dotenv, config_problem }
+        Home { root, skills_dir, raw_config, merged_config, external_dirs, dotenv, config_problem, config_text }
+    }
+
+    /// This home as it is but for its config.yaml, which holds `config`
+    /// (none: there is none), as a revision of it has: the same skills dir
+    /// and `.env`, the settings and external dirs `config` gives.
+    pub fn with_config(&self, config: Option<Vec<u8>>, env: &Env) -> Home {
+        let config_path = self.config_path();
+        let text = config.map(|bytes| super::source::decode(bytes).map(super::source::universal_newlines));
+        let config_text = text.as_ref().and_then(|t| t.as_ref().ok().cloned());
+        let (raw_config, config_problem) = match text {
+            Some(text) => raw_config_of(&config_path, text, Loader::CSafe),
+            None => (Map::new(), None),
+        };
+        let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
+        let external_dirs = external_dirs(&self.root, &self.skills_dir, &raw_config, env);
+        Home {
+            root: self.root.clone(),
+            skills_dir: self.skills_dir.clone(),
+            raw_config,
+            merged_config,
+            external_dirs,
+            dotenv: self.dotenv.clone(),
+            config_problem,
+            config_text,
+        }
     }
 
     pub fn config_path(&self) -> PathBuf {
@@ -113,7 +146,12 @@ fn read_raw_config(path: &Path, loader: Loader) -> (Map, Option<String>) {
     if fs::symlink_metadata(path).is_err() {
         return (Map::new(), None);
     }
-    let text = match super::source::read_text(path) {
+    raw_config_of(path, super::source::read_text(path), loader)
+}
+
+/// The raw config the text read from `path` holds.
+fn raw_config_of(path: &Path, text: Result<String, super::source::ReadError>, loader: Loader) -> (Map, Option<String>) {
+    let text = match text {
         Ok(t) => t,
         Err(e) => return (Map::new(), Some(format!("{}: {e}", path.display()))),
     };
@@ -265,6 +303,42 @@ fn read_dotenv(path: &Path) -> IndexMap<String, String> {
 mod tests {
     use super::*;
     use crate::env::Os;
+
+    /// A home given another config.yaml's bytes is the home loaded with
+    /// that file in place: settings, external dirs and problems alike.
+    #[test]
+    fn a_home_with_another_config_is_the_home_loaded_with_it() {
+        let t = tempfile::tempdir().unwrap();
+        let root = t.path().join("home");
+        fs::create_dir_all(root.join("skills")).unwrap();
+        fs::create_dir_all(t.path().join("shared")).unwrap();
+        fs::write(root.join(".env"), "TOKEN=set\n").unwrap();
+        let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+        let configs: [Option<&[u8]>; 6] = [
+            None,
+            Some(b"skills:\n  disabled: [a]\n"),
+            Some(b"skills:\r\n  external_dirs: [../shared]\r\n"),
+            Some(b"toolsets: [kanban]\n"),
+            Some(b"- not a mapping\n"),
+            Some(b"skills: {disabled: [\xff]}\n"),
+        ];
+        let base = Home::load(root.clone(), &env);
+        for config in configs {
+            let _ = fs::remove_file(root.join("config.yaml"));
+            if let Some(bytes) = config {
+                fs::write(root.join("config.yaml"), bytes).unwrap();
+            }
+            let loaded = Home::load(root.clone(), &env);
+            let given = base.with_config(config.map(<[u8]>::to_vec), &env);
+            let what = config.map(String::from_utf8_lossy);
+            assert_eq!(given.raw_config, loaded.raw_config, "{what:?}");
+            assert_eq!(given.merged_config, loaded.merged_config, "{what:?}");
+            assert_eq!(given.external_dirs, loaded.external_dirs, "{what:?}");
+            assert_eq!(given.config_problem, loaded.config_problem, "{what:?}");
+            assert_eq!(given.dotenv, loaded.dotenv, "{what:?}");
+            assert_eq!(given.config_text, loaded.config_text, "{what:?}");
+        }
+    }
 
     #[test]
     fn merge_ignores_null_over_mapping_and_expands_vars() {

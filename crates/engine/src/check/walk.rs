@@ -149,6 +149,13 @@ impl WalkedCheck {
         }
     }
 
+    /// This walk's skills linked again by `engine`, a home the same but for
+    /// its settings (which skills are disabled).
+    pub(crate) fn relinked(mut self, engine: &Engine) -> WalkedCheck {
+        self.catalog.commands = engine.link_catalog(&mut self.catalog.skills);
+        self
+    }
+
     /// The walk of a state that differs from this one only inside the
     /// overlay's folders: this walk's skills outside them, `differing`'s
     /// (a walk of the written copy of those folders, by an engine whose

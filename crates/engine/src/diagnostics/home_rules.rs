@@ -45,7 +45,7 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         rel_path: relative(&config, roots),
         path: config.as_path().into(),
     };
-    let text = crate::source::read_text(&config).unwrap_or_default();
+    let text = engine.home.config_text.clone().unwrap_or_default();
 
     let Some(skills) = engine.home.raw_skills() else { return };
     let names: HashSet<String> = catalog

@@ -161,6 +161,11 @@ impl Repo {
         (!branch.is_empty()).then_some(branch)
     }
 
+    /// The bytes of the blob `oid`.
+    pub fn blob(&self, oid: &str) -> Result<Vec<u8>, GitError> {
+        run(&self.root, &["cat-file", "blob", oid])
+    }
+
     /// The best common ancestor of two commits (`A...B`).
     pub fn merge_base(&self, a: &str, b: &str) -> Result<String, GitError> {
         run(&self.root, &["merge-base", a, b]).map(text)

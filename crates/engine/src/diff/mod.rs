@@ -21,6 +21,7 @@ use crate::prompt::{IndexRequest, PromptIndex};
 use crate::py::PyError;
 use crate::why::WhyInputs;
 use crate::{paths, Engine};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
@@ -31,9 +32,10 @@ pub use report::{unified, BundleChange, ChangeKind, DiffReport, FieldChange, Fin
 /// no skill's own rules run (those are for the skills a change touched).
 const NOTING: CheckWalk = CheckWalk { own_rules: false, noting: true, indexing: true };
 
-/// One state of a home, as our engine answers for it.
+/// One state of a home, as our engine answers for it: the caller's engine,
+/// or one of its own (the home with a revision's config.yaml).
 pub struct State<'a> {
-    pub engine: &'a Engine,
+    pub engine: Cow<'a, Engine>,
     pub catalog: Catalog,
     pub findings: Vec<Finding>,
     pub index: PromptIndex,
@@ -65,7 +67,7 @@ impl<'a> State<'a> {
         options.tokenizer.prepare_in_background();
         let progress = Progress::default();
         let walked = engine.walk_checked(&progress, &options.policy, CheckWalk { own_rules: true, ..NOTING });
-        State::finished(engine, options, walked, &progress, written_as)
+        State::finished(Cow::Borrowed(engine), options, walked, &progress, written_as)
     }
 
     /// Walks the home `engine` opens, running no skill's own rules: the
@@ -89,8 +91,17 @@ impl<'a> State<'a> {
         walked.add_own(own);
     }
 
-    /// The state a walk ([`State::walk`]) found.
-    pub fn from_walk(engine: &'a Engine, options: &ReadOptions, walked: WalkedCheck) -> Result<State<'a>, PyError> {
+    /// The state a walk ([`State::walk`]) found; with an engine of its own
+    /// (the home under other settings), its skills linked again by it.
+    pub fn from_walk(
+        engine: Cow<'a, Engine>,
+        options: &ReadOptions,
+        walked: WalkedCheck,
+    ) -> Result<State<'a>, PyError> {
+        let walked = match &engine {
+            Cow::Borrowed(_) => walked,
+            Cow::Owned(own) => walked.relinked(own),
+        };
         State::finished(engine, options, walked, &Progress::default(), Vec::new())
     }
 
@@ -101,7 +112,7 @@ impl<'a> State<'a> {
     /// run on the skills inside them (the other skills keep the findings
     /// `base` holds). None when the roots do not match.
     pub fn overlaid(
-        engine: &'a Engine,
+        engine: Cow<'a, Engine>,
         options: &ReadOptions,
         base: WalkedCheck,
         differing: &Engine,
@@ -111,7 +122,7 @@ impl<'a> State<'a> {
         let policy = Policy { only: None, written_as: written_as.clone(), ..options.policy.clone() };
         let progress = Progress::default();
         let walked = differing.walk_checked(&progress, &policy, CheckWalk { own_rules: true, ..NOTING });
-        let merged = base.overlaid(engine, walked, std::sync::Arc::new(overlay))?;
+        let merged = base.overlaid(&engine, walked, std::sync::Arc::new(overlay))?;
         let options = ReadOptions { policy, ..options.clone() };
         Some(State::finished(engine, &options, merged, &progress, written_as))
     }
@@ -119,7 +130,7 @@ impl<'a> State<'a> {
     /// The state a finished walk answers: its catalog, findings and index,
     /// and the index's cost.
     fn finished(
-        engine: &'a Engine,
+        engine: Cow<'a, Engine>,
         options: &ReadOptions,
         walked: WalkedCheck,
         progress: &Progress,
@@ -285,7 +296,7 @@ pub fn touches_home(states: [&State; 2], base: &Path, changed: &std::collections
 pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &Touched) -> DiffReport {
     // Each state's answers and name lookups are made on a thread of its own.
     let read = |state: &'a State| {
-        let ctx = Context::prepared(state.engine, &state.catalog).knowing_md_names(state.md_names.clone());
+        let ctx = Context::prepared(&state.engine, &state.catalog).knowing_md_names(state.md_names.clone());
         ctx.lookup();
         (answers(state, home), ctx)
     };
@@ -484,7 +495,7 @@ fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)
 /// Why the skill at `index` is not offered: the first step of `why` that
 /// fails; nothing when it is offered.
 fn why_not<'s>(state: &'s State, ctx: &'s Context<'s>, index: usize) -> Option<String> {
-    let inputs = WhyInputs { engine: state.engine, catalog: &state.catalog, index: &state.index, context: Some(ctx) };
+    let inputs = WhyInputs { engine: &state.engine, catalog: &state.catalog, index: &state.index, context: Some(ctx) };
     let trace = inputs.trace(index, &[index]);
     if trace.offered {
         return None;

@@ -217,11 +217,9 @@ fn disabled(s: &Subject) -> Step {
         .into_iter()
         .flatten()
         .collect();
-    let config_text = crate::source::read_text(&config).ok();
+    let config_text = engine.home.config_text.as_deref();
     let line = |name: &str| {
-        config_text
-            .as_deref()
-            .and_then(|t| t.lines().position(|l| l.contains(name) && !l.trim_start().starts_with('#')))
+        config_text.and_then(|t| t.lines().position(|l| l.contains(name) && !l.trim_start().starts_with('#')))
     };
     if s.skill.status.disabled || s.inputs.index.left_out_of(s.md()).is_some_and(|l| l.why == LeftOutWhy::Disabled) {
         let hit = names.iter().find(|n| line(n).is_some()).copied().unwrap_or(&s.skill.name);
