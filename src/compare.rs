@@ -396,6 +396,7 @@ pub fn against_worktree<'a>(
     // Paths nothing reads left out, and whether a revision's tree holds a
     // symlink: a skill's link may lead to such a path, which then matters.
     let (mut left_out, mut linked, mut unseen) = (false, false, Vec::new());
+    let mut aside = BTreeSet::new();
     let mut links: BTreeSet<String> = BTreeSet::new();
     let mut tracked_skills: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (changed, rev, entries) in resolved {
@@ -407,7 +408,9 @@ pub fn against_worktree<'a>(
         if !changed.is_empty() && !root_rels.iter().all(rooted) {
             return None;
         }
-        let (regions, kept) = differing_folders(&repo_root, &changed, &entries, &unread)?;
+        let Differing { regions, kept, aside: left_aside } =
+            differing_folders(&repo_root, &changed, &entries, &unread)?;
+        aside.extend(left_aside);
         left_out |= !changed.is_subset(&kept);
         links.extend(entries.iter().filter(|e| e.mode == "120000").map(|e| e.path.clone()));
         tracked_skills.extend(entries.iter().filter(|e| e.path.ends_with("/SKILL.md")).map(|e| e.path.clone()));
@@ -480,7 +483,7 @@ pub fn against_worktree<'a>(
     // both states.
     let no_links = configs_differ && links.is_empty();
     let top = (repo_root.as_path(), folder);
-    overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links)).transpose()
+    overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links, &aside)).transpose()
 }
 
 /// [`against_worktree`] once the folders that differ are known: their
@@ -496,7 +499,7 @@ fn overlaid<'a>(
     mut sides: Vec<Near>,
     root_rels: &[String],
     (repo_root, folder): (&Path, &Path),
-    (touched, no_links): (&BTreeSet<String>, bool),
+    (touched, no_links, aside): (&BTreeSet<String>, bool, &BTreeSet<String>),
 ) -> Result<Option<Overlaid<'a>>, String> {
     let mut copies = Vec::new();
     let mut written = Vec::new();
@@ -572,6 +575,9 @@ fn overlaid<'a>(
     let failed = |e: crate::engine::py::PyError| format!("Hermes fails to build the skills index: {e}");
     let (Some(before), Some(after)) = (before, after) else { return Ok(None) };
     let (before, after) = (before.map_err(failed)?, after.map_err(failed)?);
+    if names_a_path_left_aside([&before, &after], repo_root, aside) {
+        return Ok(None);
+    }
     let changed = Some(touched.clone());
     // Outside every skill folder only config.yaml is read here (a change
     // elsewhere has the tree read whole), or a folder neither state takes
@@ -595,12 +601,13 @@ fn differing_folders(
     changed: &BTreeSet<String>,
     entries: &[git::TreeEntry],
     unread: &Unread,
-) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
+) -> Option<Differing> {
     let in_revision: std::collections::HashSet<&str> =
         entries.iter().filter_map(|e| e.path.strip_suffix("/SKILL.md")).collect();
     let mut modes: Option<std::collections::HashMap<&str, &str>> = None;
     let mut regions = BTreeSet::new();
     let mut kept = BTreeSet::new();
+    let mut aside = BTreeSet::new();
     let mut pending: Vec<String> = changed.iter().rev().cloned().collect();
     let mut listed = 0usize;
     while let Some(path) = pending.pop() {
@@ -631,6 +638,10 @@ fn differing_folders(
             None => PathKind::Other,
         };
         if unread.is_unread(&on_disk, kind) {
+            // There in both states, a file's content alone changed.
+            if kind != PathKind::Rewritten {
+                aside.insert(path);
+            }
             continue;
         }
         // A folder only the working tree has (git names it once): what is
@@ -648,7 +659,39 @@ fn differing_folders(
             pending.push(format!("{path}/{}", name.to_str()?));
         }
     }
-    Some((regions, kept))
+    Some(Differing { regions, kept, aside })
+}
+
+/// The skill folders a revision's changed paths lie in ([`differing_folders`]).
+struct Differing {
+    regions: BTreeSet<String>,
+    /// The changed paths in them.
+    kept: BTreeSet<String>,
+    /// The paths left aside that one state may have and the other not
+    /// (not files whose content alone changed): nothing reads them, but
+    /// whether a skill's credential file is there
+    /// ([`names_a_path_left_aside`]).
+    aside: BTreeSet<String>,
+}
+
+/// Whether a skill of either state names as a credential file (relative to
+/// the home) a path left aside, or one below it: whether it is there is
+/// then read.
+fn names_a_path_left_aside(states: [&State; 2], repo_root: &Path, aside: &BTreeSet<String>) -> bool {
+    if aside.is_empty() {
+        return false;
+    }
+    let aside: Vec<PathBuf> = aside.iter().map(|p| paths::normalize(&repo_root.join(p))).collect();
+    let left_aside = |path: &Path| aside.iter().any(|a| path.starts_with(a));
+    states.iter().any(|state| {
+        let home = &state.engine.home.root;
+        state.catalog.skills.iter().any(|skill| {
+            skill.readiness().credential_files.iter().any(|rel| {
+                let host = paths::join(home, rel);
+                left_aside(&paths::normalize(&host)) || paths::try_resolve(&host).map_or(true, |r| left_aside(&r))
+            })
+        })
+    })
 }
 
 /// The first folder on the way to `rel` (below `top`) that is a symlink.

@@ -269,7 +269,11 @@ fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
             write(&r.join("skills/devops/DESCRIPTION.md"), "---\ndescription: Ops.\n---\n")
         }),
         // Read by name: a skill's credential file may lie there.
-        ("a file at the home's top", |r| write(&r.join("token.json"), "{}\n")),
+        ("a credential file a skill names added at the home's top", |r| {
+            skill(&r.join("skills/tools/keys"), "keys", "Keys.", "required_credential_files: [token.json]\n");
+            commit(r);
+            write(&r.join("token.json"), "{}\n");
+        }),
         // A legacy `{name}.md` a lookup finds: a bundle member's name, a
         // skill folder's name (the lookup of its slash command is then
         // ambiguous).
@@ -391,16 +395,19 @@ fn home_with_files_beside() -> (tempfile::TempDir, std::path::PathBuf) {
     (tmp, home)
 }
 
-/// A file in the home (outside the skill folders) that is there in both
-/// states, its content alone changed, is read by no answer unless by its
-/// name (config.yaml, .env): a README, a guide, even a skill's credential
-/// file, whose content no answer reads.
+/// A file in the home (outside the skill folders) is read by no answer
+/// unless by its name (config.yaml, .env) or as a credential file a skill
+/// names (whether it is there): a README or a guide edited, added or
+/// removed, even a skill's credential file whose content alone changed.
 #[test]
-fn a_file_in_the_home_whose_content_alone_changed_leaves_the_walk_standing() {
-    let rewritten: [Change; 3] = [
+fn a_file_in_the_home_read_only_by_its_name_leaves_the_walk_standing() {
+    let rewritten: [Change; 6] = [
         ("the home's README", |r| write(&r.join("README.md"), "# Our agent's home, reviewed\n")),
         ("a guide in a folder of the home", |r| write(&r.join("docs/guide.md"), "How we work now.\n")),
         ("a credential file a skill requires", |r| write(&r.join("token.json"), "{\"token\": 2}\n")),
+        ("the home's README removed", |r| std::fs::remove_file(r.join("README.md")).unwrap()),
+        ("a file added at the home's top", |r| write(&r.join("CONTRIBUTING.md"), "Open a pull request.\n")),
+        ("a folder of notes added to the home", |r| write(&r.join("notes/2026/december.txt"), "Shipped.\n")),
     ];
     for (what, change) in rewritten {
         let (_tmp, home) = home_with_files_beside();
@@ -408,9 +415,25 @@ fn a_file_in_the_home_whose_content_alone_changed_leaves_the_walk_standing() {
         skill(&home.join("skills/tools/lint"), "lint", "Lint the code base, strictly.", "");
         assert_readings_agree(&engine_of(&home), &home, what);
     }
-    // Gone, or no longer a file, it may be a credential file missing now.
-    let otherwise: [Change; 3] = [
+    // A credential file a skill names gone or added (by the skill's edit,
+    // or its own), or a file no longer a file.
+    let otherwise: [Change; 5] = [
         ("a credential file removed", |r| std::fs::remove_file(r.join("token.json")).unwrap()),
+        ("a credential file a skill now names added", |r| {
+            write(&r.join("secrets/api.json"), "{}\n");
+            skill(
+                &r.join("skills/tools/lint"),
+                "lint",
+                "Lint.",
+                "required_credential_files:\n  - path: secrets/api.json\n",
+            );
+        }),
+        ("a credential file another skill names added", |r| {
+            write(&r.join("secrets/api.json"), "{}\n");
+            skill(&r.join("skills/tools/old"), "old", "Old.", "required_credential_files: [./secrets/api.json]\n");
+            commit(r);
+            std::fs::remove_file(r.join("secrets/api.json")).unwrap();
+        }),
         ("a README replaced by a symlink", |r| {
             std::fs::remove_file(r.join("README.md")).unwrap();
             #[cfg(unix)]
@@ -710,9 +733,9 @@ fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whol
             assert_eq!(json(&overlaid.unwrap().report).to_string(), expected, "{what}");
         }
     }
-    // Many of the changes leave the working tree's walk standing (38 of 64
+    // Many of the changes leave the working tree's walk standing (47 of 64
     // when written); the rest are read whole.
-    assert!(overlaid_taken >= 24, "read from the working tree {overlaid_taken} times of 64");
+    assert!(overlaid_taken >= 32, "read from the working tree {overlaid_taken} times of 64");
 }
 
 /// What the working tree's reading answers for `home` against HEAD (the

@@ -188,6 +188,20 @@ pub fn is_gateway_surface(env: &Env) -> bool {
     env.enabled("HERMES_GATEWAY_SESSION") || env.non_empty("HERMES_SESSION_PLATFORM").is_some()
 }
 
+/// The files `required_credential_files` names (relative to the home, as
+/// written): whether each is there is what readiness reads of them.
+pub fn credential_file_names(fm: &Map) -> Vec<String> {
+    let Some(Value::Seq(entries)) = fm.get("required_credential_files") else {
+        return Vec::new();
+    };
+    let name = |entry: &Value| match entry {
+        Value::Str(s) => Some(py_strip(s).to_owned()),
+        Value::Map(m) => first_truthy(m, &["path", "name"]).and_then(Value::as_str).map(|s| py_strip(s).to_owned()),
+        _ => None,
+    };
+    entries.iter().filter_map(name).filter(|rel| !rel.is_empty()).collect()
+}
+
 /// `register_credential_files(entries)`: the entries that are missing, or
 /// `None` when an entry makes Hermes raise (it then reports none missing).
 pub fn missing_credential_files(fm: &Map, home: &Home) -> Option<Vec<String>> {
@@ -274,6 +288,10 @@ pub struct Readiness {
     /// `prerequisites` value Python cannot iterate): the skill cannot be
     /// viewed, invoked or preloaded.
     pub view_error: Option<PyError>,
+    /// Every file `required_credential_files` names, there or not
+    /// ([`credential_file_names`]): a lean catalog keeps no frontmatter,
+    /// and whether such a file exists is what readiness depends on.
+    pub credential_files: Vec<String>,
 }
 
 impl Readiness {
@@ -287,6 +305,7 @@ impl Readiness {
         gateway_setup_hint: None,
         setup_note: None,
         view_error: None,
+        credential_files: Vec::new(),
     };
 
     /// Boxed, or `None` when nothing is needed: see `CatalogSkill::readiness`.
@@ -354,6 +373,7 @@ pub fn evaluate(fm: &Map, home: &Home, env: &Env, backend: &str) -> Readiness {
         gateway_setup_hint,
         setup_note,
         view_error: None,
+        credential_files: credential_file_names(fm),
     }
 }
 

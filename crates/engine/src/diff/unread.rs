@@ -129,8 +129,11 @@ impl Unread {
     /// - In the home outside the roots files are read by name: the content
     ///   of a few ([`read_in_home`]), and whether a skill's credential file
     ///   is there (any name). So what is left is what lies in a folder with
-    ///   an excluded name, and a file that is there in both states, whose
-    ///   content alone changed, of any other name.
+    ///   an excluded name, and a file of any other name — added, removed or
+    ///   rewritten — unless a skill names it as a credential file, which the
+    ///   caller checks once the skills are known
+    ///   ([`crate::readiness::credential_file_names`]; a file beside the
+    ///   skill folders below a root may be one too).
     /// - Nothing outside the home and the roots is read; a folder holding
     ///   either is.
     /// - A bundle or the settings of `check` are read wherever they lie.
@@ -155,8 +158,9 @@ impl Unread {
             None => true,
             Some(home) if *home == self.home => {
                 let Ok(rel) = path.strip_prefix(home) else { return false };
-                let rewritten = kind == PathKind::Rewritten && !read_in_home(rel) && !steers_git(rel);
-                let home_leaves_it = has_excluded_folder(rel) || rewritten;
+                let a_file = matches!(kind, PathKind::File | PathKind::Rewritten);
+                let by_existence = a_file && !read_in_home(rel) && !steers_git(rel);
+                let home_leaves_it = has_excluded_folder(rel) || by_existence;
                 let mut holding = self.roots.iter().filter(|r| path.starts_with(r));
                 home_leaves_it && holding.all(|root| self.walk_leaves(root, path, kind))
             }
@@ -231,8 +235,7 @@ mod tests {
         let read = [
             ("home/config.yaml", PathKind::File),
             ("home/.env", PathKind::File),
-            ("home/google_token.json", PathKind::File),
-            ("home/notes.txt", PathKind::File),
+            ("home/notes", PathKind::Other),
             ("home/skill-bundles/release.yaml", PathKind::File),
             ("home/skills/.usage.json", PathKind::File),
             ("home/skills/.hub/lock.json", PathKind::File),
@@ -261,13 +264,15 @@ mod tests {
     }
 
     #[test]
-    fn a_file_in_the_home_whose_content_alone_changed_is_read_only_by_its_name() {
+    fn a_file_in_the_home_is_read_only_by_its_name() {
         let (dir, u) = unread();
         let top = dir.path().canonicalize().expect("real");
         for rel in ["home/README.md", "home/notes.txt", "home/docs/guide.md", "home/google_token.json"] {
             assert!(u.is_unread(&top.join(rel), PathKind::Rewritten), "{rel}");
-            // Added or removed, it may be a skill's credential file.
-            assert!(!u.is_unread(&top.join(rel), PathKind::File), "{rel}");
+            // Added or removed, it may be a skill's credential file: the
+            // caller checks the names the skills give.
+            assert!(u.is_unread(&top.join(rel), PathKind::File), "{rel}");
+            assert!(!u.is_unread(&top.join(rel), PathKind::Other), "{rel}");
         }
         for rel in [
             "home/config.yaml",
@@ -283,6 +288,7 @@ mod tests {
             "home/skills/.usage.json",
         ] {
             assert!(!u.is_unread(&top.join(rel), PathKind::Rewritten), "{rel}");
+            assert!(!u.is_unread(&top.join(rel), PathKind::File), "{rel}");
         }
         // Below a root, the walk's rules: a markdown file a lookup finds is read.
         assert!(!u.is_unread(&top.join("home/skills/ops/legacy.md"), PathKind::Rewritten));
@@ -294,7 +300,7 @@ mod tests {
         let (dir, u) = unread();
         let top = dir.path().canonicalize().expect("real");
         let u = Unread { roots: vec![top.clone()], ..u };
-        assert!(!u.is_unread(&top.join("home/notes.txt"), PathKind::File));
+        assert!(u.is_unread(&top.join("home/notes.txt"), PathKind::File));
         assert!(!u.is_unread(&top.join("home/config.yaml"), PathKind::File));
         assert!(u.is_unread(&top.join("LICENSE"), PathKind::File));
         // The root's walk reads a category's description and lookups find
