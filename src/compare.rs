@@ -425,7 +425,9 @@ pub fn against_worktree<'a>(
         }
         sides.push(Near { changed, regions, wanted, submodules, engine: None });
     }
-    if left_out {
+    // So may one lead to config.yaml, read as the working tree's in both
+    // states where a revision's settings differ.
+    if left_out || configs_differ {
         for rev in unseen {
             linked |= repo.tree(&rev).ok()?.iter().any(|e| e.mode == "120000");
         }

@@ -248,7 +248,15 @@ fn a_repository_of_skills_shown_through_a_stand_in_home() {
 
 #[test]
 fn a_change_outside_every_skill_folder_reads_the_revision_whole() {
-    let outside: [Change; 10] = [
+    let outside: [Change; 11] = [
+        // A link may lead to the settings: read through it, they would be
+        // the working tree's in both states.
+        ("config.yaml beside a symlink", |r| {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink("../../../../config.yaml", r.join("skills/tools/lint/settings.yaml")).unwrap();
+            commit(r);
+            write(&r.join("config.yaml"), "skills:\n  external_dirs: [./shared]\n  disabled: [lint]\n");
+        }),
         // Settings that change what is walked or how: the external dirs,
         // the toolsets (skills gated on kanban), the backend (readiness),
         // whether they parse; and config.yaml turned into a link.
