@@ -213,6 +213,21 @@ struct Near {
     engine: Option<crate::engine::Engine>,
 }
 
+/// Whether two homes' settings are the same but for which skills are
+/// disabled (`skills.disabled`, `skills.platform_disabled`).
+fn differ_in_disabled_alone(a: &crate::engine::home::Home, b: &crate::engine::home::Home) -> bool {
+    use crate::engine::value::{Map, Value};
+    let without = |config: &Map| {
+        let mut config = config.clone();
+        if let Some(Value::Map(skills)) = config.get_mut("skills") {
+            skills.shift_remove("disabled");
+            skills.shift_remove("platform_disabled");
+        }
+        config
+    };
+    without(&a.raw_config) == without(&b.raw_config) && without(&a.merged_config) == without(&b.merged_config)
+}
+
 /// The home's config.yaml, relative to the repository's top, when the
 /// repository holds the home.
 fn home_config(worktree: &crate::engine::Engine, repo_root: &Path) -> Option<String> {
@@ -473,8 +488,12 @@ pub fn against_worktree<'a>(
         Some(between) => between.iter().filter(|p| sides[0].changed.contains(*p)).cloned().collect(),
         None => sides[0].changed.clone(),
     };
-    // The settings: between the revisions, or the first and the working tree.
-    if let Some(rel) = config_rel.filter(|rel| between.as_ref().map_or(engines[0].is_some(), |b| b.contains(rel))) {
+    // The settings, where the two states' differ: which skills are disabled
+    // shows in those skills' own answers (their names then in play); any
+    // other setting may change every message.
+    let home_of = |side: usize| engines.get(side).and_then(Option::as_ref).map_or(&worktree.home, |e| &e.home);
+    let later = if to.is_some() { home_of(1) } else { &worktree.home };
+    if let Some(rel) = config_rel.filter(|_| !differ_in_disabled_alone(home_of(0), later)) {
         touched.insert(rel);
     }
     for (side, engine) in sides.iter_mut().zip(engines) {
