@@ -688,6 +688,30 @@ fn a_message_that_appears_says_why_there_was_none() {
     }
 }
 
+/// A message that is no longer sent (the skill hidden by platform) is told
+/// in a line with its length for a person, not printed whole as a removed
+/// diff; `--json` keeps both texts and the diff.
+#[test]
+fn a_message_no_longer_sent_is_told_not_printed_whole() {
+    let (_tmp, repo) = new_repo("repo");
+    let body: String = (1..=40).map(|i| format!("Step {i}: check the release notes.\n")).collect();
+    std::fs::create_dir_all(repo.join("skills/release")).unwrap();
+    let text = |extra: &str| format!("---\nname: release\ndescription: Cut a release.\n{extra}---\n{body}");
+    std::fs::write(repo.join("skills/release/SKILL.md"), text("")).unwrap();
+    commit(&repo, "a release skill");
+    std::fs::write(repo.join("skills/release/SKILL.md"), text("platforms: [windows]\n")).unwrap();
+    for format in ["text", "markdown"] {
+        let out = String::from_utf8(diff_in(&repo, &["--format", format]).stdout).unwrap();
+        assert!(out.contains("no message after (before: 49 lines)"), "{out}");
+        assert!(!out.contains("Step 40"), "{out}");
+    }
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let message = &by_folder(&report)["skills/release"]["fields"]["message"];
+    assert!(message["before"].as_str().is_some_and(|m| m.contains("Step 40")), "{message}");
+    assert!(message["after"].is_null(), "{message}");
+    assert!(message["diff"].as_str().is_some_and(|d| d.contains("-Step 40")), "{message}");
+}
+
 /// `diff --demo` compares the demo home with its last commit, the demo a
 /// change ago, wherever it is run.
 #[test]

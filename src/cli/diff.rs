@@ -524,12 +524,14 @@ fn write_text(
         if b != a {
             writeln!(out, "    index cost: {} → {} chars, {} → {} tokens", b.chars, a.chars, b.tokens, a.tokens)?;
         }
-        if let Some(diff) = skill.message_diff() {
+        if skill.message.is_some() {
             writeln!(out, "    message:")?;
-            for note in skill.message_refusals() {
+            for note in skill.message_absences() {
                 writeln!(out, "      {}", clean_line(&note))?;
             }
-            write_diff(&diff, &paint, out)?;
+            if let Some(diff) = skill.message_diff_of_both() {
+                write_diff(&diff, &paint, out)?;
+            }
         }
         write_findings(&skill.findings, out)?;
     }
@@ -651,10 +653,10 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         for x in &skill.findings.fixed {
             let _ = writeln!(head, "- fixed `{}` {}: {}", x.rule, markdown_text(&x.file), markdown_text(&x.message));
         }
-        for note in skill.message_refusals() {
+        for note in skill.message_absences() {
             let _ = writeln!(head, "- {}", markdown_text(&note));
         }
-        let diff = skill.message_diff();
+        let diff = skill.message_diff_of_both();
         let short = diff.as_deref().map(|d| head.clone() + &folded_short(d));
         comment.fold("skill", folded(head, diff), short);
     }

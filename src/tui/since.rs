@@ -167,7 +167,7 @@ pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message
     if message {
         match change.message_diff() {
             Some(diff) => {
-                out.extend(change.message_refusals().map(|why| line(clean_line(&why), theme.warn)));
+                out.extend(change.message_absences().iter().map(|why| line(clean_line(why), theme.warn)));
                 out.extend(unified_lines(&diff, theme));
             }
             None => out.push(line(format!("The /name message is the same as at {rev}."), theme.dim)),

@@ -238,13 +238,39 @@ impl SkillChange {
         message_diff(&self.message)
     }
 
-    /// Why a side of its changed message has none, a line each: "no
-    /// message before: Ambiguous skill name ...".
-    pub fn message_refusals(&self) -> impl Iterator<Item = String> + '_ {
-        let (before, after) = &self.message_refused;
-        [("before", before), ("after", after)]
-            .into_iter()
-            .filter_map(|(side, why)| why.as_ref().map(|why| format!("no message {side}: {why}")))
+    /// The message diff where both sides have a message. Where one has
+    /// none, its diff is the other's whole text, added or removed, which
+    /// tells a reader less than why and how long it was
+    /// ([`SkillChange::message_absences`]).
+    pub fn message_diff_of_both(&self) -> Option<String> {
+        match &self.message {
+            Some((Some(_), Some(_))) => self.message_diff(),
+            _ => None,
+        }
+    }
+
+    /// A line for each side of its changed message that has none: why
+    /// (when the lookup refused the name), and the other side's length:
+    /// "no message after: Ambiguous skill name ... (before: 288 lines)".
+    pub fn message_absences(&self) -> Vec<String> {
+        let Some((before, after)) = &self.message else { return Vec::new() };
+        let (why_before, why_after) = &self.message_refused;
+        let lines = |text: &str| match text.lines().count() {
+            1 => "1 line".to_owned(),
+            n => format!("{n} lines"),
+        };
+        let mut out = Vec::new();
+        for (side, text, why, other_side, other) in
+            [("before", before, why_before, "after", after), ("after", after, why_after, "before", before)]
+        {
+            if text.is_some() {
+                continue;
+            }
+            let why = why.as_ref().map(|why| format!(": {why}")).unwrap_or_default();
+            let other = other.as_deref().map(|o| format!(" ({other_side}: {})", lines(o))).unwrap_or_default();
+            out.push(format!("no message {side}{why}{other}"));
+        }
+        out
     }
 
     pub fn to_json(&self) -> Json {
