@@ -243,19 +243,22 @@ impl<'t> Writer<'t> {
                 self.append(&"─".repeat(avail.max(1)), self.theme.dim);
                 self.end_block();
             }
-            Event::Html(h) | Event::InlineHtml(h) => {
-                let dim = self.theme.dim;
+            // An HTML block's lines stay lines; prose in one (a custom
+            // `<HARD-GATE>` section, a comment) wraps at its words.
+            Event::Html(h) => {
+                self.push_style(self.theme.dim);
                 for (i, part) in h.split('\n').enumerate() {
                     if i > 0 {
                         self.flush();
                     }
-                    if !part.is_empty() {
+                    if !part.trim().is_empty() {
                         self.start_line();
-                        let part = clean_line(part);
-                        self.word(&part, dim);
+                        self.text(part.trim_start());
                     }
                 }
+                self.pop_style();
             }
+            Event::InlineHtml(h) => self.word(&clean_line(&h), self.theme.dim),
             Event::FootnoteReference(r) => {
                 let s = format!("[^{r}]");
                 self.word(&s, self.theme.dim);
@@ -551,6 +554,16 @@ mod tests {
                 assert!(line.width() <= usize::from(width), "width {width}: {line:?}");
             }
         }
+    }
+
+    #[test]
+    fn prose_in_an_html_block_wraps_at_words() {
+        let out =
+            md("<HARD-GATE>\nDo NOT invoke any implementation skill until the user approved it.\n</HARD-GATE>\n", 24);
+        assert_eq!(
+            out,
+            "<HARD-GATE>\nDo NOT invoke any\nimplementation skill\nuntil the user approved\nit.\n</HARD-GATE>"
+        );
     }
 
     #[test]
