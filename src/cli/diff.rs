@@ -427,7 +427,7 @@ fn gist(skill: &SkillChange) -> String {
         parts.push(format!("index {} tokens", sign(a.tokens as i128 - b.tokens as i128)));
     }
     if !skill.findings.new.is_empty() {
-        parts.push(format!("{} new finding(s)", skill.findings.new.len()));
+        parts.push(crate::engine::comment::counted(skill.findings.new.len(), "new finding", "new findings"));
     }
     if !skill.findings.fixed.is_empty() {
         parts.push(format!("{} fixed", skill.findings.fixed.len()));
