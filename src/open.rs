@@ -29,9 +29,7 @@ const SEARCH_BUDGET: usize = 20_000;
 
 /// Classifies `path` (which must be a readable directory).
 pub fn classify(path: &Path) -> FolderKind {
-    let home_marks =
-        ["skills", "skill-bundles"].iter().any(|d| path.join(d).is_dir()) || path.join("config.yaml").exists();
-    if home_marks {
+    if has_home_marks(path) {
         FolderKind::Home
     } else if path.join("SKILL.md").is_file() {
         FolderKind::Skill
@@ -40,6 +38,16 @@ pub fn classify(path: &Path) -> FolderKind {
     } else {
         FolderKind::Home
     }
+}
+
+/// Whether `path` is a Hermes home by its marks, holds a `SKILL.md` or
+/// has one below it: not a folder with nothing that looks like skills.
+pub fn shows_skills(path: &Path) -> bool {
+    has_home_marks(path) || path.join("SKILL.md").is_file() || has_skill_below(path)
+}
+
+fn has_home_marks(path: &Path) -> bool {
+    ["skills", "skill-bundles"].iter().any(|d| path.join(d).is_dir()) || path.join("config.yaml").exists()
 }
 
 /// True when some `SKILL.md` lies in a subfolder (breadth first, bounded,

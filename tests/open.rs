@@ -98,6 +98,51 @@ fn one_skill_folder_and_the_browser_path_argument() {
     assert_eq!(twice.status.code(), Some(2));
 }
 
+fn git(dir: &Path, args: &[&str]) {
+    let out = Command::new("git")
+        .current_dir(dir)
+        .args(["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"])
+        .args(args)
+        .output()
+        .expect("git runs");
+    assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+}
+
+fn browser_in(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(dir)
+        .env_remove("HERMES_HOME")
+        .env("HOME", "/nonexistent-home")
+        .env("TERMINAL_ENV", "local")
+        .args(args)
+        .args(["--print-frame", "120x20"])
+        .output()
+        .expect("binary runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// `--since` is about the repository you are in: without a home given, the
+/// browser opens the folder `diff` would read there (from any folder below
+/// its top); elsewhere, or in a repository without skills, the usual home.
+#[test]
+fn the_browser_s_since_opens_the_repository_it_is_run_in() {
+    let t = tempfile::tempdir().unwrap();
+    let repo = repo(t.path());
+    git(&repo, &["init", "-q"]);
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "skills"]);
+    let frame = browser_in(&repo.join("devops"), &["--since", "HEAD"]);
+    assert!(frame.contains("my-skills is a folder of skills"), "{frame}");
+    assert!(frame.contains("deploy") && frame.contains("notes"), "{frame}");
+    // Without --since, no home: the demo, as always.
+    assert!(browser_in(&repo, &[]).contains("Demo home"));
+    let project = t.path().join("project");
+    std::fs::create_dir_all(project.join("src")).unwrap();
+    std::fs::write(project.join("src/main.rs"), "fn main() {}\n").unwrap();
+    git(&project, &["init", "-q"]);
+    assert!(browser_in(&project, &["--since", "HEAD"]).contains("Demo home"));
+}
+
 #[test]
 fn a_home_without_skills_folder_says_what_is_true() {
     let t = tempfile::tempdir().unwrap();

@@ -125,9 +125,24 @@ fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
     if global.home.is_some() {
         return Ok((repo, start));
     }
-    let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
-    let folder = held_home(&root).unwrap_or_else(|| root.clone());
+    let folder = repository_folder(&repo);
     Ok((repo, folder))
+}
+
+/// The folder of a repository that `diff` reads when given none: its top,
+/// or the one Hermes home it holds.
+fn repository_folder(repo: &Repo) -> PathBuf {
+    let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
+    held_home(&root).unwrap_or(root)
+}
+
+/// The folder `diff` would read in the current folder's git repository,
+/// when that holds skills or is a Hermes home: the browser's `--since`
+/// opens it when no home is given.
+pub fn current_repository_folder() -> Option<PathBuf> {
+    let start = std::env::current_dir().ok()?.canonicalize().ok()?;
+    let folder = repository_folder(&Repo::discover(&start).ok()?);
+    crate::open::shows_skills(&folder).then_some(folder)
 }
 
 /// A Hermes home one or two folders below a repository's top that holds no

@@ -122,7 +122,8 @@ pub struct GlobalArgs {
     #[arg(long, global = true, value_name = "ID")]
     pub org_id: Option<String>,
     /// Browser: mark the skills added, changed or removed since this git
-    /// revision (`d` shows a skill's diff against it, `D` turns it off and on)
+    /// revision (`d` shows a skill's diff against it, `D` turns it off and on);
+    /// without PATH, opens the git repository the current folder is in
     #[arg(long, value_name = "REV")]
     pub since: Option<String>,
     /// Draw the browser's first frame at WIDTHxHEIGHT as text on stdout and exit (benchmarks, docs)
@@ -565,6 +566,11 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         global.home = Some(path);
     }
     let Some(command) = cli.command else {
+        // `--since` compares with a revision of the repository you are in:
+        // without a home given, the browser opens what `diff` would read.
+        if global.since.is_some() && global.home.is_none() && !global.demo {
+            global.home = diff::current_repository_folder();
+        }
         return browse(&global);
     };
     // The rule list needs no home.
