@@ -225,18 +225,22 @@ impl DirLookup {
         skills: Vec<(PathBuf, Option<String>)>,
         md_names: Option<std::sync::Arc<HashSet<std::ffi::OsString>>>,
     ) -> DirLookup {
-        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::with_capacity(skills.len());
         let mut unshowable = HashMap::new();
         for (i, (path, fm_name)) in skills.iter().enumerate() {
-            let rel = path.parent().and_then(|dir| dir.strip_prefix(&root).ok());
-            if let Some(rel) = rel.filter(|rel| rel.to_str().is_none()) {
-                unshowable.entry(paths::rel_string(rel)).or_insert(i);
+            let dir = path.parent();
+            // A folder whose name is no text (most are) is shown lossily.
+            if path.to_str().is_none() {
+                let rel = dir.and_then(|dir| dir.strip_prefix(&root).ok());
+                if let Some(rel) = rel.filter(|rel| rel.to_str().is_none()) {
+                    unshowable.entry(paths::rel_string(rel)).or_insert(i);
+                }
             }
-            let dir_name = path.parent().and_then(Path::file_name).map(|n| n.to_string_lossy().into_owned());
+            let dir_name = dir.and_then(Path::file_name).map(|n| n.to_string_lossy());
             if let Some(d) = &dir_name {
-                by_name.entry(d.clone()).or_default().push(i);
+                by_name.entry(d.clone().into_owned()).or_default().push(i);
             }
-            if let Some(n) = fm_name.as_ref().filter(|n| Some(*n) != dir_name.as_ref()) {
+            if let Some(n) = fm_name.as_ref().filter(|n| Some(n.as_str()) != dir_name.as_deref()) {
                 by_name.entry(n.clone()).or_default().push(i);
             }
         }

@@ -160,6 +160,11 @@ pub fn relative_to<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
 
 /// A relative path as a `/`-joined string (what Python's `str()` prints).
 pub fn rel_string(path: &Path) -> String {
+    // Most paths are already written so (joined by us): no component to
+    // drop or separator to fold, which parsing the components would find.
+    if let Some(text) = path.to_str().filter(|t| is_plain_relative(t)) {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(path.as_os_str().len());
     for (i, c) in path.components().enumerate() {
         if i > 0 {
@@ -168,6 +173,16 @@ pub fn rel_string(path: &Path) -> String {
         out.push_str(&c.as_os_str().to_string_lossy());
     }
     out
+}
+
+/// A relative path whose text its components joined by `/` give back:
+/// no root, empty part or inner `.` part.
+fn is_plain_relative(text: &str) -> bool {
+    !text.starts_with('/')
+        && !text.ends_with('/')
+        && !text.contains("//")
+        && !text.contains("/./")
+        && !text.ends_with("/.")
 }
 
 pub fn path_string(path: &Path) -> String {
@@ -595,6 +610,21 @@ pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text of a plain path is what joining its components gives.
+    #[test]
+    fn rel_string_joins_the_components() {
+        let by_components = |p: &Path| {
+            p.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect::<Vec<_>>().join("/")
+        };
+        let cases = [
+            "", ".", "a", "a/b", "./a", "a/./b", "a//b", "a/", "a/.", "a/..", "../a", ".a/b.", "a/.b/./c", "é/x y",
+            "a/b/", "./", ".//a", "a/.../b",
+        ];
+        for case in cases {
+            assert_eq!(rel_string(Path::new(case)), by_components(Path::new(case)), "{case:?}");
+        }
+    }
 
     /// The listing answers for paths below a folder it listed without the
     /// next step, however deep; behind a symlink or outside, the disk does.

@@ -730,7 +730,11 @@ fn index_walks(
     reports: &[WalkReport],
     overlay: Option<&crate::overlay::Overlay>,
 ) -> IndexWalks {
-    let mut by_root: Vec<Vec<WalkedSkill>> = roots.iter().map(|_| Vec::new()).collect();
+    let mut counts = vec![0usize; roots.len()];
+    for &(root, _) in &skills {
+        counts[root] += 1;
+    }
+    let mut by_root: Vec<Vec<WalkedSkill>> = counts.into_iter().map(Vec::with_capacity).collect();
     for (root, skill) in skills {
         by_root[root].push(skill);
     }
