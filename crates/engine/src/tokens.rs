@@ -1,8 +1,9 @@
-//! Token counts with OpenAI's encodings (`bpe-openai`, built in, no
-//! network): `o200k_base` by default, `cl100k_base` on request.
+//! Token counts with OpenAI's encodings (the dictionaries of `bpe-openai`,
+//! built in as tables, no network): `o200k_base` by default, `cl100k_base`
+//! on request.
 //!
 //! The text is split into pieces by the encoding's pre-tokenizer, and each
-//! piece is encoded on its own, as tiktoken does. The pre-tokenizer's
+//! piece is encoded on its own, as tiktoken does ([`ranks`]). The pre-tokenizer's
 //! patterns are those `bpe-openai` 0.3 compiles (MIT, github.com/github/rust-gems),
 //! compiled here once more so that each thread searches with its own cache:
 //! the crate's shared regex hands its cache out through a pool, which two
@@ -10,6 +11,7 @@
 //! again (the words of a home's skills repeat).
 
 mod ascii;
+mod ranks;
 
 use regex_automata::meta::{Cache, Regex};
 use regex_automata::{Anchored, Input};
@@ -222,10 +224,10 @@ impl Tokenizer {
         }
     }
 
-    fn encoding(self) -> &'static bpe_openai::Tokenizer {
+    fn ranks(self) -> &'static ranks::Ranks {
         match self {
-            Tokenizer::O200kBase => bpe_openai::o200k_base(),
-            Tokenizer::Cl100kBase => bpe_openai::cl100k_base(),
+            Tokenizer::O200kBase => &ranks::O200K_BASE,
+            Tokenizer::Cl100kBase => &ranks::CL100K_BASE,
         }
     }
 
@@ -241,14 +243,14 @@ impl Tokenizer {
         if text.is_empty() {
             return 0;
         }
-        let (splitter, bpe) = (self.splitter(), &self.encoding().bpe);
+        let (splitter, ranks) = (self.splitter(), self.ranks());
         STATE.with(|state| {
             let mut state = state.borrow_mut();
             let ThreadState { cache, short, long } =
                 state[self.slot()].get_or_insert_with(|| ThreadState::new(splitter));
             let mut total = 0;
             splitter.for_each_piece(cache, text, |piece| {
-                total += remembered_count(short, long, piece.as_bytes(), |p| bpe.count(p));
+                total += remembered_count(short, long, piece.as_bytes(), |p| ranks.count(p));
             });
             total
         })
@@ -270,11 +272,10 @@ impl Tokenizer {
         (around(a, &in_a), around(b, &in_b))
     }
 
-    /// Loads the encoding on another thread (some hundredths of a second): the
-    /// first count then finds it ready.
+    /// Compiles the pre-tokenizer on another thread (some thousandths of a
+    /// second): the first count then finds it ready.
     pub fn prepare_in_background(self) {
         std::thread::spawn(move || {
-            self.encoding();
             self.splitter();
         });
     }
@@ -283,6 +284,16 @@ impl Tokenizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Tokenizer {
+        /// The same encoding as `bpe-openai` counts it, whole texts at once.
+        fn oracle(self) -> &'static bpe_openai::Tokenizer {
+            match self {
+                Tokenizer::O200kBase => bpe_openai::o200k_base(),
+                Tokenizer::Cl100kBase => bpe_openai::cl100k_base(),
+            }
+        }
+    }
     use std::collections::HashSet;
 
     /// Text with what the patterns treat apart: contractions, numbers,
@@ -296,11 +307,11 @@ mod tests {
             for round in 0..40 {
                 text.push_str(&MIXED[..MIXED.char_indices().nth(round * 3 % 60).map_or(0, |(i, _)| i)]);
                 text.push_str(MIXED);
-                assert_eq!(tokenizer.count(&text), tokenizer.encoding().count(text.as_str()), "{tokenizer:?} {text:?}");
+                assert_eq!(tokenizer.count(&text), tokenizer.oracle().count(text.as_str()), "{tokenizer:?} {text:?}");
             }
             for cut in MIXED.char_indices().map(|(i, _)| i) {
                 let part = &MIXED[cut..];
-                assert_eq!(tokenizer.count(part), tokenizer.encoding().count(part), "{tokenizer:?} {part:?}");
+                assert_eq!(tokenizer.count(part), tokenizer.oracle().count(part), "{tokenizer:?} {part:?}");
             }
         }
     }
@@ -315,7 +326,7 @@ mod tests {
         assert_eq!(short_key(&[b'x'; SHORT_PIECE_BYTES + 1]), None);
         for tokenizer in Tokenizer::ALL {
             for text in ["a\0 a\0\0 a a\0", "fifteen_bytes__ sixteen_bytes___ x", "a a a a"] {
-                assert_eq!(tokenizer.count(text), tokenizer.encoding().count(text), "{tokenizer:?} {text:?}");
+                assert_eq!(tokenizer.count(text), tokenizer.oracle().count(text), "{tokenizer:?} {text:?}");
             }
         }
     }
@@ -392,8 +403,8 @@ mod tests {
             for at in (1..text.len()).filter(|&at| text.is_char_boundary(at) && is_cut(&text, at)) {
                 cuts += 1;
                 for tokenizer in Tokenizer::ALL {
-                    let whole = tokenizer.encoding().count(text.as_str());
-                    let parts = tokenizer.encoding().count(&text[..at]) + tokenizer.encoding().count(&text[at..]);
+                    let whole = tokenizer.oracle().count(text.as_str());
+                    let parts = tokenizer.oracle().count(&text[..at]) + tokenizer.oracle().count(&text[at..]);
                     assert_eq!(whole, parts, "{tokenizer:?} {text:?} cut at {at}");
                 }
             }
@@ -418,7 +429,7 @@ mod tests {
             let in_a = before_a.len()..before_a.len() + shared.len();
             let in_b = before_b.len()..before_b.len() + shared.len();
             for tokenizer in Tokenizer::ALL {
-                let expected = (tokenizer.encoding().count(a.as_str()), tokenizer.encoding().count(b.as_str()));
+                let expected = (tokenizer.oracle().count(a.as_str()), tokenizer.oracle().count(b.as_str()));
                 assert_eq!(tokenizer.count_two(&a, in_a.clone(), &b, in_b.clone()), expected, "{a:?} {b:?}");
             }
         }
@@ -429,7 +440,7 @@ mod tests {
         let text = "the same words, the same words, the same words\n".repeat(50);
         let first = Tokenizer::O200kBase.count(&text);
         assert_eq!(Tokenizer::O200kBase.count(&text), first);
-        assert_eq!(first, Tokenizer::O200kBase.encoding().count(text.as_str()));
+        assert_eq!(first, Tokenizer::O200kBase.oracle().count(text.as_str()));
     }
 
     #[test]
