@@ -25,7 +25,7 @@ impl Overlay {
     /// Whether `real` (a path below the real top) lies in a folder that
     /// differs.
     pub fn covers(&self, real: &Path) -> bool {
-        let Ok(rel) = real.strip_prefix(&self.real_top) else { return false };
+        let Some(rel) = paths::strip_prefix(real, &self.real_top) else { return false };
         let rel = paths::rel_string(rel);
         self.regions.contains(&rel) || rel.match_indices('/').any(|(at, _)| self.regions.contains(&rel[..at]))
     }
@@ -41,19 +41,19 @@ impl Overlay {
     /// The path the user knows for `actual` (a written copy's file, or a
     /// file read where it is).
     pub fn shown(&self, actual: &Path) -> PathBuf {
-        match actual.strip_prefix(&self.written_top) {
-            Ok(rel) if rel.as_os_str().is_empty() => self.real_top.clone(),
-            Ok(rel) => self.real_top.join(rel),
-            Err(_) => actual.to_path_buf(),
+        match paths::strip_prefix(actual, &self.written_top) {
+            Some(rel) if rel.as_os_str().is_empty() => self.real_top.clone(),
+            Some(rel) => self.real_top.join(rel),
+            None => actual.to_path_buf(),
         }
     }
 
     /// Where the written copy of the folder `real` is (whether or not it
     /// was written).
     pub fn actual_root(&self, real: &Path) -> PathBuf {
-        match real.strip_prefix(&self.real_top) {
-            Ok(rel) => self.written_top.join(rel),
-            Err(_) => real.to_path_buf(),
+        match paths::strip_prefix(real, &self.real_top) {
+            Some(rel) => self.written_top.join(rel),
+            None => real.to_path_buf(),
         }
     }
 

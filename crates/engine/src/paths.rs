@@ -175,14 +175,43 @@ pub fn rel_string(path: &Path) -> String {
     out
 }
 
+/// `path.strip_prefix(base)`: by the text where both are written plainly
+/// (no empty or `.` part, no `/` at the end), as the paths skillscope
+/// joins are, else by their components (which finds the same).
+pub fn strip_prefix<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
+    #[cfg(unix)]
+    if let (Some(text), Some(prefix)) = (path.to_str(), base.to_str()) {
+        if !prefix.is_empty() && !prefix.ends_with('/') && is_plain(text) && is_plain(prefix) {
+            let rest = text.strip_prefix(prefix)?;
+            return match rest.as_bytes().first() {
+                None => Some(Path::new("")),
+                Some(b'/') => Some(Path::new(&rest[1..])),
+                Some(_) => None,
+            };
+        }
+    }
+    path.strip_prefix(base).ok()
+}
+
+/// A path written as its components joined by `/` write it, a leading
+/// `/` aside.
+fn is_plain(text: &str) -> bool {
+    is_plain_relative(text.strip_prefix('/').unwrap_or(text))
+}
+
 /// A relative path whose text its components joined by `/` give back:
 /// no root, empty part or inner `.` part.
 fn is_plain_relative(text: &str) -> bool {
-    !text.starts_with('/')
-        && !text.ends_with('/')
-        && !text.contains("//")
-        && !text.contains("/./")
-        && !text.ends_with("/.")
+    let bytes = text.as_bytes();
+    if bytes.first() == Some(&b'/') || bytes.last() == Some(&b'/') {
+        return false;
+    }
+    // After each `/`: no other `/`, nor a `.` part.
+    memchr::memchr_iter(b'/', bytes).all(|at| match bytes.get(at + 1) {
+        Some(b'/') => false,
+        Some(b'.') => !matches!(bytes.get(at + 2), None | Some(b'/')),
+        _ => true,
+    })
 }
 
 pub fn path_string(path: &Path) -> String {
@@ -610,6 +639,41 @@ pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// By the text or by the components, a prefix is stripped alike.
+    #[test]
+    fn strip_prefix_is_path_s() {
+        let paths = [
+            "",
+            "/",
+            "/a",
+            "/a/b",
+            "/a/bc",
+            "/a/b/c",
+            "a",
+            "a/b",
+            "./a",
+            "a/./b",
+            "a//b",
+            "a/",
+            "/a/b/",
+            "//a",
+            "é/x",
+            "/tmp/h/skills/x/SKILL.md",
+            "/tmp/h/skills",
+            "/tmp/h/skills2/y",
+            ".",
+        ];
+        for path in paths {
+            for base in paths {
+                assert_eq!(
+                    strip_prefix(Path::new(path), Path::new(base)),
+                    Path::new(path).strip_prefix(base).ok(),
+                    "{path:?} - {base:?}"
+                );
+            }
+        }
+    }
 
     /// The text of a plain path is what joining its components gives.
     #[test]

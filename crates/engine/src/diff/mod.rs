@@ -148,10 +148,10 @@ impl<'a> State<'a> {
     /// the one it stands for.
     fn shown_path<'p>(&self, path: &'p Path) -> std::borrow::Cow<'p, Path> {
         for (written, real) in &self.written_as {
-            match path.strip_prefix(written) {
-                Ok(rest) if rest.as_os_str().is_empty() => return real.clone().into(),
-                Ok(rest) => return real.join(rest).into(),
-                Err(_) => {}
+            match paths::strip_prefix(path, written) {
+                Some(rest) if rest.as_os_str().is_empty() => return real.clone().into(),
+                Some(rest) => return real.join(rest).into(),
+                None => {}
             }
         }
         path.into()
@@ -244,7 +244,7 @@ impl Touched<'_> {
         match self {
             Touched::All => true,
             Touched::Home { base, changed } | Touched::Paths { base, changed } => {
-                let Ok(rel) = folder.strip_prefix(base) else { return true };
+                let Some(rel) = paths::strip_prefix(folder, base) else { return true };
                 holds_change(&paths::rel_string(rel), changed)
             }
         }
@@ -276,7 +276,7 @@ pub fn touches_home(states: [&State; 2], base: &Path, changed: &std::collections
     let mut folders: Vec<String> = Vec::new();
     for state in states {
         for skill in &state.catalog.skills {
-            if let Ok(rel) = state.shown_path(&skill.skill_dir).strip_prefix(base) {
+            if let Some(rel) = paths::strip_prefix(&state.shown_path(&skill.skill_dir), base) {
                 folders.push(format!("{}/", paths::rel_string(rel)));
             }
         }
@@ -432,9 +432,9 @@ fn folder_name(folder: &str) -> &str {
 }
 
 fn shown_folder(dir: &Path, home: &Path) -> String {
-    match dir.strip_prefix(home) {
-        Ok(rel) => paths::rel_string(rel),
-        Err(_) => paths::path_string(dir),
+    match paths::strip_prefix(dir, home) {
+        Some(rel) => paths::rel_string(rel),
+        None => paths::path_string(dir),
     }
 }
 
