@@ -213,7 +213,7 @@ pub fn command_slots<'a>(
     disabled: &HashSet<String>,
 ) -> IndexMap<String, usize> {
     let mut slots = IndexMap::new();
-    let mut seen: HashSet<&str> = HashSet::new();
+    let mut seen: HashSet<&str, foldhash::fast::RandomState> = HashSet::default();
     for (i, name) in names.enumerate() {
         let Some(name) = name else { continue };
         if seen.contains(name) || disabled.contains(name) {
@@ -221,7 +221,8 @@ pub fn command_slots<'a>(
         }
         seen.insert(name);
         let slug = slugify(name);
-        if slug.is_empty() || is_core_command(&slug) {
+        // A slug is lowercase already.
+        if slug.is_empty() || CORE_COMMANDS.contains(&slug.as_str()) {
             continue;
         }
         let key = format!("/{slug}");

@@ -110,6 +110,26 @@ pub fn tag_list(fm: &Map, key: &str) -> Vec<String> {
 
 /// The slug Hermes derives for slash commands and bundles.
 pub fn slugify(name: &str) -> String {
+    // Most names are ASCII: one pass, one allocation (a non-ASCII letter
+    // may lowercase to an ASCII one, the Kelvin sign to `k`).
+    if name.is_ascii() {
+        let mut out = String::with_capacity(name.len());
+        for b in name.bytes() {
+            let c = match b.to_ascii_lowercase() {
+                b' ' | b'_' | b'-' => b'-',
+                c @ (b'a'..=b'z' | b'0'..=b'9') => c,
+                _ => continue,
+            };
+            if c == b'-' && (out.is_empty() || out.ends_with('-')) {
+                continue;
+            }
+            out.push(char::from(c));
+        }
+        if out.ends_with('-') {
+            out.pop();
+        }
+        return out;
+    }
     let lowered = name.to_lowercase().replace([' ', '_'], "-");
     let kept: String = lowered.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
     let mut out = String::with_capacity(kept.len());
@@ -191,6 +211,33 @@ mod tests {
         assert_eq!(slugify("git_helper--x!"), "git-helper-x");
         assert_eq!(slugify("!!!"), "");
         assert_eq!(slugify("小说"), "");
+        assert_eq!(slugify("\u{212a}elvin Tools"), "kelvin-tools");
+    }
+
+    /// An ASCII name's slug (one pass) is what Hermes' steps make of it.
+    #[test]
+    fn ascii_slugs_follow_the_steps() {
+        let steps = |name: &str| {
+            let lowered = name.to_lowercase().replace([' ', '_'], "-");
+            let kept: String =
+                lowered.chars().filter(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '-').collect();
+            let mut out = String::new();
+            for c in kept.chars() {
+                if !(c == '-' && out.ends_with('-')) {
+                    out.push(c);
+                }
+            }
+            out.trim_matches('-').to_owned()
+        };
+        let pieces = ["", " ", "_", "-", "!", "a", "Z", "9", "--", " _-", "Ab", "x.y", "\t", "~"];
+        for a in pieces {
+            for b in pieces {
+                for c in pieces {
+                    let name = format!("{a}{b}{c}{b}{a}");
+                    assert_eq!(slugify(&name), steps(&name), "{name:?}");
+                }
+            }
+        }
     }
 
     #[test]
