@@ -757,7 +757,8 @@ fn the_demo_marks_its_last_change() {
     tmux.exits_ok();
 }
 
-/// The Agent view's diff says why a side has no `/name` message.
+/// The Agent view's diff says why a side has no `/name` message, wrapped
+/// to the pane (the diff's own lines are scrolled sideways).
 #[test]
 fn the_agent_diff_says_why_a_message_was_missing() {
     let tmux = Tmux::new("since-refused");
@@ -773,11 +774,12 @@ fn the_agent_diff_says_why_a_message_was_missing() {
         tmp.path().display(),
         env!("CARGO_BIN_EXE_skillscope"),
     );
-    tmux.launch((160, 30), &command);
+    tmux.launch((100, 30), &command);
     tmux.wait_for("the mark", |s| s.contains("~ · deploy"));
     tmux.keys(&["4", "d"]);
     let s = tmux.wait_for("the message diff", |s| s.contains("no message before:"));
     assert!(s.contains("Ambiguous skill name 'deploy'"), "{s}");
+    assert!(s.contains("(after:"), "the line's end, wrapped into the pane: {s}");
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }

@@ -156,12 +156,13 @@ impl App {
         }
         let node = self.selected_row().map(|r| &self.nav.tree.nodes[r.node]);
         if let Some(NodeKey::RemovedSkill(folder)) = node.map(|n| &n.key) {
-            return Plan::Lines(super::since::diff_lines(self, None, Some(folder), false));
+            return Plan::Lines(super::since::diff_lines(self, None, Some(folder), false, width));
         }
         let diffing = self.view.since_diff && self.since_answer().is_some();
         if let (true, Some(i), ViewTab::Preview | ViewTab::Agent) = (diffing, self.selected_skill(), self.view.tab) {
             let path = self.skill(i).skill_md.clone();
-            return Plan::Lines(super::since::diff_lines(self, Some(&path), None, self.view.tab == ViewTab::Agent));
+            let message = self.view.tab == ViewTab::Agent;
+            return Plan::Lines(super::since::diff_lines(self, Some(&path), None, message, width));
         }
         if node.is_some_and(|n| n.key == NodeKey::Archive) {
             return Plan::Lines(views::archive_summary(self, width));

@@ -8,7 +8,7 @@
 use super::app::App;
 use super::jobs::{JobKind, JobOutput};
 use super::line_edit::LineEdit;
-use super::lines::line;
+use super::lines::{line, wrap_text};
 use super::state::SinceState;
 use super::theme::Theme;
 use crate::compare::SinceAnswer;
@@ -134,7 +134,15 @@ impl App {
 
 /// What the diff views show for the skill whose SKILL.md is `path`: its
 /// SKILL.md (`message` false) or its `/name` message against the revision.
-pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message: bool) -> Vec<Line<'static>> {
+/// What changed and why a side has no message wrap at `width`; the diff's
+/// lines stay whole (scrolled sideways).
+pub fn diff_lines(
+    app: &App,
+    path: Option<&Path>,
+    removed: Option<&str>,
+    message: bool,
+    width: u16,
+) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(since) = &app.since else { return Vec::new() };
     let answer = match &since.answer {
@@ -161,13 +169,13 @@ pub fn diff_lines(app: &App, path: Option<&Path>, removed: Option<&str>, message
     };
     let mut out = vec![line(format!("{} since {rev}", change.change.name()), theme.heading)];
     for f in &change.fields {
-        out.push(line(format!("  {}", crate::compare::change_line(f)), theme.text));
+        out.extend(wrap_text(&format!("  {}", crate::compare::change_line(f)), width, theme.text));
     }
     out.push(Line::default());
     if message {
         match change.message_diff() {
             Some(diff) => {
-                out.extend(change.message_absences().iter().map(|why| line(clean_line(why), theme.warn)));
+                out.extend(change.message_absences().iter().flat_map(|why| wrap_text(why, width, theme.warn)));
                 out.extend(unified_lines(&diff, theme));
             }
             None => out.push(line(format!("The /name message is the same as at {rev}."), theme.dim)),
