@@ -757,6 +757,30 @@ fn the_demo_marks_its_last_change() {
     tmux.exits_ok();
 }
 
+/// The browser's demo is kept in git, so `D` marks its last change without
+/// `--since`.
+#[test]
+fn the_demo_marks_its_last_change_when_asked() {
+    let tmux = Tmux::new("demo-d");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let command = format!(
+        "cd {} && env TERM=xterm-256color HOME={} {} --demo",
+        tmp.path().display(),
+        tmp.path().display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.launch((120, 40), &command);
+    let s = tmux.wait_for("the tree", |s| s.contains("s3-sync"));
+    assert!(!s.contains("+ · s3-sync"), "no marks before they are asked for: {s}");
+    tmux.keys(&["D"]);
+    tmux.wait_for("the revision asked for", |s| s.contains("since HEAD"));
+    tmux.keys(&["Enter"]);
+    let s = tmux.wait_for("the marks", |s| s.contains("+ · s3-sync"));
+    assert!(s.contains("~ · paper-summary"), "{s}");
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
+}
+
 /// The Agent view's diff says why a side has no `/name` message, wrapped
 /// to the pane (the diff's own lines are scrolled sideways).
 #[test]

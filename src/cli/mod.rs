@@ -374,10 +374,13 @@ pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) ->
     let root = resolve_home_path(global.home.as_deref(), &env);
     let use_demo = global.demo || (demo_if_missing && global.home.is_none() && !root.exists());
     let (root, note, demo, stand_in) = if use_demo {
-        // Marks since a revision need the demo kept in git.
-        let demo = match global.since {
-            Some(_) => DemoHome::create_in_git(),
-            None => DemoHome::create(),
+        // Marks since a revision need the demo kept in git: with `--since`,
+        // and in the browser, where `D` asks for them (plain when git is
+        // not installed).
+        let demo = match (global.since.is_some(), demo_if_missing) {
+            (true, _) => DemoHome::create_in_git(),
+            (false, true) => DemoHome::create_in_git().or_else(|_| DemoHome::create()),
+            (false, false) => DemoHome::create(),
         };
         let demo = demo.map_err(SessionError::Demo)?;
         (demo.home(), None, Some(demo), None)
