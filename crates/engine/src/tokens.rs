@@ -300,6 +300,34 @@ mod tests {
     /// punctuation runs, CRLF, trailing spaces, marks, other scripts.
     const MIXED: &str = "Don't re-use it: we'll see 12345 items/sec, ok?\r\n\n  \tindented   \nCamelCaseWord HTTPServer's état naïve 日本語のテキスト ﷺ e\u{301}\n/path/to/file.md\n\n\n   ";
 
+    /// Every text file of the corpus (real skills, scripts, references in
+    /// many languages) counts as `bpe-openai` counts it.
+    #[test]
+    fn counts_equal_bpe_openai_on_the_corpus() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/corpus");
+        let mut stack = vec![corpus];
+        let mut files = 0;
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).expect("tests/corpus").flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                    continue;
+                }
+                let Ok(text) = std::fs::read_to_string(&path) else { continue };
+                files += 1;
+                for tokenizer in Tokenizer::ALL {
+                    assert_eq!(
+                        tokenizer.count(&text),
+                        tokenizer.oracle().count(text.as_str()),
+                        "{tokenizer:?} {path:?}"
+                    );
+                }
+            }
+        }
+        assert!(files > 1000, "{files} files");
+    }
+
     #[test]
     fn counts_equal_bpe_openai_on_varied_text() {
         for tokenizer in Tokenizer::ALL {
