@@ -735,20 +735,27 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     tmux.exits_ok();
 }
 
-/// `--demo --since HEAD`: the demo home kept in git marks what its last
-/// change did; skills with settings it did not touch stay unmarked (a
-/// revision read whole names the home as the working tree does).
-#[test]
-fn the_demo_marks_its_last_change() {
-    let tmux = Tmux::new("demo-since");
+/// The browser on the demo home, with `args`, run from an empty folder
+/// that is also its HOME (kept while the test runs).
+fn demo_in(test: &str, args: &str) -> (Tmux, tempfile::TempDir) {
+    let tmux = Tmux::new(test);
     let tmp = tempfile::tempdir().expect("tmp");
     let command = format!(
-        "cd {} && env TERM=xterm-256color HOME={} {} --demo --since HEAD",
+        "cd {} && env TERM=xterm-256color HOME={} {} --demo {args}",
         tmp.path().display(),
         tmp.path().display(),
         env!("CARGO_BIN_EXE_skillscope"),
     );
     tmux.launch((120, 40), &command);
+    (tmux, tmp)
+}
+
+/// `--demo --since HEAD`: the demo home kept in git marks what its last
+/// change did; skills with settings it did not touch stay unmarked (a
+/// revision read whole names the home as the working tree does).
+#[test]
+fn the_demo_marks_its_last_change() {
+    let (tmux, _tmp) = demo_in("demo-since", "--since HEAD");
     let s = tmux.wait_for("the marks", |s| s.contains("+ · s3-sync"));
     assert!(s.contains("~ · paper-summary"), "{s}");
     assert!(s.contains("~ ⨯ legacy-notes"), "{s}");
@@ -761,15 +768,7 @@ fn the_demo_marks_its_last_change() {
 /// `--since`.
 #[test]
 fn the_demo_marks_its_last_change_when_asked() {
-    let tmux = Tmux::new("demo-d");
-    let tmp = tempfile::tempdir().expect("tmp");
-    let command = format!(
-        "cd {} && env TERM=xterm-256color HOME={} {} --demo",
-        tmp.path().display(),
-        tmp.path().display(),
-        env!("CARGO_BIN_EXE_skillscope"),
-    );
-    tmux.launch((120, 40), &command);
+    let (tmux, _tmp) = demo_in("demo-d", "");
     let s = tmux.wait_for("the tree", |s| s.contains("s3-sync"));
     assert!(!s.contains("+ · s3-sync"), "no marks before they are asked for: {s}");
     tmux.keys(&["D"]);

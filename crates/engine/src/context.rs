@@ -229,7 +229,8 @@ impl DirLookup {
         let mut unshowable = HashMap::new();
         for (i, (path, fm_name)) in skills.iter().enumerate() {
             let dir = path.parent();
-            // A folder whose name is no text (most are) is shown lossily.
+            // Only a path that is not UTF-8 text can hold a folder name
+            // shown lossily (most paths are text).
             if path.to_str().is_none() {
                 let rel = dir.and_then(|dir| dir.strip_prefix(&root).ok());
                 if let Some(rel) = rel.filter(|rel| rel.to_str().is_none()) {

@@ -284,6 +284,7 @@ impl Tokenizer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::HashSet;
 
     impl Tokenizer {
         /// The same encoding as `bpe-openai` counts it, whole texts at once.
@@ -294,7 +295,6 @@ mod tests {
             }
         }
     }
-    use std::collections::HashSet;
 
     /// Text with what the patterns treat apart: contractions, numbers,
     /// punctuation runs, CRLF, trailing spaces, marks, other scripts.
