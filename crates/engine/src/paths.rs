@@ -162,7 +162,7 @@ pub fn relative_to<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
 pub fn rel_string(path: &Path) -> String {
     // Most paths are already written so (joined by us): no component to
     // drop or separator to fold, which parsing the components would find.
-    if let Some(text) = path.to_str().filter(|t| is_plain_relative(t)) {
+    if let Some(text) = path.to_str().filter(|t| is_plain_relative(t.as_bytes())) {
         return text.to_owned();
     }
     let mut out = String::with_capacity(path.as_os_str().len());
@@ -180,12 +180,14 @@ pub fn rel_string(path: &Path) -> String {
 /// joins are, else by their components (which finds the same).
 pub fn strip_prefix<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
     #[cfg(unix)]
-    if let (Some(text), Some(prefix)) = (path.to_str(), base.to_str()) {
-        if !prefix.is_empty() && !prefix.ends_with('/') && is_plain(text) && is_plain(prefix) {
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let (text, prefix) = (path.as_os_str().as_bytes(), base.as_os_str().as_bytes());
+        if !prefix.is_empty() && prefix.last() != Some(&b'/') && is_plain(text) && is_plain(prefix) {
             let rest = text.strip_prefix(prefix)?;
-            return match rest.as_bytes().first() {
+            return match rest.first() {
                 None => Some(Path::new("")),
-                Some(b'/') => Some(Path::new(&rest[1..])),
+                Some(b'/') => Some(Path::new(std::ffi::OsStr::from_bytes(&rest[1..]))),
                 Some(_) => None,
             };
         }
@@ -195,14 +197,14 @@ pub fn strip_prefix<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
 
 /// A path written as its components joined by `/` write it, a leading
 /// `/` aside.
-fn is_plain(text: &str) -> bool {
-    is_plain_relative(text.strip_prefix('/').unwrap_or(text))
+#[cfg(unix)]
+fn is_plain(bytes: &[u8]) -> bool {
+    is_plain_relative(bytes.strip_prefix(b"/").unwrap_or(bytes))
 }
 
 /// A relative path whose text its components joined by `/` give back:
 /// no root, empty part or inner `.` part.
-fn is_plain_relative(text: &str) -> bool {
-    let bytes = text.as_bytes();
+fn is_plain_relative(bytes: &[u8]) -> bool {
     if bytes.first() == Some(&b'/') || bytes.last() == Some(&b'/') {
         return false;
     }
