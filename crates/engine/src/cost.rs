@@ -214,7 +214,7 @@ impl Engine {
                 skill.loaded = loaded;
             }
         }
-        skills.sort_by(|a, b| {
+        crate::sort_large_by(&mut skills, |a, b| {
             (b.index.tokens, b.index.chars)
                 .cmp(&(a.index.tokens, a.index.chars))
                 .then_with(|| a.name.cmp(&b.name))

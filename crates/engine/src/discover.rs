@@ -292,7 +292,7 @@ fn walk_root<T: Found + Send>(
         report.md_names.extend(w.report.md_names);
         report.descriptions.extend(w.report.descriptions);
     }
-    matches.sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()));
+    super::sort_large_by(&mut matches, |a, b| a.path().as_os_str().cmp(b.path().as_os_str()));
     (matches, report)
 }
 

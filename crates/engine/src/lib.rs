@@ -125,6 +125,33 @@ impl Engine {
     }
 }
 
+/// Sorts `items` (stably, by `compare`) moving each at most once: their
+/// places are sorted, then the items swapped into them. Sorting large items
+/// themselves copies each a dozen times.
+pub(crate) fn sort_large_by<T>(items: &mut [T], compare: impl Fn(&T, &T) -> std::cmp::Ordering) {
+    let mut order: Vec<usize> = (0..items.len()).collect();
+    order.sort_by(|&a, &b| compare(&items[a], &items[b]));
+    apply_order(items, &order);
+}
+
+/// Puts at each place `i` the item that was at `order[i]` (`order` holds
+/// each place once), by swaps within the list.
+pub(crate) fn apply_order<T>(items: &mut [T], order: &[usize]) {
+    let mut placed = vec![false; items.len()];
+    for start in 0..items.len() {
+        let mut at = start;
+        while !placed[at] {
+            placed[at] = true;
+            let from = order[at];
+            if from == start {
+                break;
+            }
+            items.swap(at, from);
+            at = from;
+        }
+    }
+}
+
 /// Runs `f` over `items` on all cores, keeping the input order.
 pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
     parallel_map_min(items, 64, f)
@@ -166,4 +193,33 @@ pub(crate) fn in_chunks<T: Sync, R: Send>(
         out.extend(part);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each place gets the item its order names, whatever the cycles.
+    #[test]
+    fn apply_order_moves_each_item_to_its_place() {
+        let orders: [&[usize]; 5] = [&[], &[0, 1, 2], &[2, 0, 1], &[1, 0, 3, 2, 4], &[4, 3, 0, 1, 2]];
+        for order in orders {
+            let items: Vec<char> = "abcde".chars().take(order.len()).collect();
+            let expected: Vec<char> = order.iter().map(|&i| items[i]).collect();
+            let mut moved = items.clone();
+            apply_order(&mut moved, order);
+            assert_eq!(moved, expected, "{order:?}");
+        }
+    }
+
+    /// The order `sort_by` gives, equal items kept as they came.
+    #[test]
+    fn sorting_large_items_is_a_stable_sort() {
+        let items: Vec<(u8, usize)> = [3u8, 1, 3, 0, 1, 2, 3, 0].iter().enumerate().map(|(i, &k)| (k, i)).collect();
+        let mut expected = items.clone();
+        expected.sort_by_key(|&(k, _)| k);
+        let mut sorted = items;
+        sort_large_by(&mut sorted, |a, b| a.0.cmp(&b.0));
+        assert_eq!(sorted, expected);
+    }
 }
