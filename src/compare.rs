@@ -431,8 +431,9 @@ pub fn against_worktree<'a>(
         tracked_skills.extend(entries.iter().filter(|e| e.path.ends_with("/SKILL.md")).map(|e| e.path.clone()));
         linked |= !links.is_empty();
         let changed = kept;
+        let folders = Folders::new(&regions);
         let (wanted, rest): (Vec<git::TreeEntry>, Vec<git::TreeEntry>) =
-            entries.into_iter().partition(|e| covered(&e.path, &regions));
+            entries.into_iter().partition(|e| folders.cover(&e.path));
         let submodules = rest.into_iter().filter(|e| e.mode == "160000").map(|e| e.path).collect();
         // A symlink in a copy may point at what only a whole tree holds.
         if wanted.iter().any(|e| e.mode == "120000") {
@@ -562,9 +563,10 @@ fn overlaid<'a>(
     // The same skills' own rules run in both states: those in a folder
     // that differs in either.
     let regions: BTreeSet<String> = sides.iter().flat_map(|s| s.regions.iter().cloned()).collect();
-    let top = repo_root.to_path_buf();
+    let (top, regions) = (repo_root.to_path_buf(), Folders::new(&regions));
     let only = crate::engine::check::SkillFilter(std::sync::Arc::new(move |dir: &Path| {
-        dir.strip_prefix(&top).is_ok_and(|rel| covered(&crate::engine::paths::rel_string(rel), &regions))
+        crate::engine::paths::strip_prefix(dir, &top)
+            .is_some_and(|rel| regions.cover(&crate::engine::paths::rel_string(rel)))
     }));
     let own = ReadOptions { policy: Policy { only: Some(only), ..options.policy.clone() }, ..options.clone() };
     let state = |walked, side: usize| {
@@ -773,6 +775,21 @@ fn is_empty_dir(dir: &Path) -> bool {
 /// Whether `path` lies at or below one of `folders`.
 fn covered(path: &str, folders: &std::collections::BTreeSet<String>) -> bool {
     folders.contains(path) || path.match_indices('/').any(|(at, _)| folders.contains(&path[..at]))
+}
+
+/// Folders (relative to the repository's top, `/`-separated) asked of
+/// every path of a tree or every skill of a walk: [`covered`] by hash.
+struct Folders(std::collections::HashSet<String, foldhash::fast::RandomState>);
+
+impl Folders {
+    fn new(folders: &std::collections::BTreeSet<String>) -> Folders {
+        Folders(folders.iter().cloned().collect())
+    }
+
+    /// Whether `path` is one of the folders or lies in one.
+    fn cover(&self, path: &str) -> bool {
+        !self.0.is_empty() && diff::lies_in(&self.0, path)
+    }
 }
 
 /// An answer as one line of text for a person (control characters shown,

@@ -269,26 +269,25 @@ pub fn holds_change(folder: &str, changed: &std::collections::BTreeSet<String>) 
         || folder.match_indices('/').any(|(at, _)| changed.contains(&folder[..at]))
 }
 
-/// The skill folders `touched` does not account for: a changed path
-/// outside every skill folder of both states (config.yaml, a bundle, a
-/// credential file) may change any skill.
+/// Whether a changed path lies outside every skill folder of both states
+/// (config.yaml, a bundle, a credential file): `touched` does not account
+/// for it, and it may change any skill.
 pub fn touches_home(states: [&State; 2], base: &Path, changed: &std::collections::BTreeSet<String>) -> bool {
-    let mut folders: Vec<String> = Vec::new();
+    let mut folders: HashSet<String, foldhash::fast::RandomState> = HashSet::default();
     for state in states {
         for skill in &state.catalog.skills {
             if let Some(rel) = paths::strip_prefix(&state.shown_path(&skill.skill_dir), base) {
-                folders.push(format!("{}/", paths::rel_string(rel)));
+                folders.insert(paths::rel_string(rel));
             }
         }
     }
-    folders.sort();
-    changed.iter().any(|c| {
-        let probe = format!("{c}/");
-        // The last folder sorting at or before the path is the only one
-        // that can hold it.
-        let at = folders.partition_point(|f| f.as_str() <= probe.as_str());
-        !(at > 0 && probe.starts_with(&folders[at - 1]))
-    })
+    !changed.iter().all(|c| lies_in(&folders, c))
+}
+
+/// Whether `path` (relative, `/`-separated) is one of `folders` or lies in
+/// one: a folder that is the path or one of its leading folders.
+pub fn lies_in<S: std::hash::BuildHasher>(folders: &HashSet<String, S>, path: &str) -> bool {
+    folders.contains(path) || path.match_indices('/').any(|(at, _)| folders.contains(&path[..at]))
 }
 
 /// Compares two states. `home` is the home as the user names it (folders
@@ -540,8 +539,8 @@ const INSTALL_FIELDS: [&str; 4] = ["install.builtin", "install.trusted", "instal
 
 #[cfg(test)]
 mod tests {
-    use super::holds_change;
-    use std::collections::BTreeSet;
+    use super::{holds_change, lies_in};
+    use std::collections::{BTreeSet, HashSet};
 
     /// The definition, pair by pair: the change is the folder, below it, or
     /// a folder holding it.
@@ -565,6 +564,14 @@ mod tests {
         }
         sets.push(paths.iter().map(|p| p.to_string()).collect());
         sets.push(["a/b-c/SKILL.md", "a/bc", "b"].iter().map(|p| p.to_string()).collect());
+        // The same definition read the other way: the changes as folders.
+        for changed in &sets {
+            let as_folders: HashSet<String> = changed.iter().cloned().collect();
+            for path in paths {
+                let by_definition = changed.iter().any(|c| c == path || path.starts_with(&format!("{c}/")));
+                assert_eq!(lies_in(&as_folders, path), by_definition, "{path:?} in {changed:?}");
+            }
+        }
         for changed in &sets {
             for folder in folders {
                 assert_eq!(
