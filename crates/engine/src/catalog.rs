@@ -167,7 +167,7 @@ impl CatalogSkill {
             name: name.to_owned(),
             description: description.to_owned(),
             tags: Vec::new(),
-            frontmatter: Map::new(),
+            frontmatter: Map::default(),
             name_field: NameField::NotAString,
             frontmatter_kind: FrontmatterKind::None,
             body_line: 1,
@@ -235,7 +235,7 @@ pub struct Catalog {
 /// Drops a skill's frontmatter (its string `name` is kept apart): see
 /// [`Catalog::lean`].
 pub(crate) fn drop_frontmatter(skill: &mut CatalogSkill) {
-    skill.frontmatter = Map::new();
+    skill.frontmatter = Map::default();
 }
 
 impl Catalog {
@@ -309,7 +309,7 @@ impl Engine {
             }
             Err(e) => Parsed {
                 file,
-                fields: Map::new(),
+                fields: Map::default(),
                 kind: FrontmatterKind::None,
                 body_line: 1,
                 listing: Listing::Skip,
@@ -350,7 +350,7 @@ impl Engine {
             Some(row) => frontmatter::parse(&row.content).0.fields,
             None => match super::source::read_text(&skill.skill_md) {
                 Ok(text) => frontmatter::parse(&text).0.fields,
-                Err(_) => Map::new(),
+                Err(_) => Map::default(),
             },
         };
         std::borrow::Cow::Owned(fields)

@@ -99,7 +99,8 @@ pub fn body(content: &str) -> &str {
 }
 
 fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, LoadError>) -> (Frontmatter, &str) {
-    let none = |body_start| Frontmatter { fields: Map::new(), body_start, kind: FrontmatterKind::None, yaml_len: 0 };
+    let none =
+        |body_start| Frontmatter { fields: Map::default(), body_start, kind: FrontmatterKind::None, yaml_len: 0 };
     let Some((yaml, body)) = split(content) else {
         return (none(0), content.strip_prefix('\u{feff}').unwrap_or(content));
     };
@@ -107,7 +108,7 @@ fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, LoadError>) ->
     let body_start = stripped.len() - body.len();
     let (fields, kind) = match load(yaml) {
         Ok(Value::Map(m)) => (m, FrontmatterKind::Yaml),
-        Ok(_) => (Map::new(), FrontmatterKind::NotAMapping),
+        Ok(_) => (Map::default(), FrontmatterKind::NotAMapping),
         Err(e) => (split_lines(yaml), FrontmatterKind::Fallback(Box::new(e))),
     };
     (Frontmatter { fields, body_start, kind, yaml_len: yaml.len() }, body)
@@ -115,7 +116,7 @@ fn parse_with(content: &str, load: impl Fn(&str) -> Result<Value, LoadError>) ->
 
 /// The fallback: each line with a `:` becomes `key.strip(): value.strip()`.
 fn split_lines(yaml: &str) -> Map {
-    let mut map = Map::new();
+    let mut map = Map::default();
     for line in py_strip(yaml).split('\n') {
         if let Some((key, value)) = line.split_once(':') {
             map.insert(Key::from(py_strip(key)), Value::Str(py_strip(value).to_owned()));

@@ -57,7 +57,7 @@ impl Home {
         let config_text = text.as_ref().and_then(|t| t.as_ref().ok().cloned());
         let (raw_config, config_problem) = match text {
             Some(text) => raw_config_of(&config_path, text, Loader::CSafe),
-            None => (Map::new(), None),
+            None => (Map::default(), None),
         };
         let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
         let external_dirs = external_dirs(&root, &skills_dir, &raw_config, env);
@@ -74,7 +74,7 @@ impl Home {
         let config_text = text.as_ref().and_then(|t| t.as_ref().ok().cloned());
         let (raw_config, config_problem) = match text {
             Some(text) => raw_config_of(&config_path, text, Loader::CSafe),
-            None => (Map::new(), None),
+            None => (Map::default(), None),
         };
         let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
         let external_dirs = external_dirs(&self.root, &self.skills_dir, &raw_config, env);
@@ -144,7 +144,7 @@ impl Home {
 /// the home's config.yaml, `yaml.safe_load` for the managed overlay.
 fn read_raw_config(path: &Path, loader: Loader) -> (Map, Option<String>) {
     if fs::symlink_metadata(path).is_err() {
-        return (Map::new(), None);
+        return (Map::default(), None);
     }
     raw_config_of(path, super::source::read_text(path), loader)
 }
@@ -153,13 +153,13 @@ fn read_raw_config(path: &Path, loader: Loader) -> (Map, Option<String>) {
 fn raw_config_of(path: &Path, text: Result<String, super::source::ReadError>, loader: Loader) -> (Map, Option<String>) {
     let text = match text {
         Ok(t) => t,
-        Err(e) => return (Map::new(), Some(format!("{}: {e}", path.display()))),
+        Err(e) => return (Map::default(), Some(format!("{}: {e}", path.display()))),
     };
     match yaml::load_with(&text, loader) {
         Ok(Value::Map(m)) => (m, None),
-        Ok(Value::Null) => (Map::new(), None),
-        Ok(_) => (Map::new(), Some(format!("{}: not a mapping; Hermes ignores it", path.display()))),
-        Err(e) => (Map::new(), Some(format!("{}: invalid YAML: {e}", path.display()))),
+        Ok(Value::Null) => (Map::default(), None),
+        Ok(_) => (Map::default(), Some(format!("{}: not a mapping; Hermes ignores it", path.display()))),
+        Err(e) => (Map::default(), Some(format!("{}: invalid YAML: {e}", path.display()))),
     }
 }
 
@@ -171,7 +171,7 @@ fn default_config() -> Map {
                 inline_shell_timeout: 10\n  guard_agent_created: false\n  write_approval: false\n";
     match crate::yaml::load(yaml) {
         Ok(Value::Map(m)) => m,
-        _ => Map::new(),
+        _ => Map::default(),
     }
 }
 
@@ -364,12 +364,12 @@ mod tests {
         let config = Path::new("/nonexistent/config.yaml");
         fs::write(managed.join("config.yaml"), "skills:\n  template_vars: false\t# off\n").unwrap();
         assert_eq!(
-            merged_config(config, &Map::new(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
+            merged_config(config, &Map::default(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
             Value::Bool(true)
         );
         fs::write(managed.join("config.yaml"), "skills:\n  template_vars: false  # off\n").unwrap();
         assert_eq!(
-            merged_config(config, &Map::new(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
+            merged_config(config, &Map::default(), false, &env)["skills"].get("template_vars").cloned().unwrap(),
             Value::Bool(false)
         );
     }

@@ -23,7 +23,7 @@ pub struct PreprocessConfig {
 impl PreprocessConfig {
     /// From the merged `skills:` value (`{}` when it is not a mapping).
     pub fn from_skills(skills: Option<&Value>) -> PreprocessConfig {
-        let empty = Map::new();
+        let empty = Map::default();
         let cfg = skills.and_then(Value::as_map).unwrap_or(&empty);
         let template_vars = cfg.get("template_vars").map_or(true, Value::truthy);
         let inline_shell = cfg.get("inline_shell").is_some_and(Value::truthy);

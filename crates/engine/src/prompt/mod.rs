@@ -537,7 +537,7 @@ impl WalkedSkill {
     /// from its frontmatter parsed already (`None`: it could not be read).
     pub(crate) fn of(engine: &Engine, path: PathBuf, root: &Path, fm: Option<&Map>) -> WalkedSkill {
         let (compatible, desc) = fm.map_or((true, String::new()), |fm| judge_frontmatter(engine, fm));
-        let entry = snapshot_entry(&path, root, fm.unwrap_or(&Map::new()), desc);
+        let entry = snapshot_entry(&path, root, fm.unwrap_or(&Map::default()), desc);
         WalkedSkill { path, compatible, entry }
     }
 }
@@ -604,5 +604,5 @@ fn folder_name(skill_md: &Path) -> String {
 
 /// The category `_build_snapshot_entry` gives a SKILL.md under `root`.
 fn external_category(skill_md: &Path, root: &Path) -> String {
-    snapshot_entry(skill_md, root, &Map::new(), String::new()).map(|e| e.category).unwrap_or_default()
+    snapshot_entry(skill_md, root, &Map::default(), String::new()).map(|e| e.category).unwrap_or_default()
 }

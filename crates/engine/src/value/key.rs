@@ -194,7 +194,7 @@ mod tests {
 
     #[test]
     fn string_lookups_find_string_keys() {
-        let mut m = Map::new();
+        let mut m = Map::default();
         m.insert(Key::from("name"), Value::Int(1));
         m.insert(Key::new(Value::Int(7)).unwrap(), Value::Int(2));
         assert_eq!(m.get("name"), Some(&Value::Int(1)));

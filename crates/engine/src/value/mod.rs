@@ -41,7 +41,7 @@ pub enum Value {
 /// A mapping with Python's dict semantics: keys compare as Python compares
 /// them (`1 == 1.0 == True`), so a later equal key replaces the value and
 /// keeps the first key.
-pub type Map = IndexMap<Key, Value>;
+pub type Map = IndexMap<Key, Value, foldhash::fast::RandomState>;
 
 impl Value {
     /// Python `==`: numbers across types (`1 == 1.0 == True`), containers

@@ -50,7 +50,7 @@ fn value(nodes: &mut [Node], id: NodeId, depth: usize) -> Option<Value> {
         }
         (Tag::Map, NodeKind::Map(pairs)) => {
             let pairs = std::mem::take(pairs);
-            let mut map = Map::with_capacity(pairs.len());
+            let mut map = Map::with_capacity_and_hasher(pairs.len(), Default::default());
             for (k, v) in pairs {
                 // `flatten_mapping` makes a `=` key a plain string.
                 if nodes[k].tag == Tag::Value {
