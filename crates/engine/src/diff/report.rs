@@ -368,7 +368,7 @@ pub(super) fn bundle_changes(
     after_ctx: &Context,
     before: &State,
     after: &State,
-    renders: &dyn Fn(&crate::bundles::Bundle) -> bool,
+    renders: &(dyn Fn(&crate::bundles::Bundle) -> bool + Sync),
 ) -> Vec<BundleChange> {
     let (old, new) = (&before.catalog.bundles.bundles, &after.catalog.bundles.bundles);
     let session = |s: &State| Some(s.engine.options.session_id.clone());
@@ -387,8 +387,8 @@ pub(super) fn bundle_changes(
     let mut slugs: Vec<&String> = old.keys().chain(new.keys()).collect();
     slugs.sort();
     slugs.dedup();
-    let mut out = Vec::new();
-    for slug in slugs {
+    // Each bundle's members are loaded in both states: on all cores.
+    let changes = crate::parallel_map_min(&slugs, 8, |&slug| {
         let (b, a) = (describe(before_ctx, slug), describe(after_ctx, slug));
         let change = match (&b, &a) {
             (None, Some(_)) => ChangeKind::Added,
@@ -406,11 +406,9 @@ pub(super) fn bundle_changes(
         } else {
             None
         };
-        if !fields.is_empty() || message.is_some() {
-            out.push(BundleChange { slug: slug.clone(), change, fields, message });
-        }
-    }
-    out
+        (!fields.is_empty() || message.is_some()).then(|| BundleChange { slug: slug.clone(), change, fields, message })
+    });
+    changes.into_iter().flatten().collect()
 }
 
 fn member_status(status: &crate::messages::MemberStatus) -> String {
