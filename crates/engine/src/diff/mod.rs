@@ -43,6 +43,8 @@ pub struct State<'a> {
     /// Where this state's files were written, and the folders they stand
     /// for: answers name the latter.
     pub written_as: Vec<(PathBuf, PathBuf)>,
+    /// The same as text, for the texts answers quote.
+    written_text: Vec<(String, String)>,
     /// Every `*.md` name below the roots a name lookup can find: lookups
     /// need no walk.
     md_names: std::sync::Arc<HashSet<std::ffi::OsString>>,
@@ -141,7 +143,9 @@ impl<'a> State<'a> {
         let index = checked.index.unwrap_or_else(|| engine.prompt_index(&options.index))?;
         let request = CostRequest { index: options.index.clone(), tokenizer: options.tokenizer, loaded: false };
         let cost = engine.cost_of(&index, &request);
-        Ok(State { engine, catalog, findings, index, cost, written_as, md_names })
+        let written_text =
+            written_as.iter().map(|(written, real)| (paths::path_string(written), paths::path_string(real))).collect();
+        Ok(State { engine, catalog, findings, index, cost, written_as, written_text, md_names })
     }
 
     /// `path` as the user knows it: the written tree's folder replaced by
@@ -160,10 +164,9 @@ impl<'a> State<'a> {
     /// `text` with the written tree's folder named as the one it stands for.
     fn shown_text(&self, text: &str) -> String {
         let mut text = text.to_owned();
-        for (written, real) in &self.written_as {
-            let written = paths::path_string(written);
-            if text.contains(&written) {
-                text = text.replace(&written, &paths::path_string(real));
+        for (written, real) in &self.written_text {
+            if text.contains(written.as_str()) {
+                text = text.replace(written.as_str(), real);
             }
         }
         text
@@ -387,7 +390,7 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
 fn answers(state: &State, home: &Path) -> Vec<Answer> {
     let catalog = &state.catalog;
     // Keyed by the path's bytes: hashing a `Path` walks its components.
-    let lines: HashMap<&std::ffi::OsStr, (&str, Size)> = state
+    let lines: HashMap<&std::ffi::OsStr, (&str, Size), foldhash::fast::RandomState> = state
         .cost
         .skills
         .iter()
@@ -458,11 +461,12 @@ fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)
     let mut pairs = Vec::new();
     // A folder below two roots (one holding the other) is two skills of
     // each state: paired in scan order.
-    let mut new_by_folder: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
+    let mut new_by_folder: HashMap<&str, std::collections::VecDeque<usize>, foldhash::fast::RandomState> =
+        HashMap::default();
     for (j, a) in new.iter().enumerate() {
         new_by_folder.entry(a.folder.as_str()).or_default().push_back(j);
     }
-    let mut new_paired: HashSet<usize> = HashSet::new();
+    let mut new_paired: HashSet<usize, foldhash::fast::RandomState> = HashSet::default();
     let mut old_left = Vec::new();
     for (i, a) in old.iter().enumerate() {
         match new_by_folder.get_mut(a.folder.as_str()).and_then(|same| same.pop_front()) {
@@ -473,7 +477,8 @@ fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)
             None => old_left.push(i),
         }
     }
-    let mut new_by_name: HashMap<&str, std::collections::VecDeque<usize>> = HashMap::new();
+    let mut new_by_name: HashMap<&str, std::collections::VecDeque<usize>, foldhash::fast::RandomState> =
+        HashMap::default();
     for j in (0..new.len()).filter(|j| !new_paired.contains(j)) {
         new_by_name.entry(new[j].name.as_str()).or_default().push_back(j);
     }
