@@ -432,7 +432,8 @@ impl Engine {
             cat_descs.extend(descriptions);
         }
 
-        let mut seen: HashSet<String> = by_category.values().flatten().map(|c| c.name.clone()).collect();
+        let mut seen: HashSet<String, foldhash::fast::RandomState> =
+            by_category.values().flatten().map(|c| c.name.clone()).collect();
         for ext in &self.home.external_dirs {
             if !paths::exists(ext) {
                 continue;
@@ -479,10 +480,10 @@ impl Engine {
             let top = category.split('/').next().unwrap_or(&category);
             // Hermes sorts by name alone, keeping the first of a name.
             skills.sort_by(|a, b| a.name.cmp(&b.name));
-            let mut shown: HashSet<String> = HashSet::new();
-            let mut kept = Vec::with_capacity(skills.len());
+            // Sorted, the skills of a name come together: the first is kept.
+            let mut kept: Vec<Candidate> = Vec::with_capacity(skills.len());
             for c in skills {
-                if shown.insert(c.name.clone()) {
+                if !matches!(kept.last(), Some(k) if k.name == c.name) {
                     kept.push(c);
                 } else {
                     leave_out(c.name, category.clone(), c.path, LeftOutWhy::NameTaken);
@@ -605,4 +606,38 @@ fn folder_name(skill_md: &Path) -> String {
 /// The category `_build_snapshot_entry` gives a SKILL.md under `root`.
 fn external_category(skill_md: &Path, root: &Path) -> String {
     snapshot_entry(skill_md, root, &Map::default(), String::new()).map(|e| e.category).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::env::{Env, Os};
+
+    /// Two skills of one name in one category: the index shows one of them
+    /// (the first of the name once sorted), once, and leaves the other out
+    /// as a name taken; a third skill between them in folder order keeps
+    /// its line.
+    #[test]
+    fn a_category_shows_one_skill_of_a_name() {
+        let home = tempfile::tempdir().unwrap();
+        for (dir, name) in [("tools/b", "dup"), ("tools/a", "dup"), ("tools/ab", "aaa"), ("tools/c", "zzz")] {
+            let folder = home.path().join("skills").join(dir);
+            std::fs::create_dir_all(&folder).unwrap();
+            let text = format!("---\nname: {name}\ndescription: From {dir}.\n---\nBody.\n");
+            std::fs::write(folder.join("SKILL.md"), text).unwrap();
+        }
+        let env = Env::with_vars([("HOME", "/nonexistent")], Os::Linux);
+        let engine = Engine::new(home.path().to_path_buf(), env, Default::default());
+        let index = engine.prompt_index(&IndexRequest::default()).unwrap();
+        let text = index.render();
+        let lines: Vec<&str> = text.lines().filter(|l| l.trim_start().starts_with("- ")).collect();
+        assert_eq!(lines.len(), 3, "{text}");
+        assert_eq!(lines.iter().filter(|l| l.contains("- dup: From tools/")).count(), 1, "{text}");
+        assert!(lines[0].contains("- aaa:") && lines[2].contains("- zzz:"), "{text}");
+        let taken: Vec<&LeftOut> = index.left_out.iter().filter(|l| l.why == LeftOutWhy::NameTaken).collect();
+        assert_eq!(taken.len(), 1, "{:?}", index.left_out.iter().map(|l| &l.name).collect::<Vec<_>>());
+        assert_eq!(taken[0].name, "dup");
+        let shown_dir = if lines[1].contains("tools/a.") { "a" } else { "b" };
+        assert!(!taken[0].path.as_ref().unwrap().ends_with(format!("tools/{shown_dir}/SKILL.md")));
+    }
 }
