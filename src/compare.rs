@@ -774,7 +774,7 @@ fn is_empty_dir(dir: &Path) -> bool {
 
 /// Whether `path` lies at or below one of `folders`.
 fn covered(path: &str, folders: &std::collections::BTreeSet<String>) -> bool {
-    folders.contains(path) || path.match_indices('/').any(|(at, _)| folders.contains(&path[..at]))
+    crate::engine::paths::lies_in(path, |f| folders.contains(f))
 }
 
 /// Folders (relative to the repository's top, `/`-separated) asked of
@@ -788,7 +788,7 @@ impl Folders {
 
     /// Whether `path` is one of the folders or lies in one.
     fn cover(&self, path: &str) -> bool {
-        !self.0.is_empty() && diff::lies_in(&self.0, path)
+        !self.0.is_empty() && crate::engine::paths::lies_in(path, |f| self.0.contains(f))
     }
 }
 

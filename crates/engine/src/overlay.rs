@@ -27,7 +27,7 @@ impl Overlay {
     pub fn covers(&self, real: &Path) -> bool {
         let Some(rel) = paths::strip_prefix(real, &self.real_top) else { return false };
         let rel = paths::rel_string(rel);
-        self.regions.contains(&rel) || rel.match_indices('/').any(|(at, _)| self.regions.contains(&rel[..at]))
+        paths::lies_in(&rel, |folder| self.regions.contains(folder))
     }
 
     /// Where the file the user knows as `real` is read from.

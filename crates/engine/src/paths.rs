@@ -175,6 +175,12 @@ pub fn rel_string(path: &Path) -> String {
     out
 }
 
+/// Whether `path` (relative, `/`-separated) is a folder `is_folder` names
+/// or lies in one: the path itself or one of its leading folders.
+pub fn lies_in(path: &str, is_folder: impl Fn(&str) -> bool) -> bool {
+    is_folder(path) || path.match_indices('/').any(|(at, _)| is_folder(&path[..at]))
+}
+
 /// `path.strip_prefix(base)`: by the text where both are written plainly
 /// (no empty or `.` part, no `/` at the end), as the paths skillscope
 /// joins are, else by their components (which finds the same).

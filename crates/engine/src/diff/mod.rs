@@ -267,9 +267,7 @@ pub fn holds_change(folder: &str, changed: &std::collections::BTreeSet<String>) 
     let inside = format!("{folder}/");
     // Paths below the folder sort together, right from `folder/` on.
     let below = changed.range::<str, _>((Bound::Included(inside.as_str()), Bound::Unbounded)).next();
-    changed.contains(folder)
-        || below.is_some_and(|c| c.starts_with(&inside))
-        || folder.match_indices('/').any(|(at, _)| changed.contains(&folder[..at]))
+    below.is_some_and(|c| c.starts_with(&inside)) || paths::lies_in(folder, |c| changed.contains(c))
 }
 
 /// Whether a changed path lies outside every skill folder of both states
@@ -284,13 +282,7 @@ pub fn touches_home(states: [&State; 2], base: &Path, changed: &std::collections
             }
         }
     }
-    !changed.iter().all(|c| lies_in(&folders, c))
-}
-
-/// Whether `path` (relative, `/`-separated) is one of `folders` or lies in
-/// one: a folder that is the path or one of its leading folders.
-pub fn lies_in<S: std::hash::BuildHasher>(folders: &HashSet<String, S>, path: &str) -> bool {
-    folders.contains(path) || path.match_indices('/').any(|(at, _)| folders.contains(&path[..at]))
+    !changed.iter().all(|c| paths::lies_in(c, |f| folders.contains(f)))
 }
 
 /// Compares two states. `home` is the home as the user names it (folders
@@ -544,7 +536,8 @@ const INSTALL_FIELDS: [&str; 4] = ["install.builtin", "install.trusted", "instal
 
 #[cfg(test)]
 mod tests {
-    use super::{holds_change, lies_in};
+    use super::holds_change;
+    use crate::paths::lies_in;
     use std::collections::{BTreeSet, HashSet};
 
     /// The definition, pair by pair: the change is the folder, below it, or
@@ -574,7 +567,7 @@ mod tests {
             let as_folders: HashSet<String> = changed.iter().cloned().collect();
             for path in paths {
                 let by_definition = changed.iter().any(|c| c == path || path.starts_with(&format!("{c}/")));
-                assert_eq!(lies_in(&as_folders, path), by_definition, "{path:?} in {changed:?}");
+                assert_eq!(lies_in(path, |f| as_folders.contains(f)), by_definition, "{path:?} in {changed:?}");
             }
         }
         for changed in &sets {
