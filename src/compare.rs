@@ -431,9 +431,10 @@ pub fn against_worktree<'a>(
         tracked_skills.extend(entries.iter().filter(|e| e.path.ends_with("/SKILL.md")).map(|e| e.path.clone()));
         linked |= !links.is_empty();
         let changed = kept;
-        let folders = Folders::new(&regions);
+        // Asked of every path of the tree: by hash.
+        let folders: paths::FolderSet = regions.iter().cloned().collect();
         let (wanted, rest): (Vec<git::TreeEntry>, Vec<git::TreeEntry>) =
-            entries.into_iter().partition(|e| folders.cover(&e.path));
+            entries.into_iter().partition(|e| folders.covers(&e.path));
         let submodules = rest.into_iter().filter(|e| e.mode == "160000").map(|e| e.path).collect();
         // A symlink in a copy may point at what only a whole tree holds.
         if wanted.iter().any(|e| e.mode == "120000") {
@@ -563,10 +564,10 @@ fn overlaid<'a>(
     // The same skills' own rules run in both states: those in a folder
     // that differs in either.
     let regions: BTreeSet<String> = sides.iter().flat_map(|s| s.regions.iter().cloned()).collect();
-    let (top, regions) = (repo_root.to_path_buf(), Folders::new(&regions));
+    let (top, regions) = (repo_root.to_path_buf(), regions.into_iter().collect::<paths::FolderSet>());
     let only = crate::engine::check::SkillFilter(std::sync::Arc::new(move |dir: &Path| {
         crate::engine::paths::strip_prefix(dir, &top)
-            .is_some_and(|rel| regions.cover(&crate::engine::paths::rel_string(rel)))
+            .is_some_and(|rel| regions.covers(&crate::engine::paths::rel_string(rel)))
     }));
     let own = ReadOptions { policy: Policy { only: Some(only), ..options.policy.clone() }, ..options.clone() };
     let state = |walked, side: usize| {
@@ -775,21 +776,6 @@ fn is_empty_dir(dir: &Path) -> bool {
 /// Whether `path` lies at or below one of `folders`.
 fn covered(path: &str, folders: &std::collections::BTreeSet<String>) -> bool {
     crate::engine::paths::lies_in(path, |f| folders.contains(f))
-}
-
-/// Folders (relative to the repository's top, `/`-separated) asked of
-/// every path of a tree or every skill of a walk: [`covered`] by hash.
-struct Folders(std::collections::HashSet<String, foldhash::fast::RandomState>);
-
-impl Folders {
-    fn new(folders: &std::collections::BTreeSet<String>) -> Folders {
-        Folders(folders.iter().cloned().collect())
-    }
-
-    /// Whether `path` is one of the folders or lies in one.
-    fn cover(&self, path: &str) -> bool {
-        !self.0.is_empty() && crate::engine::paths::lies_in(path, |f| self.0.contains(f))
-    }
 }
 
 /// An answer as one line of text for a person (control characters shown,

@@ -753,8 +753,8 @@ fn random_changes_read_from_the_working_tree_answer_as_the_revision_written_whol
 fn seeds() -> std::ops::RangeInclusive<u64> {
     let Ok(range) = std::env::var("SKILLSCOPE_OVERLAY_SEEDS") else { return 1..=32 };
     let parsed = range.split_once("..=").and_then(|(a, b)| Some((a.trim().parse().ok()?, b.trim().parse().ok()?)));
-    let (first, last) = parsed.unwrap_or_else(|| panic!("SKILLSCOPE_OVERLAY_SEEDS={range:?}: expected FIRST..=LAST"));
-    first..=last
+    let seeds = parsed.map(|(first, last)| first..=last).filter(|seeds| !seeds.is_empty());
+    seeds.unwrap_or_else(|| panic!("SKILLSCOPE_OVERLAY_SEEDS={range:?}: expected FIRST..=LAST, FIRST at most LAST"))
 }
 
 /// What the working tree's reading answers for `home` against HEAD (the

@@ -181,6 +181,24 @@ pub fn lies_in(path: &str, is_folder: impl Fn(&str) -> bool) -> bool {
     is_folder(path) || path.match_indices('/').any(|(at, _)| is_folder(&path[..at]))
 }
 
+/// Folders (relative, `/`-separated) asked of many paths whether each is
+/// one of them or lies in one ([`lies_in`], by hash).
+#[derive(Debug, Default)]
+pub struct FolderSet(std::collections::HashSet<String, foldhash::fast::RandomState>);
+
+impl FolderSet {
+    /// Whether `path` is one of the folders or lies in one.
+    pub fn covers(&self, path: &str) -> bool {
+        !self.0.is_empty() && lies_in(path, |folder| self.0.contains(folder))
+    }
+}
+
+impl FromIterator<String> for FolderSet {
+    fn from_iter<I: IntoIterator<Item = String>>(folders: I) -> FolderSet {
+        FolderSet(folders.into_iter().collect())
+    }
+}
+
 /// `path.strip_prefix(base)`: by the text where both are written plainly
 /// (no empty or `.` part, no `/` at the end), as the paths skillscope
 /// joins are, else by their components (which finds the same).
@@ -647,6 +665,20 @@ pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A folder set covers a path as the definition says: the path is one
+    /// of its folders or below one, and an empty set covers nothing.
+    #[test]
+    fn a_folder_set_covers_its_folders_and_what_lies_in_them() {
+        let paths = ["a", "a/b", "a/b/SKILL.md", "a/bc", "a/b-c/x", "b", "ab/c"];
+        for folders in [vec![], vec!["a/b"], vec!["a"], vec!["a/b", "b"], vec!["ab"]] {
+            let set: FolderSet = folders.iter().map(|f| f.to_string()).collect();
+            for path in paths {
+                let by_definition = folders.iter().any(|f| path == *f || path.starts_with(&format!("{f}/")));
+                assert_eq!(set.covers(path), by_definition, "{path:?} in {folders:?}");
+            }
+        }
+    }
 
     /// By the text or by the components, a prefix is stripped alike.
     #[test]

@@ -274,15 +274,15 @@ pub fn holds_change(folder: &str, changed: &std::collections::BTreeSet<String>) 
 /// (config.yaml, a bundle, a credential file): `touched` does not account
 /// for it, and it may change any skill.
 pub fn touches_home(states: [&State; 2], base: &Path, changed: &std::collections::BTreeSet<String>) -> bool {
-    let mut folders: HashSet<String, foldhash::fast::RandomState> = HashSet::default();
-    for state in states {
-        for skill in &state.catalog.skills {
-            if let Some(rel) = paths::strip_prefix(&state.shown_path(&skill.skill_dir), base) {
-                folders.insert(paths::rel_string(rel));
-            }
-        }
-    }
-    !changed.iter().all(|c| paths::lies_in(c, |f| folders.contains(f)))
+    let folders: paths::FolderSet = states
+        .iter()
+        .flat_map(|state| {
+            state.catalog.skills.iter().filter_map(|skill| {
+                paths::strip_prefix(&state.shown_path(&skill.skill_dir), base).map(paths::rel_string)
+            })
+        })
+        .collect();
+    !changed.iter().all(|c| folders.covers(c))
 }
 
 /// Compares two states. `home` is the home as the user names it (folders
