@@ -793,9 +793,17 @@ pub fn change_line(change: &diff::FieldChange) -> String {
     format!("{}: {} → {}", change.field, shown(&change.before), shown(&change.after))
 }
 
-/// Why a skill is not offered, or that it is.
-pub fn why_shown(why: &Option<String>) -> String {
-    why.as_deref().map_or("offered".to_owned(), |w| format!("not offered ({})", crate::sanitize::clean_line(w)))
+/// `why: before → after` for a skill whose being offered changed: on each
+/// side why it is not offered, or that it is (`—` where it does not exist).
+pub fn why_line(skill: &diff::SkillChange) -> Option<String> {
+    let (before, after) = skill.why.as_ref()?;
+    let side = |exists: bool, why: &Option<String>| match (exists, why) {
+        (false, _) => "—".to_owned(),
+        (true, None) => "offered".to_owned(),
+        (true, Some(why)) => format!("not offered ({})", crate::sanitize::clean_line(why)),
+    };
+    let (was, is) = (skill.change != diff::ChangeKind::Added, skill.change != diff::ChangeKind::Removed);
+    Some(format!("why: {} → {}", side(was, before), side(is, after)))
 }
 
 /// Writes the tree of `commit` into a temporary folder of ours (in memory

@@ -446,3 +446,30 @@ fn d_asks_which_revision_to_mark_changes_since() {
     assert!(app.since_prompt.is_none());
     assert_eq!(app.since.as_ref().map(|s| s.on), Some(false), "Esc leaves the marks off");
 }
+
+/// `d` on a skill the change added shows its one side's answers: why it
+/// is not offered, as `skillscope diff` says.
+#[test]
+fn the_diff_of_an_added_skill_says_why_it_is_not_offered() {
+    let t = tempfile::tempdir().unwrap();
+    let home = t.path().join("home");
+    write_skill(&home, "ops/deploy", "deploy", "ship it", "Run it.\n");
+    common::git(&home, &["init", "-q", "-b", "main"]);
+    common::git(&home, &["add", "-A"]);
+    common::git(&home, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
+    let dir = home.join("skills/ops/winonly");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "---\nname: winonly\ndescription: Only on Windows.\nplatforms: [windows]\n---\nBody.\n";
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    let mut app = app_for(&home);
+    key(&mut app, KeyCode::Char('D'));
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "winonly");
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(selected_name(&app).as_deref(), Some("winonly"));
+    key(&mut app, KeyCode::Char('d'));
+    let shown = screen(&mut app, 160, 30);
+    assert!(shown.contains("added since HEAD"), "{shown}");
+    assert!(shown.contains("why: — → not offered (platform:"), "{shown}");
+}

@@ -436,7 +436,20 @@ fn gist(skill: &SkillChange) -> String {
     if skill.message.is_some() {
         parts.push("message".into());
     }
-    parts.extend(skill.decisions.iter().map(|d| d.field.to_owned()));
+    let alone = matches!(skill.change, diff::ChangeKind::Added | diff::ChangeKind::Removed);
+    if alone {
+        // Its one side's answers, in brief: whether it is (was) offered,
+        // and the guard's verdict where it is not safe.
+        if skill.why.is_some() {
+            parts.push("not offered".into());
+        }
+        let verdict = skill.decisions.iter().find(|d| d.field == "guard.verdict");
+        if let Some(verdict) = verdict.and_then(|d| d.after.as_str().or(d.before.as_str())) {
+            parts.push(format!("guard {}", clean_line(verdict)));
+        }
+    } else {
+        parts.extend(skill.decisions.iter().map(|d| d.field.to_owned()));
+    }
     let (b, a) = skill.index;
     if b.tokens != a.tokens {
         parts.push(format!("index {} tokens", sign(a.tokens as i128 - b.tokens as i128)));
@@ -529,8 +542,8 @@ fn write_text(
         for f in &skill.fields {
             writeln!(out, "    {}", compare::change_line(f))?;
         }
-        if let Some((before, after)) = &skill.why {
-            writeln!(out, "    why: {} → {}", compare::why_shown(before), compare::why_shown(after))?;
+        if let Some(why) = compare::why_line(skill) {
+            writeln!(out, "    {why}")?;
         }
         for d in &skill.decisions {
             writeln!(out, "    {}", compare::change_line(d))?;
@@ -653,9 +666,8 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         for f in &skill.fields {
             let _ = writeln!(head, "- {}", markdown_text(&compare::change_line(f)));
         }
-        if let Some((before, after)) = &skill.why {
-            let (before, after) = (compare::why_shown(before), compare::why_shown(after));
-            let _ = writeln!(head, "- why: {} → {}", markdown_text(&before), markdown_text(&after));
+        if let Some(why) = compare::why_line(skill) {
+            let _ = writeln!(head, "- {}", markdown_text(&why));
         }
         for d in &skill.decisions {
             let _ = writeln!(head, "- {}", markdown_text(&compare::change_line(d)));

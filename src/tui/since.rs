@@ -171,6 +171,12 @@ pub fn diff_lines(
     for f in &change.fields {
         out.extend(wrap_text(&format!("  {}", crate::compare::change_line(f)), width, theme.text));
     }
+    if let Some(why) = crate::compare::why_line(change) {
+        out.extend(wrap_text(&format!("  {why}"), width, theme.text));
+    }
+    for d in &change.decisions {
+        out.extend(wrap_text(&format!("  {}", crate::compare::change_line(d)), width, theme.text));
+    }
     out.push(Line::default());
     if message {
         match change.message_diff() {

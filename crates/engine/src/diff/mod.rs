@@ -326,8 +326,20 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
     // touched, changed or put in play, on worker threads.
     let work: Vec<_> = pairs.iter().zip(&status).collect();
     let rendered = crate::parallel_map_min(&work, 16, |&(&pair, &(dir_touched, alike))| match pair {
-        (Some(o), None) => Some(SkillChange::gone(&old[o])),
-        (None, Some(n)) => Some(SkillChange::arrived(&new[n])),
+        (Some(o), None) => {
+            let o = &old[o];
+            let mut change = SkillChange::gone(o);
+            change.why = (!o.offered).then(|| (why_not(before, &ctx_before, o.index), None));
+            change.decisions = decisions_alone(before, o.index, Side::Before);
+            Some(change)
+        }
+        (None, Some(n)) => {
+            let n = &new[n];
+            let mut change = SkillChange::arrived(n);
+            change.why = (!n.offered).then(|| (None, why_not(after, &ctx_after, n.index)));
+            change.decisions = decisions_alone(after, n.index, Side::After);
+            Some(change)
+        }
         (Some(o), Some(n)) => {
             let (o, n) = (&old[o], &new[n]);
             if alike && !plays(o) && !plays(n) {
@@ -500,34 +512,63 @@ fn why_not<'s>(state: &'s State, ctx: &'s Context<'s>, index: usize) -> Option<S
     Some(format!("{}: {}", step.step, state.shown_text(&step.detail)))
 }
 
-/// The guard's verdict and its install decision at each trust level,
-/// where they differ (one scan of each folder, as `skillscope scan` makes).
+/// The guard's verdict and its install decision at each trust level of the
+/// skill at `index` (one scan of its folder, as `skillscope scan` makes);
+/// nothing for a database row.
+fn guard_decisions(state: &State, index: usize) -> Vec<(&'static str, &'static str)> {
+    let skill = &state.catalog.skills[index];
+    if skill.db_row.is_some() {
+        return Vec::new();
+    }
+    let scan = crate::scan::scan_skill(&skill.skill_dir, &crate::scan::Origin::Trust("community"));
+    let mut out = vec![("guard.verdict", scan.verdict)];
+    for (&level, field) in crate::scan::TRUST_LEVELS.iter().zip(INSTALL_FIELDS) {
+        let decision = crate::scan::Scan { trust_level: level, ..scan.clone() }.decision(false);
+        out.push((
+            field,
+            match decision.allowed {
+                Some(true) => "allowed",
+                Some(false) => "refused",
+                None => "asks for confirmation",
+            },
+        ));
+    }
+    out
+}
+
+/// The guard's verdict and install decisions where they differ between
+/// the states.
 fn decisions_changed(before: &State, old: usize, after: &State, new: usize) -> Vec<FieldChange> {
-    let decide = |state: &State, index: usize| -> Vec<(&'static str, &'static str)> {
-        let skill = &state.catalog.skills[index];
-        if skill.db_row.is_some() {
-            return Vec::new();
-        }
-        let scan = crate::scan::scan_skill(&skill.skill_dir, &crate::scan::Origin::Trust("community"));
-        let mut out = vec![("guard.verdict", scan.verdict)];
-        for (&level, field) in crate::scan::TRUST_LEVELS.iter().zip(INSTALL_FIELDS) {
-            let decision = crate::scan::Scan { trust_level: level, ..scan.clone() }.decision(false);
-            out.push((
-                field,
-                match decision.allowed {
-                    Some(true) => "allowed",
-                    Some(false) => "refused",
-                    None => "asks for confirmation",
-                },
-            ));
-        }
-        out
-    };
-    let (b, a) = (decide(before, old), decide(after, new));
+    let (b, a) = (guard_decisions(before, old), guard_decisions(after, new));
     b.iter()
         .zip(&a)
         .filter(|(x, y)| x.1 != y.1)
         .map(|(&(field, was), &(_, is))| FieldChange::new(field, was.into(), is.into()))
+        .collect()
+}
+
+/// The state a skill only one state has is in.
+#[derive(Clone, Copy)]
+enum Side {
+    Before,
+    After,
+}
+
+/// The guard's answers for a skill only one state has (added or removed),
+/// against nothing on the other side: only when they say more than a safe
+/// verdict every trust level installs (a new skill the guard refuses is a
+/// refusal the change brings).
+fn decisions_alone(state: &State, index: usize, side: Side) -> Vec<FieldChange> {
+    let decided = guard_decisions(state, index);
+    if decided.iter().all(|&(_, value)| matches!(value, "safe" | "allowed")) {
+        return Vec::new();
+    }
+    decided
+        .into_iter()
+        .map(|(field, value)| match side {
+            Side::Before => FieldChange::new(field, value.into(), serde_json::Value::Null),
+            Side::After => FieldChange::new(field, serde_json::Value::Null, value.into()),
+        })
         .collect()
 }
 
