@@ -158,8 +158,10 @@ pub fn diff_lines(
     let rev = clean_line(&answer.rev);
     if let Some(folder) = removed {
         let diff = answer.removed.iter().find(|(_, f, _)| f == folder).map_or("", |(_, _, d)| d.as_str());
-        let mut out =
-            vec![line(format!("Removed since {rev}: the agent no longer gets it."), theme.warn), Line::default()];
+        let mut out = vec![line(format!("Removed since {rev}: the agent no longer gets it."), theme.warn)];
+        let change = answer.report.skills.iter().find(|s| s.files.1.is_none() && s.folder == folder);
+        out.extend(change.map(|change| answer_lines(change, width, theme)).unwrap_or_default());
+        out.push(Line::default());
         out.extend(unified_lines(diff, theme));
         return out;
     }
@@ -171,12 +173,7 @@ pub fn diff_lines(
     for f in &change.fields {
         out.extend(wrap_text(&format!("  {}", crate::compare::change_line(f)), width, theme.text));
     }
-    if let Some(why) = crate::compare::why_line(change) {
-        out.extend(wrap_text(&format!("  {why}"), width, theme.text));
-    }
-    for d in &change.decisions {
-        out.extend(wrap_text(&format!("  {}", crate::compare::change_line(d)), width, theme.text));
-    }
+    out.extend(answer_lines(change, width, theme));
     out.push(Line::default());
     if message {
         match change.message_diff() {
@@ -193,6 +190,14 @@ pub fn diff_lines(
         None => out.push(line(format!("SKILL.md is the same as at {rev}."), theme.dim)),
     }
     out
+}
+
+/// Why a skill is not offered (where that changed) and the guard's
+/// decisions that changed, wrapped at `width`.
+fn answer_lines(change: &SkillChange, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let why = crate::compare::why_line(change).map(|why| format!("  {why}"));
+    let decisions = change.decisions.iter().map(|d| format!("  {}", crate::compare::change_line(d)));
+    why.into_iter().chain(decisions).flat_map(|text| wrap_text(&text, width, theme.text)).collect()
 }
 
 fn unified_lines(diff: &str, theme: &Theme) -> Vec<Line<'static>> {
