@@ -1,7 +1,7 @@
 //! The composer: events to a node graph, as PyYAML's `CParser` builds it
 //! (anchors shared, tags resolved, exactly one document).
 
-use super::events::{Event, Mark, Parser};
+use super::events::{Event, Mark, Parser, SyntaxError};
 use super::pure::{self, ScalarSpan};
 use super::resolve::{resolve_scalar, Tag};
 use super::{LoadError, MAX_DEPTH};
@@ -43,8 +43,13 @@ pub struct Graph {
 }
 
 /// An open collection while its children are composed.
+#[derive(Debug, Clone, Copy)]
 struct Open {
     id: NodeId,
+    /// Where it starts.
+    start: Mark,
+    /// A flow collection (`[...]`, `{...}`): where it starts, and whether a sequence.
+    flow: Option<(Mark, bool)>,
     /// A mapping's key waiting for its value.
     pending_key: Option<NodeId>,
 }
@@ -52,27 +57,85 @@ struct Open {
 /// `get_single_node()`: the stream's only document, or the error PyYAML
 /// raises for it. `pure`: the pure-Python parser's differences apply (see `pure`).
 pub fn compose(text: &str, pure: bool) -> Result<Graph, LoadError> {
-    let absorbed;
-    let text = if pure {
-        absorbed = pure::absorb_flow_indicators_into_tags(text);
-        absorbed.as_str()
-    } else {
-        text
-    };
+    if !pure {
+        return compose_text(text, false);
+    }
+    let mut text = pure::absorb_flow_indicators_into_tags(text);
+    // Each pass gives one more block scalar the indentation the
+    // pure-Python scanner reads where libyaml refuses a tab.
+    for _ in 0..MAX_INDENTATIONS_GIVEN {
+        let mut open_at_error = None;
+        let result = compose_reporting(&text, true, &mut open_at_error);
+        match result {
+            Err(Refused { error, raw: Some(raw) }) => {
+                match pure::indentation_given(&text, &raw, parent_indent(open_at_error)) {
+                    Some(given) => text = given,
+                    None => return Err(error),
+                }
+            }
+            other => return other.map_err(|refused| refused.error),
+        }
+    }
+    compose_text(&text, true)
+}
+
+/// The indentation of the block collection open at an error (`-1` at the
+/// top); none in a flow collection, which holds no block scalar.
+fn parent_indent(open: Option<Open>) -> Option<i64> {
+    match open {
+        None => Some(-1),
+        Some(open) if open.flow.is_some() => None,
+        Some(open) => Some(open.start.column as i64),
+    }
+}
+
+/// How many block scalars of one text are given an indentation at most.
+const MAX_INDENTATIONS_GIVEN: usize = 64;
+
+fn compose_text(text: &str, pure: bool) -> Result<Graph, LoadError> {
+    compose_reporting(text, pure, &mut None).map_err(|refused| refused.error)
+}
+
+/// An error, with libyaml's own where it raised one.
+struct Refused {
+    error: LoadError,
+    raw: Option<Box<SyntaxError>>,
+}
+
+impl From<LoadError> for Refused {
+    fn from(error: LoadError) -> Refused {
+        Refused { error, raw: None }
+    }
+}
+
+/// [`compose`] on `text` as it is; `open_at_error`: the collection open
+/// when libyaml raised an error, if it did.
+fn compose_reporting(text: &str, pure: bool, open_at_error: &mut Option<Open>) -> Result<Graph, Refused> {
     let mut parser = Parser::new(text);
     let mut nodes = Vec::new();
     let mut spans = Vec::new();
-    let mut next = || parser.next().map_err(LoadError::syntax);
-    next()?; // StreamStart
-    let (event, _, _) = next()?;
-    let root = match event {
-        Event::StreamEnd => None,
-        _ => Some(compose_document(&mut next, &mut nodes, &mut spans, pure)?),
+    let raw = std::cell::RefCell::new(None);
+    let mut next = || {
+        parser.next().map_err(|e| {
+            *raw.borrow_mut() = Some(e.clone());
+            LoadError::syntax(e)
+        })
     };
-    let (event, start, _) = next()?;
+    let refused = |error: LoadError| Refused { error, raw: raw.borrow_mut().take().map(Box::new) };
+    let stream = (|| {
+        next()?; // StreamStart
+        let (event, _, _) = next()?;
+        let root = match event {
+            Event::StreamEnd => None,
+            _ => Some(compose_document(&mut next, &mut nodes, &mut spans, pure, open_at_error)?),
+        };
+        let (event, start, _) = next()?;
+        Ok((root, event, start))
+    })();
+    let (root, event, start) = stream.map_err(refused)?;
     if pure {
         if let Some(error) = pure::refusal(text, &spans) {
-            return Err(error);
+            return Err(error.into());
         }
     }
     if !matches!(event, Event::StreamEnd) {
@@ -82,7 +145,8 @@ pub fn compose(text: &str, pure: bool) -> Result<Graph, LoadError> {
             Some(("expected a single document in the stream".into(), first)),
             "but found another document".into(),
             start,
-        ));
+        )
+        .into());
     }
     Ok(Graph { nodes, root })
 }
@@ -96,12 +160,13 @@ fn compose_document(
     nodes: &mut Vec<Node>,
     spans: &mut Vec<ScalarSpan>,
     pure: bool,
+    open_at_error: &mut Option<Open>,
 ) -> Result<NodeId, LoadError> {
     let mut anchors: HashMap<String, NodeId> = HashMap::new();
     let mut stack: Vec<Open> = Vec::new();
     let mut root = None;
     loop {
-        let (event, start, end) = next()?;
+        let (event, start, end) = next().inspect_err(|_| *open_at_error = stack.last().copied())?;
         let is_seq = matches!(event, Event::SequenceStart { .. });
         let (node, anchor) = match event {
             Event::Alias { anchor } => match anchors.get(&anchor) {
@@ -116,6 +181,7 @@ fn compose_document(
                     start: start.index as usize,
                     end: end.index as usize,
                     plain: !quoted_or_block,
+                    flow: stack.last().and_then(|open| open.flow),
                 });
                 // For `key: !` with no value the pure-Python parser marks the
                 // empty scalar plain-implicit (so it is null); libyaml does not.
@@ -128,7 +194,7 @@ fn compose_document(
                 nodes.push(Node { kind: NodeKind::Scalar { value }, tag, start, aliased: false });
                 (Some(nodes.len() - 1), anchor)
             }
-            Event::SequenceStart { anchor, tag } | Event::MappingStart { anchor, tag } => {
+            Event::SequenceStart { anchor, tag, flow } | Event::MappingStart { anchor, tag, flow } => {
                 if stack.len() >= MAX_DEPTH {
                     // A syntax error further on is what Python reports.
                     loop {
@@ -147,7 +213,7 @@ fn compose_document(
                 nodes.push(Node { kind, tag, start, aliased: false });
                 let id = nodes.len() - 1;
                 register(&mut anchors, anchor, id, nodes, start)?;
-                stack.push(Open { id, pending_key: None });
+                stack.push(Open { id, start, flow: flow.then_some((start, is_seq)), pending_key: None });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => (stack.pop().map(|open| open.id), None),

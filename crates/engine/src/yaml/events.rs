@@ -45,11 +45,15 @@ pub enum Event {
     SequenceStart {
         anchor: Option<String>,
         tag: Option<String>,
+        /// Written in flow style (`[a, b]`).
+        flow: bool,
     },
     SequenceEnd,
     MappingStart {
         anchor: Option<String>,
         tag: Option<String>,
+        /// Written in flow style (`{a: b}`).
+        flow: bool,
     },
     MappingEnd,
 }
@@ -194,10 +198,16 @@ unsafe fn convert(raw: &unsafe_sys::yaml_event_t) -> Event {
         unsafe_sys::YAML_SEQUENCE_START_EVENT => Event::SequenceStart {
             anchor: text(raw.data.sequence_start.anchor),
             tag: text(raw.data.sequence_start.tag),
+            flow: raw.data.sequence_start.style == unsafe_sys::YAML_FLOW_SEQUENCE_STYLE,
         },
         unsafe_sys::YAML_SEQUENCE_END_EVENT => Event::SequenceEnd,
         unsafe_sys::YAML_MAPPING_START_EVENT => {
-            Event::MappingStart { anchor: text(raw.data.mapping_start.anchor), tag: text(raw.data.mapping_start.tag) }
+            let data = raw.data.mapping_start;
+            Event::MappingStart {
+                anchor: text(data.anchor),
+                tag: text(data.tag),
+                flow: data.style == unsafe_sys::YAML_FLOW_MAPPING_STYLE,
+            }
         }
         unsafe_sys::YAML_MAPPING_END_EVENT => Event::MappingEnd,
         // libyaml never answers "no event" on success.
