@@ -48,6 +48,16 @@ impl ScalarSpan {
         }
         i
     }
+
+    /// Where its text begins: a block scalar's after its header line
+    /// (which may end in a comment), another's at its token.
+    fn content_start(&self, bytes: &[u8]) -> usize {
+        let at = self.token_start(bytes);
+        match bytes.get(at) {
+            Some(b'|' | b'>') => memchr::memchr(b'\n', &bytes[at..self.end]).map_or(self.end, |n| at + n),
+            _ => at,
+        }
+    }
 }
 
 /// libyaml ends a tag at `,` `[` `]`; the pure-Python scanner takes them
@@ -121,13 +131,7 @@ fn stray_tab(text: &str, scalars: &[ScalarSpan]) -> Option<Mark> {
     while let Some(rel) = memchr::memchr(b'\t', &bytes[from..]) {
         let at = from + rel;
         from = at + 1;
-        let accepted = scalars.iter().filter(|s| !s.plain).any(|s| {
-            let body = match block_indicator(bytes, s) {
-                Some(i) => memchr::memchr(b'\n', &bytes[i..s.end]).map_or(s.end, |n| i + n),
-                None => s.token_start(bytes),
-            };
-            (body..s.end).contains(&at)
-        });
+        let accepted = scalars.iter().filter(|s| !s.plain).any(|s| (s.content_start(bytes)..s.end).contains(&at));
         if !accepted && !in_comment(bytes, at, scalars) {
             return Some(mark_at(text, at));
         }
@@ -135,12 +139,17 @@ fn stray_tab(text: &str, scalars: &[ScalarSpan]) -> Option<Mark> {
     None
 }
 
-/// Whether a comment starts earlier on the tab's line: a `#` outside every
-/// scalar itself (its properties aside: a comment may follow them), and
-/// tokens other than scalars hold no `#`.
+/// Whether a comment starts earlier on the tab's line: a `#` at the line's
+/// start or after a blank (one in a tag is none), outside every scalar's
+/// text (its properties and a block scalar's header aside: a comment may
+/// follow them); tokens other than scalars hold no `#`.
 fn in_comment(bytes: &[u8], at: usize, scalars: &[ScalarSpan]) -> bool {
     let line_start = bytes[..at].iter().rposition(|&b| b == b'\n').map_or(0, |n| n + 1);
-    (line_start..at).any(|i| bytes[i] == b'#' && !scalars.iter().any(|s| (s.token_start(bytes)..s.end).contains(&i)))
+    (line_start..at).any(|i| {
+        bytes[i] == b'#'
+            && (i == line_start || matches!(bytes[i - 1], b' ' | b'\t'))
+            && !scalars.iter().any(|s| (s.content_start(bytes)..s.end).contains(&i))
+    })
 }
 
 /// A block scalar whose indicators are not followed by a space or a line
