@@ -36,7 +36,7 @@ TEXTS = [
     "d: !!str 'q\tr'", "d: &a 'q\tr'", "d: !!str |\n  q\tr\n",
     # A comment after a tag or anchor whose scalar is on the next line.
     "&a #c\t\n  .5", "&a #ckey: [a, b]\t\n  .5", "&a #c\t\nx", "a: &x #c\t\n  b", "a: !!str #c\t\n  b",
-    "a: &x !!str #c\t\n  b", "a: &x #c\n  'b\tc'", "!a#b 'x'\t", "d: !a#b 'x'\t\n", "d: !a#b 'x' #c\t\n", ">  #c...  ~- xa\tb'q'\"", "d: | #c\tx\n  y\n", "d: >- # c\t\n  y\n  \tz\n",
+    "a: &x !!str #c\t\n  b", "a: &x #c\n  'b\tc'", "!a#b 'x'\t", "d: !a#b 'x'\t\n", "d: !a#b 'x' #c\t\n", ">  #c...  ~- xa\tb'q'\"", "d: | #c\tx\n  y\n", "d: >- # c\t\n  y\n  \tz\n", "key: [a, b]#ca\tb", "'q'#c\tx", "'\n  '#c-\tx", "a: 'q'#c\t\n",
 ]
 
 
