@@ -7,10 +7,10 @@
 //! as content (libyaml refuses it: the indentation is written into the
 //! header, [`indentation_given`]). Over the generated documents of
 //! `tests/golden/gen_yaml_cases.py` (seeds 1-12 and 424242-425100, 4,000
-//! each) the two then differ only on token soup no bundle file holds:
-//! `[=:]`, `{...&a ? x}`, and an explicit key left empty in brackets
-//! (`[? ]`, `[a, ?]`), which libyaml refuses. `tests/golden/yaml_pure_cases.py`
-//! holds each rule's cases.
+//! each) the two then differ only on token soup no bundle file holds, all
+//! of it refused by libyaml: a `:` right before a closing bracket (`[=:]`,
+//! `{x:y>:}`), `{...&a ? x}`, and an explicit key left empty in brackets
+//! (`[? ]`). `tests/golden/yaml_pure_cases.py` holds each rule's cases.
 
 use super::events::{Mark, Parser, SyntaxError, SyntaxErrorKind};
 use super::LoadError;
