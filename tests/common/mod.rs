@@ -356,3 +356,11 @@ pub fn git(dir: &Path, args: &[&str]) -> String {
     assert!(out.status.success(), "git {args:?}: {}", String::from_utf8_lossy(&out.stderr));
     String::from_utf8_lossy(&out.stdout).trim().to_owned()
 }
+
+/// Makes `folder` a git repository (branch `main`) whose one commit holds
+/// everything in it.
+pub fn commit_all(folder: &Path) {
+    git(folder, &["init", "-q", "-b", "main"]);
+    git(folder, &["add", "-A"]);
+    git(folder, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
+}

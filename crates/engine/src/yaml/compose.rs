@@ -48,8 +48,8 @@ struct Open {
     id: NodeId,
     /// Where it starts.
     start: Mark,
-    /// A flow collection (`[...]`, `{...}`): where it starts, and whether a sequence.
-    flow: Option<(Mark, bool)>,
+    /// A flow collection (`[...]`, `{...}`): whether a sequence.
+    flow: Option<bool>,
     /// A mapping's key waiting for its value.
     pending_key: Option<NodeId>,
 }
@@ -181,7 +181,7 @@ fn compose_document(
                     start: start.index as usize,
                     end: end.index as usize,
                     plain: !quoted_or_block,
-                    flow: stack.last().and_then(|open| open.flow),
+                    flow: stack.last().and_then(|open| open.flow.map(|seq| (open.start, seq))),
                 });
                 // For `key: !` with no value the pure-Python parser marks the
                 // empty scalar plain-implicit (so it is null); libyaml does not.
@@ -213,7 +213,7 @@ fn compose_document(
                 nodes.push(Node { kind, tag, start, aliased: false });
                 let id = nodes.len() - 1;
                 register(&mut anchors, anchor, id, nodes, start)?;
-                stack.push(Open { id, start, flow: flow.then_some((start, is_seq)), pending_key: None });
+                stack.push(Open { id, start, flow: flow.then_some(is_seq), pending_key: None });
                 continue;
             }
             Event::SequenceEnd | Event::MappingEnd => (stack.pop().map(|open| open.id), None),
