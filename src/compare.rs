@@ -960,8 +960,10 @@ fn touched<'a>(
     no_links: bool,
 ) -> Touched<'a> {
     match changed {
-        Some(changed) if !diff::touches_home(states, base, changed) => Touched::Paths { base, changed },
-        Some(changed) if no_links => Touched::Home { base, changed },
+        Some(changed) if !diff::touches_home(states, base, changed) => {
+            Touched::Paths { base, changed: diff::Changes::new(changed) }
+        }
+        Some(changed) if no_links => Touched::Home { base, changed: diff::Changes::new(changed) },
         _ => Touched::All,
     }
 }
@@ -982,9 +984,9 @@ fn skill_filter(
     if !changed.iter().all(in_a_skill) {
         return None;
     }
-    let (changed, root) = (std::sync::Arc::new(changed.clone()), root.to_path_buf());
+    let (changed, root) = (diff::Changes::new(changed), root.to_path_buf());
     Some(crate::engine::check::SkillFilter(std::sync::Arc::new(move |dir: &Path| match dir.strip_prefix(&root) {
-        Ok(rel) => diff::holds_change(&crate::engine::paths::rel_string(rel), &changed),
+        Ok(rel) => changed.held_by(&crate::engine::paths::rel_string(rel)),
         // Outside the repository (an external dir): checked.
         Err(_) => true,
     })))

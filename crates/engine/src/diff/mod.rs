@@ -236,9 +236,9 @@ pub enum Touched<'a> {
     /// path have other files — the caller knows no symlink leads out of a
     /// skill folder, so the guard, which reads a folder's files only, scans
     /// the same files in both states elsewhere. Paths as in `Paths`.
-    Home { base: &'a Path, changed: &'a std::collections::BTreeSet<String> },
+    Home { base: &'a Path, changed: Changes },
     /// Paths relative to `base` (a repository's top), `/`-separated.
-    Paths { base: &'a Path, changed: &'a std::collections::BTreeSet<String> },
+    Paths { base: &'a Path, changed: Changes },
 }
 
 impl Touched<'_> {
@@ -248,7 +248,7 @@ impl Touched<'_> {
             Touched::All => true,
             Touched::Home { base, changed } | Touched::Paths { base, changed } => {
                 let Some(rel) = paths::strip_prefix(folder, base) else { return true };
-                holds_change(&paths::rel_string(rel), changed)
+                changed.held_by(&paths::rel_string(rel))
             }
         }
     }
@@ -260,14 +260,27 @@ impl Touched<'_> {
     }
 }
 
-/// Whether a folder (relative to the repository's top) holds a changed
-/// path, or is itself in a changed folder (an untracked one).
-pub fn holds_change(folder: &str, changed: &std::collections::BTreeSet<String>) -> bool {
-    use std::ops::Bound;
-    let inside = format!("{folder}/");
-    // Paths below the folder sort together, right from `folder/` on.
-    let below = changed.range::<str, _>((Bound::Included(inside.as_str()), Bound::Unbounded)).next();
-    below.is_some_and(|c| c.starts_with(&inside)) || paths::lies_in(folder, |c| changed.contains(c))
+/// Changed paths (relative to the repository's top, `/`-separated), asked
+/// of every skill's folder whether it holds one: by hash.
+#[derive(Debug, Default)]
+pub struct Changes {
+    /// Every folder a changed path lies below.
+    around: HashSet<String, foldhash::fast::RandomState>,
+    /// The changed paths: a folder in one (an untracked one) holds a change.
+    paths: paths::FolderSet,
+}
+
+impl Changes {
+    pub fn new(changed: &std::collections::BTreeSet<String>) -> Changes {
+        let around = changed.iter().flat_map(|c| c.match_indices('/').map(|(at, _)| c[..at].to_owned())).collect();
+        Changes { around, paths: changed.iter().cloned().collect() }
+    }
+
+    /// Whether `folder` holds a changed path, or is itself in a changed
+    /// folder.
+    pub fn held_by(&self, folder: &str) -> bool {
+        self.around.contains(folder) || self.paths.covers(folder)
+    }
 }
 
 /// Whether a changed path lies outside every skill folder of both states
@@ -577,7 +590,7 @@ const INSTALL_FIELDS: [&str; 4] = ["install.builtin", "install.trusted", "instal
 
 #[cfg(test)]
 mod tests {
-    use super::holds_change;
+    use super::Changes;
     use crate::paths::lies_in;
     use std::collections::{BTreeSet, HashSet};
 
@@ -590,8 +603,9 @@ mod tests {
 
     #[test]
     fn a_folder_holds_the_changes_in_it_at_it_and_around_it() {
-        let paths =
-            ["a", "a/b", "a/b/SKILL.md", "a/b-c/SKILL.md", "a/b.md", "a/bc", "a/b/c/d", "b", "ab/x", "a b/c", "é/x"];
+        let paths = ["a", "a/b", "a/b/SKILL.md", "a/b-c/SKILL.md", "a/b.md", "a/bc", "a/b/c/d", "b", "ab/x", "a b/c"];
+        // `ab/`: an untracked folder, as git lists it.
+        let paths: Vec<&str> = paths.into_iter().chain(["é/x", "ab/"]).collect();
         let folders = ["", "a", "a/b", "a/b/c", "a/b-c", "a/bc", "ab", "b", "a b", "é", "z", "a/b/c/d/e"];
         // Every subset of up to two paths, and a few larger ones.
         let mut sets: Vec<BTreeSet<String>> = vec![BTreeSet::new()];
@@ -606,7 +620,7 @@ mod tests {
         // The same definition read the other way: the changes as folders.
         for changed in &sets {
             let as_folders: HashSet<String> = changed.iter().cloned().collect();
-            for path in paths {
+            for &path in &paths {
                 let by_definition = changed.iter().any(|c| c == path || path.starts_with(&format!("{c}/")));
                 assert_eq!(lies_in(path, |f| as_folders.contains(f)), by_definition, "{path:?} in {changed:?}");
             }
@@ -614,7 +628,7 @@ mod tests {
         for changed in &sets {
             for folder in folders {
                 assert_eq!(
-                    holds_change(folder, changed),
+                    Changes::new(changed).held_by(folder),
                     holds_change_by_definition(folder, changed),
                     "{folder:?} in {changed:?}"
                 );
