@@ -84,7 +84,7 @@ pub fn since_reading(
     let (tree, mut copied) = read_revision(&repo, &commit, &real_roots(engine))?;
     let changed = changed.finish();
     if let Some(changed) = &changed {
-        repo.take_unchanged_large(tree.path(), &mut copied, |rel| !changed.contains(rel));
+        repo.take_unchanged_stand_ins(tree.path(), &mut copied, |rel| !changed.contains(rel));
     }
     let written = tree.path().canonicalize().map_err(|e| e.to_string())?;
     // Joined with an empty `rel`, a path would end in `/`, and so would the
@@ -545,7 +545,7 @@ fn overlaid<'a>(
         });
         let mut copied = copied.map_err(|e| e.to_string())?;
         repo.carry_ignored(&ignored.map_err(|e| e.to_string())?, &[], copy.path(), &mut copied);
-        repo.take_unchanged_large(copy.path(), &mut copied, |rel| !side.changed.contains(rel));
+        repo.take_unchanged_stand_ins(copy.path(), &mut copied, |rel| !side.changed.contains(rel));
         // A link may lead where the copy holds nothing (a relative one from
         // inside it): only the whole tree answers as the working tree would.
         if copied.ignored_links > 0 {

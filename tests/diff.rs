@@ -396,6 +396,60 @@ fn worktrees_shallow_clones_and_submodules() {
     assert!(notes.iter().any(|n| n.starts_with("submodule vendor/sub left aside")), "{notes:?}");
 }
 
+/// Bytes that do not repeat (no delta or compression makes them small).
+fn noise(seed: u64, len: usize) -> Vec<u8> {
+    let mut x = seed | 1;
+    (0..len)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect()
+}
+
+#[test]
+fn a_partial_clone_s_missing_files_stand_in_where_nothing_reads_them() {
+    let (tmp, repo) = skills_repo();
+    let pic = repo.join("media/pic/assets/pic.bin");
+    skill(&repo, "media/pic", "pic", "Draw a picture.", "");
+    std::fs::create_dir_all(pic.parent().unwrap()).unwrap();
+    std::fs::write(&pic, noise(1, 4096)).unwrap();
+    commit(&repo, "a picture");
+    skill(&repo, "media/pic", "pic", "Draw a better picture.", "");
+    std::fs::write(&pic, noise(2, 4096)).unwrap();
+    commit(&repo, "a better picture");
+    // A SKILL.md too large for the clone's filter, changed.
+    let long = format!("metadata:\n  notes: \"{}\"\n", "a long note ".repeat(400));
+    skill(&repo, "docs/guide", "guide", "Write the guide.", &long);
+    commit(&repo, "a guide");
+    skill(&repo, "docs/guide", "guide", "Write the user guide.", &long);
+    commit(&repo, "a better guide");
+    git(&repo, &["config", "uploadpack.allowFilter", "true"]);
+    git(&repo, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
+    // The checkout fetches the latest files; older large ones stay out.
+    let partial = tmp.path().join("partial");
+    let url = format!("file://{}", repo.display());
+    git(tmp.path(), &["clone", "-q", "--filter=blob:limit=1k", &url, partial.to_str().unwrap()]);
+    let before = snapshot(&partial);
+
+    let out = diff_in(&partial, &["HEAD~3", "HEAD~2", "--json"]);
+    let report = json_of(&out);
+    assert_eq!(by_folder(&report).keys().cloned().collect::<Vec<_>>(), ["media/pic"]);
+    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
+    let said = "media/pic/assets/pic.bin: not in the repository's objects";
+    assert!(notes.iter().any(|n| n.starts_with(said)), "{notes:?}");
+
+    // A file a skill is decided by cannot be stood in for.
+    let out = diff_in(&partial, &["HEAD~1", "HEAD"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("docs/guide/SKILL.md (") && err.contains("is not in the repository's objects"), "{err}");
+    // Nothing was fetched.
+    assert_eq!(snapshot(&partial), before);
+}
+
 #[test]
 fn outside_a_repository_diff_says_so() {
     let tmp = tempfile::tempdir().unwrap();

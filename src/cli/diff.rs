@@ -5,6 +5,11 @@
 
 use super::output::{print_json, Out};
 use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+
+/// Whenever diff cannot answer (a revision unreadable, its copy not
+/// written, the output not written): never 1, which `--exit-code` gives a
+/// change the agent sees.
+const EXIT_NO_ANSWER: i32 = EXIT_USAGE;
 use crate::compare;
 use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;
@@ -177,7 +182,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         Ok(demo) => demo,
         Err(e) => {
             eprintln!("skillscope: diff: cannot write the demo home: {e}");
-            return EXIT_ANSWER_ERROR;
+            return EXIT_NO_ANSWER;
         }
     };
     let demo_global = demo.as_ref().map(|d| GlobalArgs { home: Some(d.home()), demo: false, ..global.clone() });
@@ -225,7 +230,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         if e.kind() != io::ErrorKind::BrokenPipe {
             eprintln!("skillscope: {e}");
         }
-        return EXIT_ANSWER_ERROR;
+        return EXIT_NO_ANSWER;
     }
     if args.exit_code && report.changes_agent() {
         EXIT_ANSWER_ERROR
@@ -258,21 +263,21 @@ fn read_whole(
         Ok(t) => t,
         Err(msg) => {
             eprintln!("skillscope: diff: reading {}: {msg}", span.from_name);
-            return Err(EXIT_ANSWER_ERROR);
+            return Err(EXIT_NO_ANSWER);
         }
     };
     let to_tree = match span.to.as_deref().map(written).transpose() {
         Ok(t) => t,
         Err(msg) => {
             eprintln!("skillscope: diff: reading {}: {msg}", span.to_name);
-            return Err(EXIT_ANSWER_ERROR);
+            return Err(EXIT_NO_ANSWER);
         }
     };
     let changed = changed.finish();
     // Against the working tree, the large files it has as the revision does
     // are taken from it: the guard scans one file in both states.
     if let (None, Some(changed)) = (&to_tree, &changed) {
-        repo.take_unchanged_large(from_tree.0.path(), &mut from_tree.1, |rel| !changed.contains(rel));
+        repo.take_unchanged_stand_ins(from_tree.0.path(), &mut from_tree.1, |rel| !changed.contains(rel));
     }
     let side = |tree: Option<&tempfile::TempDir>| -> (PathBuf, Option<(PathBuf, PathBuf)>) {
         match tree {
@@ -330,7 +335,7 @@ fn read_whole(
         Ok(report) => report,
         Err(e) => {
             eprintln!("skillscope: diff: {e}");
-            return Err(EXIT_ANSWER_ERROR);
+            return Err(EXIT_NO_ANSWER);
         }
     };
     report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1)));
@@ -367,7 +372,7 @@ fn read_overlaid(
         }
         Err(e) => {
             eprintln!("skillscope: diff: {e}");
-            Some(Err(EXIT_ANSWER_ERROR))
+            Some(Err(EXIT_NO_ANSWER))
         }
     }
 }
@@ -381,6 +386,11 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
         }
         for file in &written.not_read {
             notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
+        }
+        for file in &written.missing {
+            notes.push(format!(
+                "{file}: not in the repository's objects (a partial clone leaves files out, and diff fetches none): stood in for by an empty file"
+            ));
         }
         if written.ignored > 0 {
             let files = if written.ignored == 1 { "file" } else { "files" };

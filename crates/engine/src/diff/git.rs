@@ -16,7 +16,7 @@ pub const LARGE_BLOB_BYTES: u64 = 1 << 20;
 
 /// How many bytes of large files a written tree takes from the work tree
 /// where the work tree has them as the revision does
-/// ([`Repo::take_unchanged_large`]); beyond, they stay stood in for.
+/// ([`Repo::take_unchanged_stand_ins`]); beyond, they stay stood in for.
 pub const TAKEN_FROM_WORK_TREE_AT_MOST: u64 = 64 << 20;
 
 #[derive(Debug, thiserror::Error)]
@@ -29,6 +29,10 @@ pub enum GitError {
     NoRevision { rev: String, repo: PathBuf, why: String },
     #[error("git {args}: {message}")]
     Failed { args: String, message: String },
+    #[error(
+        "{path} ({oid}) is not in the repository's objects: a partial clone leaves files out, and diff fetches none"
+    )]
+    Missing { path: String, oid: String },
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -61,6 +65,9 @@ pub struct Written {
     pub submodules: Vec<String>,
     /// Large files stood in for by zeros of the same size.
     pub not_read: Vec<String>,
+    /// Files the repository's objects lack (a partial clone), none that
+    /// decides a skill ([`is_deciding`]): stood in for by empty files.
+    pub missing: Vec<String>,
     /// Files git ignores, taken from the work tree ([`super::ignored`]).
     pub ignored: usize,
     /// Whether more were ignored than were taken.
@@ -191,7 +198,11 @@ impl Repo {
         for entry in &mut blobs {
             line.clear();
             batch.reader.read_line(&mut line)?;
-            let size = line.trim().parse().map_err(|_| batch.failed(format!("{}: {}", entry.path, line.trim())))?;
+            let size = match line.trim() {
+                // Written as an empty stand-in ([`Repo::write_entries`]).
+                missing if missing.ends_with(" missing") => stand_in_for_missing(entry).map(|()| 0)?,
+                size => size.parse().map_err(|_| batch.failed(format!("{}: {size}", entry.path)))?,
+            };
             entry.size = Some(size);
         }
         batch.finish()
@@ -255,19 +266,20 @@ impl Repo {
                 }
             }
         }
-        self.write_blobs(&wanted, dest)?;
+        written.missing = self.write_blobs(&wanted, dest)?;
         Ok(written)
     }
 
-    /// Large files `written` stood in for whose copy in the work tree holds
-    /// what the revision does (`unchanged`: git names no change there, or
-    /// the file is one git ignores, taken from the work tree): copied from
-    /// the work tree into `dest` instead, up to
-    /// [`TAKEN_FROM_WORK_TREE_AT_MOST`] bytes in all, so the guard scans
-    /// the same file in both states. The rest stay stood in for.
-    pub fn take_unchanged_large(&self, dest: &Path, written: &mut Written, unchanged: impl Fn(&str) -> bool) {
+    /// Files `written` stood in for (large, or missing from the objects)
+    /// whose copy in the work tree holds what the revision does
+    /// (`unchanged`: git names no change there, or the file is one git
+    /// ignores, taken from the work tree): copied from the work tree into
+    /// `dest` instead, up to [`TAKEN_FROM_WORK_TREE_AT_MOST`] bytes in all,
+    /// so the guard scans the same file in both states. The rest stay stood
+    /// in for.
+    pub fn take_unchanged_stand_ins(&self, dest: &Path, written: &mut Written, unchanged: impl Fn(&str) -> bool) {
         let mut room = TAKEN_FROM_WORK_TREE_AT_MOST;
-        written.not_read.retain(|rel| {
+        let mut take = |rel: &String| {
             if !unchanged(rel) || !stays_inside(rel) {
                 return true;
             }
@@ -283,13 +295,18 @@ impl Repo {
                     true
                 });
             !taken
-        });
+        };
+        written.not_read.retain(&mut take);
+        written.missing.retain(&mut take);
     }
 
-    /// Streams the blobs through one `git cat-file --batch` into their files.
-    fn write_blobs(&self, entries: &[&TreeEntry], dest: &Path) -> Result<(), GitError> {
+    /// Streams the blobs through one `git cat-file --batch` into their
+    /// files; those the objects lack, none deciding a skill, as empty files
+    /// (their paths returned).
+    fn write_blobs(&self, entries: &[&TreeEntry], dest: &Path) -> Result<Vec<String>, GitError> {
+        let mut missing = Vec::new();
         if entries.is_empty() {
-            return Ok(());
+            return Ok(missing);
         }
         let mut batch = CatFile::start(&self.root, "--batch", entries.iter().map(|e| e.oid.as_str()))?;
         let mut header = String::new();
@@ -297,6 +314,12 @@ impl Repo {
         for entry in entries {
             header.clear();
             batch.reader.read_line(&mut header)?;
+            if header.trim_end().ends_with(" missing") {
+                stand_in_for_missing(entry)?;
+                std::fs::write(dest.join(&entry.path), b"")?;
+                missing.push(entry.path.clone());
+                continue;
+            }
             let size: usize = header
                 .split_whitespace()
                 .nth(2)
@@ -317,7 +340,17 @@ impl Repo {
                 }
             }
         }
-        batch.finish()
+        batch.finish().map(|()| missing)
+    }
+}
+
+/// Whether a file the objects lack may be stood in for by an empty one:
+/// not when it decides a skill ([`is_deciding`]) or is a symlink (its
+/// target is its content).
+fn stand_in_for_missing(entry: &TreeEntry) -> Result<(), GitError> {
+    match is_deciding(&entry.path) || entry.mode == "120000" {
+        true => Err(GitError::Missing { path: entry.path.clone(), oid: entry.oid.clone() }),
+        false => Ok(()),
     }
 }
 
