@@ -83,16 +83,19 @@ def check_commit(repo, sub, commit, before_tree, after_tree):
         problems.append("`diff P C` and `diff P` in a worktree of C differ")
     b = answers(os.path.join(before_tree, sub))
     a = answers(os.path.join(after_tree, sub))
-    offered = set(b["offered"])
+    # Names given up first, then names taken: one skill's name may pass to
+    # another (a copy removed, the one it hid now offered), in any order.
+    gone, taken = set(), set()
     for s in two["skills"]:
         fields = s["fields"]
         name_before = (fields.get("name") or {}).get("before") or s["name"]
         was = s["change"] != "added" and (fields.get("offered") or {}).get("before", name_before in b["offered"])
         now = s["change"] != "removed" and (fields.get("offered") or {}).get("after", was)
         if was:
-            offered.discard(name_before)
+            gone.add(name_before)
         if now:
-            offered.add(s["name"])
+            taken.add(s["name"])
+    offered = (set(b["offered"]) - gone) | taken
     if offered != a["offered"]:
         problems.append(f"offered names: {sorted(offered ^ a['offered'])}")
 
@@ -124,8 +127,10 @@ def check_commit(repo, sub, commit, before_tree, after_tree):
     # untracked): the working tree's own comparison with HEAD.
     tracked = git(before_tree, "ls-files", "-z").split("\0")
     for path in filter(None, tracked):
-        if os.path.lexists(os.path.join(before_tree, path)) and not os.path.isdir(os.path.join(before_tree, path)):
-            os.remove(os.path.join(before_tree, path))
+        full = os.path.join(before_tree, path)
+        # A tracked symlink to a folder is a file to git.
+        if os.path.islink(full) or (os.path.lexists(full) and not os.path.isdir(full)):
+            os.remove(full)
     # As git leaves them: no folder emptied of tracked files.
     for folder, _, _ in sorted(os.walk(before_tree), key=lambda w: -len(w[0])):
         if folder != before_tree and ".git" not in folder.split(os.sep) and not os.listdir(folder):
