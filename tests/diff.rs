@@ -504,18 +504,53 @@ fn the_diff_is_the_difference_of_each_state_answered_alone() {
     std::fs::remove_dir_all(repo.join("notes/old")).unwrap();
     skill(&repo, "new/fresh", "fresh", "A fresh skill.", "");
     skill(&repo, "tools/keys", "key-rotation", "Rotate API keys.", "");
-    // The revision checked out on its own, beside the working tree.
-    let old = tmp.path().join("old");
-    git(&repo, &["worktree", "add", "-q", "--detach", old.to_str().unwrap(), "HEAD"]);
-    let (list_b, offered_b, commands_b) = answers(&old);
-    let (list_a, offered_a, commands_a) = answers(&repo);
+    let (_, listed_alike) = assert_the_diff_is_the_difference(&tmp, &repo);
+    assert!(!listed_alike);
+}
 
-    let report = json_of(&diff_in(&repo, &["--json"]));
+/// Skills reached a second way through tracked symlinks to their folders
+/// (as plugin collections link them for another agent's `.codex/skills`): the linked copies
+/// are offered, the copies they hide are not; with the links removed, the
+/// names pass to the hidden copies.
+#[cfg(unix)]
+#[test]
+fn names_pass_to_the_copies_symlinks_hid_when_the_links_go() {
+    let (tmp, repo) = new_repo("repo");
+    skill(&repo, "plugins/fuzz/skills/aflpp", "aflpp", "Fuzz with AFL++.", "");
+    skill(&repo, "plugins/audit/skills/semgrep", "semgrep", "Scan with Semgrep.", "");
+    std::fs::create_dir_all(repo.join(".codex/skills")).unwrap();
+    std::os::unix::fs::symlink("../../plugins/fuzz/skills/aflpp", repo.join(".codex/skills/aflpp")).unwrap();
+    std::os::unix::fs::symlink("../../plugins/audit/skills/semgrep", repo.join(".codex/skills/semgrep")).unwrap();
+    commit(&repo, "linked");
+    std::fs::remove_dir_all(repo.join(".codex")).unwrap();
+    skill(&repo, "plugins/fuzz/skills/aflpp", "aflpp", "Fuzz with AFL++, faster.", "");
+    let (report, _) = assert_the_diff_is_the_difference(&tmp, &repo);
+    let changes: BTreeMap<String, String> =
+        by_folder(&report).into_iter().map(|(folder, s)| (folder, s["change"].as_str().unwrap().to_owned())).collect();
+    assert_eq!(changes[".codex/skills/aflpp"], "removed", "{changes:?}");
+    assert_eq!(changes["plugins/fuzz/skills/aflpp"], "modified", "{changes:?}");
+    let semgrep = &by_folder(&report)["plugins/audit/skills/semgrep"];
+    assert_eq!(semgrep["fields"]["offered"], serde_json::json!({"before": false, "after": true}));
+}
+
+/// `diff --json` in `repo` (HEAD against the working tree) against each
+/// state answered alone (HEAD in a worktree of its own below `tmp`): the
+/// offered names after follow from those before and the diff, and so do
+/// the slash commands and the index's tokens. The report, for more checks,
+/// and whether both states list the same names.
+fn assert_the_diff_is_the_difference(tmp: &tempfile::TempDir, repo: &Path) -> (Json, bool) {
+    let old = tmp.path().join("old");
+    git(repo, &["worktree", "add", "-q", "--detach", old.to_str().unwrap(), "HEAD"]);
+    let (list_b, offered_b, commands_b) = answers(&old);
+    let (list_a, offered_a, commands_a) = answers(repo);
+
+    let report = json_of(&diff_in(repo, &["--json"]));
     let skills: Vec<&Json> = report["skills"].as_array().unwrap().iter().collect();
     // The offered names after, rebuilt from the offered names before and the
-    // diff alone: each changed skill leaves under its old name and comes back
-    // under its new one, as its `offered` field says (unchanged: as before).
-    let mut rebuilt = offered_b.clone();
+    // diff alone: each changed skill gives up its old name and takes its new
+    // one, as its `offered` field says (unchanged: as before). Names given
+    // up go first: one may pass to another skill in the same change.
+    let (mut given_up, mut taken) = (BTreeSet::new(), BTreeSet::new());
     for s in &skills {
         let (change, fields) = (s["change"].as_str().unwrap(), &s["fields"]);
         let name_before = fields["name"]["before"].as_str().or(s["name"].as_str()).unwrap().to_owned();
@@ -528,12 +563,13 @@ fn the_diff_is_the_difference_of_each_state_answered_alone() {
             _ => fields["offered"]["after"].as_bool().unwrap_or(was_offered),
         };
         if was_offered {
-            rebuilt.remove(&name_before);
+            given_up.insert(name_before);
         }
         if is_offered {
-            rebuilt.insert(s["name"].as_str().unwrap().to_owned());
+            taken.insert(s["name"].as_str().unwrap().to_owned());
         }
     }
+    let rebuilt: BTreeSet<String> = offered_b.difference(&given_up).cloned().chain(taken).collect();
     assert_eq!(rebuilt, offered_a);
     // Slash commands gone and arrived: the commands' difference.
     let commands = |side: &str| -> BTreeSet<String> {
@@ -543,7 +579,6 @@ fn the_diff_is_the_difference_of_each_state_answered_alone() {
     let new_commands: BTreeSet<String> = commands_a.difference(&commands_b).cloned().collect();
     assert_eq!(commands("before").difference(&commands("after")).cloned().collect::<BTreeSet<_>>(), gone_commands);
     assert_eq!(commands("after").difference(&commands("before")).cloned().collect::<BTreeSet<_>>(), new_commands);
-    assert!(list_b != list_a);
     // Index sizes are those of each state's own cost.
     let cost = |dir: &Path| -> u64 {
         let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
@@ -553,7 +588,8 @@ fn the_diff_is_the_difference_of_each_state_answered_alone() {
         serde_json::from_slice::<Json>(&out.stdout).unwrap()["index"]["tokens"].as_u64().unwrap()
     };
     assert_eq!(report["summary"]["index"]["before"]["tokens"].as_u64(), Some(cost(&old)));
-    assert_eq!(report["summary"]["index"]["after"]["tokens"].as_u64(), Some(cost(&repo)));
+    assert_eq!(report["summary"]["index"]["after"]["tokens"].as_u64(), Some(cost(repo)));
+    (report, list_b == list_a)
 }
 
 #[test]
