@@ -426,12 +426,7 @@ fn a_partial_clone_s_missing_files_stand_in_where_nothing_reads_them() {
     commit(&repo, "a guide");
     skill(&repo, "docs/guide", "guide", "Write the user guide.", &long);
     commit(&repo, "a better guide");
-    git(&repo, &["config", "uploadpack.allowFilter", "true"]);
-    git(&repo, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
-    // The checkout fetches the latest files; older large ones stay out.
-    let partial = tmp.path().join("partial");
-    let url = format!("file://{}", repo.display());
-    git(tmp.path(), &["clone", "-q", "--filter=blob:limit=1k", &url, partial.to_str().unwrap()]);
+    let partial = partial_clone(&tmp, &repo);
     let before = snapshot(&partial);
 
     let out = diff_in(&partial, &["HEAD~3", "HEAD~2", "--json"]);
@@ -448,6 +443,38 @@ fn a_partial_clone_s_missing_files_stand_in_where_nothing_reads_them() {
     assert!(err.contains("docs/guide/SKILL.md (") && err.contains("is not in the repository's objects"), "{err}");
     // Nothing was fetched.
     assert_eq!(snapshot(&partial), before);
+}
+
+/// A clone of `repo` (beside it, below `tmp`) that leaves out files over
+/// 1 KiB its checkout does not need.
+fn partial_clone(tmp: &tempfile::TempDir, repo: &Path) -> PathBuf {
+    git(repo, &["config", "uploadpack.allowFilter", "true"]);
+    git(repo, &["config", "uploadpack.allowAnySHA1InWant", "true"]);
+    // The checkout fetches the latest files; older large ones stay out.
+    let partial = tmp.path().join("partial");
+    let url = format!("file://{}", repo.display());
+    git(tmp.path(), &["clone", "-q", "--filter=blob:limit=1k", &url, partial.to_str().unwrap()]);
+    partial
+}
+
+/// A path from a repository's tree is shown cleaned where diff cannot
+/// answer: a folder name's escape sequence never reaches the terminal.
+#[test]
+fn a_missing_file_s_path_is_said_without_its_escapes() {
+    let (tmp, repo) = new_repo("repo");
+    let long = format!("metadata:\n  notes: \"{}\"\n", "a long note ".repeat(400));
+    let folder = "docs/guide\u{1b}[2J\u{1b}]0;title\u{7}";
+    skill(&repo, folder, "guide", "Write the guide.", &long);
+    commit(&repo, "a guide");
+    skill(&repo, folder, "guide", "Write the user guide.", &long);
+    commit(&repo, "a better guide");
+    let partial = partial_clone(&tmp, &repo);
+    let out = diff_in(&partial, &["HEAD~1", "HEAD"]);
+    assert_eq!(out.status.code(), Some(2), "{}", String::from_utf8_lossy(&out.stdout));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not in the repository's objects"), "{err}");
+    assert!(!err.contains(['\u{1b}', '\u{7}']), "{err:?}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err:?}");
 }
 
 #[test]

@@ -6,10 +6,6 @@
 use super::output::{print_json, Out};
 use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 
-/// Whenever diff cannot answer (a revision unreadable, its copy not
-/// written, the output not written): never 1, which `--exit-code` gives a
-/// change the agent sees.
-const EXIT_NO_ANSWER: i32 = EXIT_USAGE;
 use crate::compare;
 use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;
@@ -21,6 +17,17 @@ use crate::sanitize::{clean_line, markdown_text};
 use serde_json::json;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+
+/// Whenever diff cannot answer (a revision unreadable, its copy not
+/// written, the output not written): never 1, which `--exit-code` gives a
+/// change the agent sees.
+const EXIT_NO_ANSWER: i32 = EXIT_USAGE;
+
+/// Says on stderr why diff cannot answer, on one line: a path in it comes
+/// from a repository's tree, and git's own message may quote one.
+fn say(why: impl std::fmt::Display) {
+    eprintln!("skillscope: diff: {}", clean_line(&why.to_string()));
+}
 
 /// How a diff is printed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -181,7 +188,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     let demo = match global.demo.then(DemoHome::create_in_git).transpose() {
         Ok(demo) => demo,
         Err(e) => {
-            eprintln!("skillscope: diff: cannot write the demo home: {e}");
+            say(format_args!("cannot write the demo home: {e}"));
             return EXIT_NO_ANSWER;
         }
     };
@@ -190,14 +197,14 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     let (repo, folder) = match folder_of(global) {
         Ok(found) => found,
         Err(msg) => {
-            eprintln!("skillscope: diff: {msg}");
+            say(msg);
             return EXIT_USAGE;
         }
     };
     let span = match span(&repo, args) {
         Ok(span) => span,
         Err(e) => {
-            eprintln!("skillscope: diff: {e}");
+            say(e);
             return EXIT_USAGE;
         }
     };
@@ -262,14 +269,14 @@ fn read_whole(
     let mut from_tree = match written(&span.from) {
         Ok(t) => t,
         Err(msg) => {
-            eprintln!("skillscope: diff: reading {}: {msg}", span.from_name);
+            say(format_args!("reading {}: {msg}", span.from_name));
             return Err(EXIT_NO_ANSWER);
         }
     };
     let to_tree = match span.to.as_deref().map(written).transpose() {
         Ok(t) => t,
         Err(msg) => {
-            eprintln!("skillscope: diff: reading {}: {msg}", span.to_name);
+            say(format_args!("reading {}: {msg}", span.to_name));
             return Err(EXIT_NO_ANSWER);
         }
     };
@@ -306,7 +313,7 @@ fn read_whole(
     let (mut from_session, mut to_session) = match (open(&from_home), open(&to_home)) {
         (Ok(a), Ok(b)) => (a, b),
         (Err(e), _) | (_, Err(e)) => {
-            eprintln!("skillscope: diff: {e}");
+            say(e);
             return Err(EXIT_USAGE);
         }
     };
@@ -334,7 +341,7 @@ fn read_whole(
     let mut report = match report {
         Ok(report) => report,
         Err(e) => {
-            eprintln!("skillscope: diff: {e}");
+            say(e);
             return Err(EXIT_NO_ANSWER);
         }
     };
@@ -358,7 +365,7 @@ fn read_overlaid(
     let session = match open_session(&g, Env::from_process(), false) {
         Ok(session) => session,
         Err(e) => {
-            eprintln!("skillscope: diff: {e}");
+            say(e);
             return Some(Err(EXIT_USAGE));
         }
     };
@@ -371,7 +378,7 @@ fn read_overlaid(
             Some(Ok(report))
         }
         Err(e) => {
-            eprintln!("skillscope: diff: {e}");
+            say(e);
             Some(Err(EXIT_NO_ANSWER))
         }
     }
