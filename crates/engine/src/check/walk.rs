@@ -262,6 +262,8 @@ pub struct CheckedHome {
     pub md_names: std::sync::Arc<HashSet<OsString>>,
     /// The system-prompt index asked for.
     pub index: Option<Result<PromptIndex, PyError>>,
+    /// Each bundle's members, as the bundle rules found them.
+    pub bundle_members: bundles::MembersByBundle,
 }
 
 impl Engine {
@@ -332,7 +334,7 @@ impl Engine {
         // walk saw: a `{name}.md` no folder holds needs no walk of the tree.
         let md_names = std::sync::Arc::new(md_names);
         let ctx = Context::prepared(self, &catalog).knowing_md_names(md_names.clone());
-        bundles::check(&ctx, &roots, &mut home);
+        let bundle_members = bundles::check(&ctx, &roots, &mut home);
         // The index rules read the default index: the one asked for, if it is that.
         let default_index = match (&asked, index) {
             (Some(Ok(made)), Some(request)) if *request == IndexRequest::default() => DefaultIndex::Made(made),
@@ -345,7 +347,7 @@ impl Engine {
         findings.append(&mut home);
         // The browser keeps them: no room for a doubling's slack.
         findings.shrink_to_fit();
-        CheckedHome { catalog, findings, md_names, index: asked }
+        CheckedHome { catalog, findings, md_names, index: asked, bundle_members }
     }
 
     /// A lean catalog (no frontmatter but the `name`) and the names of every

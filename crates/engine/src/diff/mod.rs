@@ -12,7 +12,7 @@ mod report;
 pub mod unread;
 
 use crate::catalog::Catalog;
-use crate::check::walk::{CheckWalk, OwnFindings, WalkedCheck};
+use crate::check::walk::{CheckWalk, CheckedHome, OwnFindings, WalkedCheck};
 use crate::check::{Policy, Progress};
 use crate::context::Context;
 use crate::cost::{CostReport, CostRequest, Size, Tokenizer};
@@ -48,6 +48,8 @@ pub struct State<'a> {
     /// Every `*.md` name below the roots a name lookup can find: lookups
     /// need no walk.
     md_names: std::sync::Arc<HashSet<std::ffi::OsString>>,
+    /// Each bundle's members, looked up once (by the bundle rules).
+    bundle_members: crate::diagnostics::bundles::MembersByBundle,
 }
 
 /// How a state is read.
@@ -139,13 +141,13 @@ impl<'a> State<'a> {
         written_as: Vec<(PathBuf, PathBuf)>,
     ) -> Result<State<'a>, PyError> {
         let checked = engine.finish_home(walked, progress, &options.policy, Some(&options.index));
-        let (catalog, findings, md_names) = (checked.catalog, checked.findings, checked.md_names);
-        let index = checked.index.unwrap_or_else(|| engine.prompt_index(&options.index))?;
+        let CheckedHome { catalog, findings, md_names, index, bundle_members } = checked;
+        let index = index.unwrap_or_else(|| engine.prompt_index(&options.index))?;
         let request = CostRequest { index: options.index.clone(), tokenizer: options.tokenizer, loaded: false };
         let cost = engine.cost_of(&index, &request);
         let written_text =
             written_as.iter().map(|(written, real)| (paths::path_string(written), paths::path_string(real))).collect();
-        Ok(State { engine, catalog, findings, index, cost, written_as, written_text, md_names })
+        Ok(State { engine, catalog, findings, index, cost, written_as, written_text, md_names, bundle_members })
     }
 
     /// `path` as the user knows it: the written tree's folder replaced by

@@ -375,13 +375,13 @@ pub(super) fn bundle_changes(
     let message = |ctx: &Context, state: &State, slug: &str| {
         ctx.bundle_message(slug, "", session(state).as_deref()).map(|(text, _, _)| state.shown_text(&text))
     };
-    let describe = |ctx: &Context, slug: &str| -> Option<Json> {
+    // The members as the state's bundle rules looked them up.
+    let describe = |ctx: &Context, state: &State, slug: &str| -> Option<Json> {
         let b = ctx.bundles().bundles.get(slug)?;
-        let members: Vec<Json> = ctx
-            .bundle_members(b)
-            .into_iter()
-            .map(|(name, status)| json!({"skill": name, "status": member_status(&status)}))
-            .collect();
+        let members: Vec<Json> = match state.bundle_members.get(slug) {
+            Some(members) => members.iter().map(|(name, status)| member_json(name, status)).collect(),
+            None => ctx.bundle_members(b).iter().map(|(name, status)| member_json(name, status)).collect(),
+        };
         Some(json!({"name": b.name, "description": b.description, "instruction": b.instruction, "skills": members}))
     };
     let mut slugs: Vec<&String> = old.keys().chain(new.keys()).collect();
@@ -389,7 +389,7 @@ pub(super) fn bundle_changes(
     slugs.dedup();
     // Each bundle's members are loaded in both states: on all cores.
     let changes = crate::parallel_map_min(&slugs, 8, |&slug| {
-        let (b, a) = (describe(before_ctx, slug), describe(after_ctx, slug));
+        let (b, a) = (describe(before_ctx, before, slug), describe(after_ctx, after, slug));
         let change = match (&b, &a) {
             (None, Some(_)) => ChangeKind::Added,
             (Some(_), None) => ChangeKind::Removed,
@@ -409,6 +409,10 @@ pub(super) fn bundle_changes(
         (!fields.is_empty() || message.is_some()).then(|| BundleChange { slug: slug.clone(), change, fields, message })
     });
     changes.into_iter().flatten().collect()
+}
+
+fn member_json(name: &str, status: &crate::messages::MemberStatus) -> Json {
+    json!({"skill": name, "status": member_status(status)})
 }
 
 fn member_status(status: &crate::messages::MemberStatus) -> String {
