@@ -975,3 +975,141 @@ fn large_files_of_a_revision_are_not_read() {
         assert!(notes[0].starts_with("tools/lint/assets/model.bin"), "{notes:?}");
     }
 }
+
+/// A repository whose objects are named by SHA-256 reads as any other:
+/// each kind of change, against the working tree and between revisions.
+#[test]
+fn a_sha256_repository_reads_like_any_other() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    git(&repo, &["init", "-q", "-b", "main", "--object-format=sha256"]);
+    skill(&repo, "tools/lint", "lint", "Lint the code base.", "");
+    skill(&repo, "notes/old", "old", "Old notes nobody reads.", "");
+    let first = commit(&repo, "one");
+    assert_eq!(first.len(), 64, "a SHA-256 commit id: {first}");
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    std::fs::remove_dir_all(repo.join("notes/old")).unwrap();
+    skill(&repo, "new/fresh", "fresh", "A fresh skill.", "");
+    let changes = |report: &Json| -> BTreeMap<String, String> {
+        by_folder(report).into_iter().map(|(folder, s)| (folder, s["change"].as_str().unwrap().to_owned())).collect()
+    };
+    let expected: BTreeMap<String, String> =
+        [("new/fresh", "added"), ("notes/old", "removed"), ("tools/lint", "modified")]
+            .into_iter()
+            .map(|(f, c)| (f.to_owned(), c.to_owned()))
+            .collect();
+    let against_worktree = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(changes(&against_worktree), expected);
+    commit(&repo, "two");
+    let between = json_of(&diff_in(&repo, &["HEAD~1", "HEAD", "--json"]));
+    assert_eq!(changes(&between), expected);
+    assert_eq!(between["from"]["commit"].as_str(), Some(first.as_str()));
+}
+
+/// Files a checkout writes with other line endings than git stores them
+/// (`eol=crlf`) are no change: a skill whose description alone changed
+/// shows that, and no finding, guard decision or other skill besides.
+#[test]
+fn line_endings_a_checkout_converts_are_no_change() {
+    let (_tmp, repo) = new_repo("repo");
+    std::fs::write(repo.join(".gitattributes"), "* text eol=crlf\n").unwrap();
+    skill(&repo, "tools/lint", "lint", "Lint the code base.", "");
+    skill(&repo, "tools/keys", "keys", "Rotate API keys.", "");
+    std::fs::create_dir_all(repo.join("tools/lint/scripts")).unwrap();
+    std::fs::write(repo.join("tools/lint/scripts/run.sh"), "#!/bin/sh\necho lint\n").unwrap();
+    commit(&repo, "one");
+    // Checked out again: the files as a checkout writes them.
+    for gone in ["tools", ".gitattributes"] {
+        let path = repo.join(gone);
+        if path.is_dir() {
+            std::fs::remove_dir_all(path).unwrap();
+        } else {
+            std::fs::remove_file(path).unwrap();
+        }
+    }
+    git(&repo, &["checkout", "--", "."]);
+    let on_disk = std::fs::read(repo.join("tools/lint/scripts/run.sh")).unwrap();
+    assert!(on_disk.windows(2).any(|w| w == b"\r\n"), "the checkout wrote CRLF");
+    assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(0), "a fresh checkout is no change");
+    let skill_md = repo.join("tools/lint/SKILL.md");
+    let text = std::fs::read_to_string(&skill_md).unwrap();
+    std::fs::write(&skill_md, text.replace("Lint the code base.", "Lint the code base, strictly.")).unwrap();
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let skills = by_folder(&report);
+    assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["tools/lint"]);
+    let fields: BTreeSet<&str> =
+        skills["tools/lint"]["fields"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(fields, BTreeSet::from(["index_cost", "index_line", "message"]), "{report:#}");
+}
+
+/// Git LFS as git-lfs sets it up, played by two small filters: the clean
+/// one keeps each file in the local store and gives git its pointer, the
+/// smudge one writes the file back from the store.
+#[cfg(unix)]
+fn with_lfs_filters(repo: &Path, scripts: &Path) {
+    let store = r#"dir="$(git rev-parse --git-common-dir)/lfs/objects""#;
+    let clean = format!(
+        "{store}\ntmp=$(mktemp)\ncat > \"$tmp\"\noid=$(sha256sum \"$tmp\" | cut -d' ' -f1)\n\
+         size=$(wc -c < \"$tmp\" | tr -d ' ')\nmkdir -p \"$dir/$(echo $oid | cut -c1-2)/$(echo $oid | cut -c3-4)\"\n\
+         mv \"$tmp\" \"$dir/$(echo $oid | cut -c1-2)/$(echo $oid | cut -c3-4)/$oid\"\n\
+         printf 'version https://git-lfs.github.com/spec/v1\\noid sha256:%s\\nsize %s\\n' \"$oid\" \"$size\"\n"
+    );
+    let smudge = format!(
+        "{store}\noid=$(sed -n 's/^oid sha256://p')\ncat \"$dir/$(echo $oid | cut -c1-2)/$(echo $oid | cut -c3-4)/$oid\"\n"
+    );
+    for (name, script) in [("clean", clean), ("smudge", smudge)] {
+        let path = scripts.join(format!("lfs-{name}.sh"));
+        std::fs::write(&path, format!("#!/bin/sh\nset -e\n{script}")).unwrap();
+        git(repo, &["config", &format!("filter.lfs.{name}"), &format!("sh {}", path.display())]);
+    }
+    git(repo, &["config", "filter.lfs.required", "true"]);
+    std::fs::write(repo.join(".gitattributes"), "*.png filter=lfs diff=lfs merge=lfs -text\n").unwrap();
+}
+
+/// A Git LFS file in a folder that differs reads as a checkout writes it:
+/// the object from the local store, not git's pointer, so the guard sizes
+/// the same picture in both states; one the store lacks stands in at its
+/// size, and is said.
+#[cfg(unix)]
+#[test]
+fn git_lfs_files_read_as_a_checkout_writes_them() {
+    let (tmp, repo) = new_repo("repo");
+    with_lfs_filters(&repo, tmp.path());
+    skill(&repo, "tools/lint", "lint", "Lint the code base.", "");
+    skill(&repo, "tools/keys", "keys", "Rotate API keys.", "");
+    // Larger than the guard lets one file be (256 KB).
+    let picture: Vec<u8> = (0..300_000u32).map(|i| (i % 251) as u8).collect();
+    std::fs::create_dir_all(repo.join("tools/lint/assets")).unwrap();
+    std::fs::write(repo.join("tools/lint/assets/diagram.png"), &picture).unwrap();
+    commit(&repo, "one");
+    let stored = git(&repo, &["cat-file", "-p", "HEAD:tools/lint/assets/diagram.png"]);
+    assert!(stored.starts_with("version https://git-lfs.github.com/spec/v1"), "{stored}");
+
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    // The guard's finding on the picture's size is the same in both states.
+    let all_findings = ["--json", "--min-severity", "info"];
+    let report = json_of(&diff_in(&repo, &all_findings));
+    let skills = by_folder(&report);
+    assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["tools/lint"]);
+    let fields: BTreeSet<&str> =
+        skills["tools/lint"]["fields"].as_object().unwrap().keys().map(String::as_str).collect();
+    assert_eq!(fields, BTreeSet::from(["index_cost", "index_line", "message"]), "{report:#}");
+    assert!(skills["tools/lint"].get("findings").is_none(), "{report:#}");
+    assert_eq!(report["notes"], serde_json::json!([]), "{report:#}");
+
+    // The picture changed too, and the store lacks the earlier one.
+    let object = |oid: &str| repo.join(".git/lfs/objects").join(&oid[..2]).join(&oid[2..4]).join(oid);
+    let earlier = stored.lines().find_map(|l| l.strip_prefix("oid sha256:")).unwrap().to_owned();
+    let mut redrawn = picture.clone();
+    redrawn[0] ^= 1;
+    std::fs::write(repo.join("tools/lint/assets/diagram.png"), &redrawn).unwrap();
+    std::fs::remove_file(object(&earlier)).unwrap();
+    let report = json_of(&diff_in(&repo, &all_findings));
+    let notes = report["notes"].to_string();
+    assert!(
+        notes.contains("tools/lint/assets/diagram.png: a Git LFS file whose object is not in the local LFS store"),
+        "{notes}"
+    );
+    assert!(by_folder(&report)["tools/lint"].get("findings").is_none(), "{report:#}");
+}

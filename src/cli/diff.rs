@@ -394,6 +394,11 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
         for file in &written.not_read {
             notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
         }
+        for file in &written.lfs_absent {
+            notes.push(format!(
+                "{file}: a Git LFS file whose object is not in the local LFS store (diff fetches none): stood in for by a file of its size"
+            ));
+        }
         for file in &written.missing {
             notes.push(format!(
                 "{file}: not in the repository's objects (a partial clone leaves files out, and diff fetches none): stood in for by an empty file"

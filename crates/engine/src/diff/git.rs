@@ -33,6 +33,10 @@ pub enum GitError {
         "{path} ({oid}) is not in the repository's objects: a partial clone leaves files out, and diff fetches none"
     )]
     Missing { path: String, oid: String },
+    #[error(
+        "{path} is a Git LFS file whose object (sha256 {oid}) is not in the local LFS store, and diff fetches none"
+    )]
+    LfsAbsent { path: String, oid: String },
     #[error("{0}")]
     Io(#[from] std::io::Error),
 }
@@ -68,6 +72,9 @@ pub struct Written {
     /// Files the repository's objects lack (a partial clone), none that
     /// decides a skill ([`is_deciding`]): stood in for by empty files.
     pub missing: Vec<String>,
+    /// Git LFS files whose object the local store lacks, none that decides
+    /// a skill: stood in for by zeros of the object's size ([`super::lfs`]).
+    pub lfs_absent: Vec<String>,
     /// Files git ignores, taken from the work tree ([`super::ignored`]).
     pub ignored: usize,
     /// Whether more were ignored than were taken.
@@ -266,7 +273,9 @@ impl Repo {
                 }
             }
         }
-        written.missing = self.write_blobs(&wanted, dest)?;
+        let pointers;
+        (written.missing, pointers) = self.write_blobs(&wanted, dest)?;
+        super::lfs::smudge(self, pointers, dest, &mut written)?;
         Ok(written)
     }
 
@@ -298,15 +307,20 @@ impl Repo {
         };
         written.not_read.retain(&mut take);
         written.missing.retain(&mut take);
+        written.lfs_absent.retain(&mut take);
     }
 
     /// Streams the blobs through one `git cat-file --batch` into their
     /// files; those the objects lack, none deciding a skill, as empty files
-    /// (their paths returned).
-    fn write_blobs(&self, entries: &[&TreeEntry], dest: &Path) -> Result<Vec<String>, GitError> {
-        let mut missing = Vec::new();
+    /// (their paths returned), and the Git LFS pointers written.
+    fn write_blobs(
+        &self,
+        entries: &[&TreeEntry],
+        dest: &Path,
+    ) -> Result<(Vec<String>, Vec<super::lfs::PointerFile>), GitError> {
+        let (mut missing, mut pointers) = (Vec::new(), Vec::new());
         if entries.is_empty() {
-            return Ok(missing);
+            return Ok((missing, pointers));
         }
         let mut batch = CatFile::start(&self.root, "--batch", entries.iter().map(|e| e.oid.as_str()))?;
         let mut header = String::new();
@@ -333,6 +347,10 @@ impl Repo {
                 write_symlink(&self.root, &entry.path, content, &target)?;
             } else {
                 std::fs::write(&target, content)?;
+                if let Some(pointer) = super::lfs::pointer(content) {
+                    let (path, mode) = (entry.path.clone(), entry.mode.clone());
+                    pointers.push(super::lfs::PointerFile { path, mode, pointer });
+                }
                 #[cfg(unix)]
                 if entry.mode == "100755" {
                     use std::os::unix::fs::PermissionsExt;
@@ -340,7 +358,7 @@ impl Repo {
                 }
             }
         }
-        batch.finish().map(|()| missing)
+        batch.finish().map(|()| (missing, pointers))
     }
 }
 
@@ -365,16 +383,8 @@ struct CatFile {
 
 impl CatFile {
     fn start<'a>(repo: &Path, batch: &str, ids: impl Iterator<Item = &'a str>) -> Result<CatFile, GitError> {
-        let mut child = git(repo)
-            .args(["cat-file", batch])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .map_err(GitError::NoGit)?;
-        let mut stdin = child.stdin.take().expect("piped stdin");
         let ids: Vec<u8> = ids.flat_map(|id| [id.as_bytes(), b"\n"]).flatten().copied().collect();
-        let feeder = std::thread::spawn(move || stdin.write_all(&ids));
+        let (mut child, feeder) = fed(repo, &["cat-file", batch], ids)?;
         let reader = BufReader::with_capacity(1 << 16, child.stdout.take().expect("piped stdout"));
         Ok(CatFile { args: format!("cat-file {batch}"), child, feeder, reader })
     }
@@ -394,6 +404,25 @@ impl CatFile {
             false => Err(GitError::Failed { args, message: String::from_utf8_lossy(&output.stderr).trim().to_owned() }),
         }
     }
+}
+
+/// `git ARGS` in `repo` with `input` on its standard input, fed from
+/// another thread (git answers while it reads, so neither pipe fills up).
+pub(super) fn fed(
+    repo: &Path,
+    args: &[&str],
+    input: Vec<u8>,
+) -> Result<(std::process::Child, std::thread::JoinHandle<std::io::Result<()>>), GitError> {
+    let mut child = git(repo)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(GitError::NoGit)?;
+    let mut stdin = child.stdin.take().expect("piped stdin");
+    let feeder = std::thread::spawn(move || stdin.write_all(&input));
+    Ok((child, feeder))
 }
 
 /// Writes the symlink `rel` (below the work tree `root`) to `link` in a

@@ -8,6 +8,7 @@
 
 pub mod git;
 pub mod ignored;
+mod lfs;
 mod report;
 pub mod unread;
 
