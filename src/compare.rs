@@ -326,9 +326,14 @@ pub fn against_worktree<'a>(
         let (repo, revs): (Repo, Vec<String>) =
             (repo.clone(), std::iter::once(from).chain(to).map(str::to_owned).collect());
         std::thread::spawn(move || -> Result<_, git::GitError> {
+            // Where git does not look at the work tree, the work tree's
+            // walk stands for no revision: each is read whole.
+            if repo.hides_work_tree_changes()? {
+                return Ok(None);
+            }
             let (earlier, entries) = (revs[0].clone(), repo.tree(&revs[0])?);
             let Some(later) = revs.get(1) else {
-                return Ok((vec![(repo.tracked_changes(&earlier)?, earlier, Some(entries))], None));
+                return Ok(Some((vec![(repo.tracked_changes(&earlier)?, earlier, Some(entries))], None)));
             };
             let between = repo.changed_paths(&earlier, Some(later))?;
             let from_later = repo.tracked_changes(later)?;
@@ -338,7 +343,7 @@ pub fn against_worktree<'a>(
             // comparison of every file less. The later revision's files are
             // asked for only when it differs from the working tree.
             let from_earlier = between.union(&from_later).cloned().collect();
-            Ok((vec![(from_earlier, earlier, Some(entries)), (from_later, later.clone(), None)], Some(between)))
+            Ok(Some((vec![(from_earlier, earlier, Some(entries)), (from_later, later.clone(), None)], Some(between))))
         })
     };
     let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
@@ -349,7 +354,7 @@ pub fn against_worktree<'a>(
     let options = ReadOptions { policy, ..ReadOptions::default() };
     let walked = State::walk(worktree, &options);
     let (untracked, mut later_tree) = untracked.join().ok()?.ok()?;
-    let (revisions, between) = revisions.join().ok()?.ok()?;
+    let (revisions, between) = revisions.join().ok()?.ok()??;
     let root_rels: Vec<String> = roots
         .iter()
         .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))
@@ -934,17 +939,23 @@ pub fn externals_at(
 /// The paths git says a change touched, asked for on another thread while
 /// the states are read (`git diff` against the work tree reads every file's
 /// metadata).
-pub struct ChangedPaths(std::thread::JoinHandle<Result<std::collections::BTreeSet<String>, git::GitError>>);
+pub struct ChangedPaths(std::thread::JoinHandle<Result<Option<std::collections::BTreeSet<String>>, git::GitError>>);
 
 impl ChangedPaths {
     pub fn start(repo: &Repo, from: &str, to: Option<&str>) -> ChangedPaths {
         let (repo, from, to) = (repo.clone(), from.to_owned(), to.map(str::to_owned));
-        ChangedPaths(std::thread::spawn(move || repo.changed_paths(&from, to.as_deref())))
+        ChangedPaths(std::thread::spawn(move || {
+            // Against a work tree git does not fully look at, git cannot say.
+            if to.is_none() && repo.hides_work_tree_changes()? {
+                return Ok(None);
+            }
+            repo.changed_paths(&from, to.as_deref()).map(Some)
+        }))
     }
 
     /// The paths, if git answered.
     pub fn finish(self) -> Option<std::collections::BTreeSet<String>> {
-        self.0.join().ok()?.ok()
+        self.0.join().ok()?.ok()?
     }
 }
 

@@ -1113,3 +1113,30 @@ fn git_lfs_files_read_as_a_checkout_writes_them() {
     );
     assert!(by_folder(&report)["tools/lint"].get("findings").is_none(), "{report:#}");
 }
+
+/// Files the index tells git not to look at in the working tree (a sparse
+/// checkout's, one marked assume-unchanged): `git diff` is silent about
+/// them, so the revisions are read whole and compared as they are.
+#[test]
+fn files_the_index_hides_from_git_diff_are_still_compared() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    commit(&repo, "two");
+    let stat = |args: &[&str]| String::from_utf8_lossy(&diff_in(&repo, args).stdout).into_owned();
+    let full = stat(&["HEAD~1", "HEAD", "--stat"]);
+    assert!(full.starts_with("~ lint (tools/lint)"), "{full}");
+
+    // A sparse checkout without `tools/`: the revisions are what they are.
+    git(&repo, &["sparse-checkout", "set", "--no-cone", "/devops/", "/notes/"]);
+    assert!(!repo.join("tools").exists());
+    assert_eq!(stat(&["HEAD~1", "HEAD", "--stat"]), full);
+    git(&repo, &["sparse-checkout", "disable"]);
+
+    // An edit git is told to assume away is still what the agent reads.
+    skill(&repo, "devops/deploy", "deploy", "Deploy the app, carefully.", "");
+    git(&repo, &["update-index", "--assume-unchanged", "devops/deploy/SKILL.md"]);
+    assert_eq!(git(&repo, &["status", "--porcelain"]), "");
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(by_folder(&report).keys().cloned().collect::<Vec<_>>(), ["devops/deploy"], "{report:#}");
+    assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(1));
+}

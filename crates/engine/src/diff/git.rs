@@ -238,6 +238,17 @@ impl Repo {
         run(&self.root, &["diff", "-z", "--no-renames", "--name-only", "--no-ext-diff", rev, "--"]).map(|l| names(&l))
     }
 
+    /// Whether the index marks a file whose work tree copy git does not look
+    /// at (`skip-worktree`, as a sparse checkout sets it, or
+    /// `assume-unchanged`): `git diff` then does not say where the work
+    /// tree differs from a commit there.
+    pub fn hides_work_tree_changes(&self) -> Result<bool, GitError> {
+        let listed = run(&self.root, &["ls-files", "-z", "-v"])?;
+        // `S` tags a skip-worktree entry; a lowercase tag an assumed one.
+        let hidden = |entry: &[u8]| entry.first().is_some_and(|&tag| tag == b'S' || tag.is_ascii_lowercase());
+        Ok(listed.split(|&b| b == 0).any(hidden))
+    }
+
     /// The work tree's untracked files git does not ignore (ignored ones
     /// are the same in every state, [`super::ignored`]), a folder holding
     /// only such files named once. A folder holding no such file is no
