@@ -327,8 +327,8 @@ pub fn against_worktree<'a>(
             (repo.clone(), std::iter::once(from).chain(to).map(str::to_owned).collect());
         std::thread::spawn(move || -> Result<_, git::GitError> {
             // Where git does not look at the work tree, the work tree's
-            // walk stands for no revision: each is read whole.
-            if repo.hides_work_tree_changes()? {
+            // walk may stand for no revision: each is read whole.
+            if !repo.unlooked()?.walk_stands_for_revisions(revs.len() > 1) {
                 return Ok(None);
             }
             let (earlier, entries) = (revs[0].clone(), repo.tree(&revs[0])?);
@@ -945,8 +945,9 @@ impl ChangedPaths {
     pub fn start(repo: &Repo, from: &str, to: Option<&str>) -> ChangedPaths {
         let (repo, from, to) = (repo.clone(), from.to_owned(), to.map(str::to_owned));
         ChangedPaths(std::thread::spawn(move || {
-            // Against a work tree git does not fully look at, git cannot say.
-            if to.is_none() && repo.hides_work_tree_changes()? {
+            // Against a work tree whose edits git is told to assume away,
+            // git cannot say where it differs.
+            if to.is_none() && repo.unlooked()?.assumed {
                 return Ok(None);
             }
             repo.changed_paths(&from, to.as_deref()).map(Some)

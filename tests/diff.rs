@@ -1116,7 +1116,8 @@ fn git_lfs_files_read_as_a_checkout_writes_them() {
 
 /// Files the index tells git not to look at in the working tree (a sparse
 /// checkout's, one marked assume-unchanged): `git diff` is silent about
-/// them, so the revisions are read whole and compared as they are.
+/// them, so two revisions are read whole, and so is one compared with a
+/// working tree whose edits git assumes away.
 #[test]
 fn files_the_index_hides_from_git_diff_are_still_compared() {
     let (_tmp, repo) = skills_repo();
@@ -1126,10 +1127,13 @@ fn files_the_index_hides_from_git_diff_are_still_compared() {
     let full = stat(&["HEAD~1", "HEAD", "--stat"]);
     assert!(full.starts_with("~ lint (tools/lint)"), "{full}");
 
-    // A sparse checkout without `tools/`: the revisions are what they are.
+    // A sparse checkout without `tools/`: the revisions are what they are,
+    // and against the working tree, what the checkout leaves out is no
+    // change (as for git).
     git(&repo, &["sparse-checkout", "set", "--no-cone", "/devops/", "/notes/"]);
     assert!(!repo.join("tools").exists());
     assert_eq!(stat(&["HEAD~1", "HEAD", "--stat"]), full);
+    assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(0));
     git(&repo, &["sparse-checkout", "disable"]);
 
     // An edit git is told to assume away is still what the agent reads.

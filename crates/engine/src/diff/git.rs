@@ -50,6 +50,26 @@ pub struct Repo {
     pub shallow: bool,
 }
 
+/// Files the index tells git not to look at in the work tree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unlooked {
+    /// `assume-unchanged`: the work tree's copy may differ unsaid.
+    pub assumed: bool,
+    /// `skip-worktree` (a sparse checkout's): the work tree lacks the file,
+    /// or may differ unsaid.
+    pub skipped: bool,
+}
+
+impl Unlooked {
+    /// Whether the work tree's walk can stand for a revision: not where
+    /// an edit may go unsaid, nor, for a revision other than the work
+    /// tree's own comparison (`two revisions`), where a checkout skipped
+    /// files (a sparse checkout lacks skills the revision has).
+    pub fn walk_stands_for_revisions(self, two_revisions: bool) -> bool {
+        !(self.assumed || (self.skipped && two_revisions))
+    }
+}
+
 /// One file of a revision's tree.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TreeEntry {
@@ -238,15 +258,17 @@ impl Repo {
         run(&self.root, &["diff", "-z", "--no-renames", "--name-only", "--no-ext-diff", rev, "--"]).map(|l| names(&l))
     }
 
-    /// Whether the index marks a file whose work tree copy git does not look
-    /// at (`skip-worktree`, as a sparse checkout sets it, or
-    /// `assume-unchanged`): `git diff` then does not say where the work
-    /// tree differs from a commit there.
-    pub fn hides_work_tree_changes(&self) -> Result<bool, GitError> {
+    /// Which files the index tells git not to look at in the work tree,
+    /// where `git diff` then says nothing of how the work tree differs.
+    pub fn unlooked(&self) -> Result<Unlooked, GitError> {
         let listed = run(&self.root, &["ls-files", "-z", "-v"])?;
-        // `S` tags a skip-worktree entry; a lowercase tag an assumed one.
-        let hidden = |entry: &[u8]| entry.first().is_some_and(|&tag| tag == b'S' || tag.is_ascii_lowercase());
-        Ok(listed.split(|&b| b == 0).any(hidden))
+        let mut unlooked = Unlooked::default();
+        for tag in listed.split(|&b| b == 0).filter_map(|entry| entry.first()) {
+            // A lowercase tag marks an assumed entry; `S` (or `s`) a skipped one.
+            unlooked.assumed |= tag.is_ascii_lowercase();
+            unlooked.skipped |= tag.eq_ignore_ascii_case(&b'S');
+        }
+        Ok(unlooked)
     }
 
     /// The work tree's untracked files git does not ignore (ignored ones
