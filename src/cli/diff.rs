@@ -5,7 +5,6 @@
 
 use super::output::{print_json, Out};
 use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
-
 use crate::compare;
 use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;

@@ -375,13 +375,20 @@ pub(super) fn bundle_changes(
     let message = |ctx: &Context, state: &State, slug: &str| {
         ctx.bundle_message(slug, "", session(state).as_deref()).map(|(text, _, _)| state.shown_text(&text))
     };
-    // The members as the state's bundle rules looked them up.
+    // The members as the state's bundle rules looked them up (looked up
+    // here only for a bundle they did not see).
     let describe = |ctx: &Context, state: &State, slug: &str| -> Option<Json> {
         let b = ctx.bundles().bundles.get(slug)?;
-        let members: Vec<Json> = match state.bundle_members.get(slug) {
-            Some(members) => members.iter().map(|(name, status)| member_json(name, status)).collect(),
-            None => ctx.bundle_members(b).iter().map(|(name, status)| member_json(name, status)).collect(),
+        let looked_up;
+        let members = match state.bundle_members.get(slug) {
+            Some(members) => members,
+            None => {
+                looked_up = ctx.bundle_members(b);
+                &looked_up
+            }
         };
+        let members: Vec<Json> =
+            members.iter().map(|(name, status)| json!({"skill": name, "status": member_status(status)})).collect();
         Some(json!({"name": b.name, "description": b.description, "instruction": b.instruction, "skills": members}))
     };
     let mut slugs: Vec<&String> = old.keys().chain(new.keys()).collect();
@@ -409,10 +416,6 @@ pub(super) fn bundle_changes(
         (!fields.is_empty() || message.is_some()).then(|| BundleChange { slug: slug.clone(), change, fields, message })
     });
     changes.into_iter().flatten().collect()
-}
-
-fn member_json(name: &str, status: &crate::messages::MemberStatus) -> Json {
-    json!({"skill": name, "status": member_status(status)})
 }
 
 fn member_status(status: &crate::messages::MemberStatus) -> String {
