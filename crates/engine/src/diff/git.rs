@@ -1,9 +1,10 @@
 //! A git repository read through its objects with the `git` command's
-//! plumbing (`rev-parse`, `ls-tree`, `cat-file --batch`, `diff-tree`): a
+//! plumbing (`rev-parse`, `ls-tree`, `cat-file --batch`, `diff-tree`,
+//! `diff-index`; never `git diff` or `git status`, which refresh the index): a
 //! revision's tree is written into a folder of our own, never checked out.
-//! Nothing here writes into the repository: every command runs with
-//! `GIT_OPTIONAL_LOCKS=0` (no index refresh) and none of them changes refs,
-//! the index or the work tree.
+//! Nothing here writes into the repository: none of these commands changes
+//! refs, the index or the work tree (each runs with `GIT_OPTIONAL_LOCKS=0`
+//! too).
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -137,6 +138,36 @@ pub(super) fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
     Err(GitError::Failed { args: args.join(" "), message: String::from_utf8_lossy(&output.stderr).trim().to_owned() })
 }
 
+/// One entry of `git diff-index -z`'s raw output (no renames: one path).
+struct RawEntry<'a> {
+    old_mode: &'a str,
+    new_mode: &'a str,
+    old_id: &'a str,
+    new_id: &'a str,
+    status: &'a str,
+    path: &'a [u8],
+}
+
+fn raw_entries(raw: &[u8]) -> Vec<RawEntry<'_>> {
+    let mut fields = raw.split(|&b| b == 0);
+    let mut entries = Vec::new();
+    while let (Some(meta), Some(path)) = (fields.next(), fields.next()) {
+        let Ok(meta) = std::str::from_utf8(meta) else { continue };
+        let mut parts = meta.trim_start_matches(':').split(' ');
+        if let (Some(old_mode), Some(new_mode), Some(old_id), Some(new_id), Some(status)) =
+            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+        {
+            entries.push(RawEntry { old_mode, new_mode, old_id, new_id, status, path });
+        }
+    }
+    entries
+}
+
+/// Whether `id` is git's id of nothing (all zeros, SHA-1 or SHA-256).
+fn is_null_id(id: &str) -> bool {
+    !id.is_empty() && id.bytes().all(|b| b == b'0')
+}
+
 /// NUL-separated paths, each without a trailing `/`.
 pub(super) fn names(bytes: &[u8]) -> BTreeSet<String> {
     bytes
@@ -254,8 +285,53 @@ impl Repo {
 
     /// The tracked paths whose content in the work tree differs from a
     /// commit's (untracked files aside: [`Repo::untracked`]).
+    ///
+    /// `git diff` would rewrite the index where its stat data is stale
+    /// (`GIT_OPTIONAL_LOCKS` notwithstanding); `git diff-index` only reads
+    /// it, naming such a file modified, its content unknown (an id of
+    /// zeros). Those are hashed as they lie (`hash-object`, no filters run:
+    /// it writes nothing) and kept where the id differs from the commit's;
+    /// one a filter would make equal stays a change, which the comparison
+    /// of the two states then finds alike.
     pub fn tracked_changes(&self, rev: &str) -> Result<BTreeSet<String>, GitError> {
-        run(&self.root, &["diff", "-z", "--no-renames", "--name-only", "--no-ext-diff", rev, "--"]).map(|l| names(&l))
+        let raw = run(&self.root, &["diff-index", "-z", "--no-renames", rev, "--"])?;
+        let mut changed = BTreeSet::new();
+        let mut unknown: Vec<(&[u8], &str)> = Vec::new();
+        for entry in raw_entries(&raw) {
+            let RawEntry { old_mode, new_mode, old_id, new_id, status, path } = entry;
+            let regular = old_mode == "100644" || old_mode == "100755";
+            if status == "M"
+                && old_mode == new_mode
+                && regular
+                && is_null_id(new_id)
+                && std::str::from_utf8(path).is_ok()
+            {
+                unknown.push((path, old_id));
+            } else {
+                changed.insert(String::from_utf8_lossy(path).into_owned());
+            }
+        }
+        if unknown.is_empty() {
+            return Ok(changed);
+        }
+        let paths: Vec<u8> = unknown.iter().flat_map(|(path, _)| path.iter().copied().chain([b'\n'])).collect();
+        let hashed = self.hashed_as_they_lie(paths);
+        for (i, (path, old_id)) in unknown.into_iter().enumerate() {
+            // Unhashed (a file gone meanwhile, a name git reads otherwise): a change.
+            if hashed.as_ref().and_then(|ids| ids.get(i)).map_or(true, |id| id != old_id) {
+                changed.insert(String::from_utf8_lossy(path).into_owned());
+            }
+        }
+        Ok(changed)
+    }
+
+    /// The object id of each work-tree file named (one a line), its bytes
+    /// as they are; None when git could not hash them all.
+    fn hashed_as_they_lie(&self, paths: Vec<u8>) -> Option<Vec<String>> {
+        let (child, feeder) = fed(&self.root, &["hash-object", "--no-filters", "--stdin-paths"], paths).ok()?;
+        let output = child.wait_with_output().ok()?;
+        feeder.join().ok()?.ok()?;
+        output.status.success().then(|| text(output.stdout).lines().map(str::to_owned).collect())
     }
 
     /// Which files the index tells git not to look at in the work tree,
