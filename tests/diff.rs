@@ -1153,3 +1153,33 @@ fn files_the_index_hides_from_git_diff_are_still_compared() {
     assert_eq!(by_folder(&report).keys().cloned().collect::<Vec<_>>(), ["devops/deploy"], "{report:#}");
     assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(1));
 }
+
+#[test]
+fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
+    for folder in ["hermes", ".hermes"] {
+        let (_tmp, repo) = new_repo("deploy");
+        let home = repo.join(folder);
+        skill(&home, "skills/creative/ideas", "ideas", "Brainstorm ideas.", "");
+        std::fs::write(home.join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
+        std::fs::write(repo.join("README.md"), "# our agent\n").unwrap();
+        std::fs::create_dir_all(repo.join("docs")).unwrap();
+        std::fs::write(repo.join("docs/setup.md"), "Setup.\n").unwrap();
+        commit(&repo, "home");
+        std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [ideas]\n").unwrap();
+        for from in [repo.clone(), repo.join("docs"), home.join("skills/creative")] {
+            let report = json_of(&diff_in(&from, &["--json"]));
+            let skills = by_folder(&report);
+            assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["skills/creative/ideas"], "{folder} {from:?}");
+            assert_eq!(skills["skills/creative/ideas"]["fields"]["offered"]["after"], false, "{report:#}");
+        }
+    }
+    // A skill outside that folder: the repository's top is read, as a
+    // folder of skills.
+    let (_tmp, repo) = new_repo("mixed");
+    skill(&repo.join("hermes"), "skills/creative/ideas", "ideas", "Brainstorm ideas.", "");
+    skill(&repo, "extra/notes", "notes", "Take notes.", "");
+    commit(&repo, "both");
+    skill(&repo, "extra/notes", "notes", "Take better notes.", "");
+    let skills = by_folder(&json_of(&diff_in(&repo, &["--json"])));
+    assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["extra/notes"]);
+}

@@ -11,7 +11,6 @@ use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{GitError, Repo, Written};
 use crate::engine::diff::{self, DiffReport, SkillChange};
 use crate::engine::env::Env;
-use crate::open::FolderKind;
 use crate::sanitize::{clean_line, markdown_text};
 use serde_json::json;
 use std::io::{self, Write};
@@ -156,24 +155,34 @@ pub fn current_repository_folder() -> Option<PathBuf> {
     crate::open::shows_skills(&folder).then_some(folder)
 }
 
-/// A Hermes home one or two folders below a repository's top that holds no
-/// skills itself.
+/// The Hermes home a repository's top holds in a folder of its own (a
+/// dotfiles repository's `.hermes/`, a deployment's `hermes/`): the one
+/// folder just below the top with a home's marks (`skills/`,
+/// `skill-bundles/`, `config.yaml`), when the top has none and no skill
+/// lies outside it.
 fn held_home(root: &Path) -> Option<PathBuf> {
-    if crate::open::classify(root) != FolderKind::Home
-        || root.join("skills").is_dir()
-        || root.join("config.yaml").exists()
-    {
+    let marked = |dir: &Path| {
+        ["skills", "skill-bundles"].iter().any(|d| dir.join(d).is_dir()) || dir.join("config.yaml").is_file()
+    };
+    if marked(root) || root.join("SKILL.md").exists() {
         return None;
     }
-    let mut found = Vec::new();
+    let mut homes = Vec::new();
+    let mut others = Vec::new();
     for entry in std::fs::read_dir(root).ok()?.flatten() {
         let path = entry.path();
-        let hidden = entry.file_name().to_string_lossy().starts_with('.');
-        if !hidden && path.is_dir() && (path.join("skills").is_dir() || path.join("config.yaml").is_file()) {
-            found.push(path);
+        let name = entry.file_name();
+        let hidden = name.to_string_lossy().starts_with('.');
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) || (hidden && name != ".hermes") {
+            continue;
+        }
+        match marked(&path) {
+            true => homes.push(path),
+            false => others.push(path),
         }
     }
-    (found.len() == 1).then(|| found.remove(0))
+    let skills_elsewhere = || others.iter().any(|dir| crate::open::shows_skills(dir));
+    (homes.len() == 1 && !skills_elsewhere()).then(|| homes.remove(0))
 }
 
 pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
