@@ -313,3 +313,51 @@ fn malformed_frontmatter_shapes() {
     assert!(names.contains(&"tabs".to_owned()) && names.contains(&"bidi".to_owned()), "{names:?}");
     exercise(&e, &["tabs", "anchors", "deep", "nul", "only-dashes", "multi-doc", "huge-key", "bidi"]);
 }
+
+/// Symlinked folders that fan out (as `/sys`'s do) lead to the same folders
+/// by ever more paths: 2^19 of them here. The walk stops entering such
+/// folders after its budget, says where, and the other skills stay.
+#[cfg(unix)]
+#[test]
+fn symlinks_that_fan_out_are_walked_in_part() {
+    let (_t, h) = home();
+    skill(&h, "ok", "ok");
+    let fan = h.join("fan");
+    for level in 0..19 {
+        let dir = fan.join(format!("d{level}"));
+        fs::create_dir_all(&dir).expect("mkdir");
+        for link in ["a", "b"] {
+            std::os::unix::fs::symlink(format!("../d{}", level + 1), dir.join(link)).expect("symlink");
+        }
+    }
+    fs::create_dir_all(fan.join("d19")).expect("mkdir");
+    fs::create_dir_all(h.join("skills/cat")).expect("mkdir");
+    std::os::unix::fs::symlink(fan.join("d0"), h.join("skills/cat/linked")).expect("symlink");
+    let home = h.display().to_string();
+    let out = run_with_deadline(&["--home", &home, "check", "--json"], Duration::from_secs(60));
+    let findings: Json = serde_json::from_slice(&out.stdout).expect("check's JSON");
+    let cut: Vec<&Json> = findings
+        .as_array()
+        .expect("a list")
+        .iter()
+        .filter(|f| f["rule"] == "hermes-unreadable-folder" && f["path"] == "cat/linked")
+        .collect();
+    assert_eq!(cut.len(), 1, "{findings:#}");
+    assert!(cut[0]["message"].as_str().expect("text").starts_with("walked in part (more than 100000 folders"));
+    assert_eq!(listed(&engine(&h)), ["ok"]);
+}
+
+/// libyaml's scanner takes time growing with the square of the nesting: a
+/// document nested 150,000 levels deep is refused at once all the same.
+#[test]
+fn nesting_without_end_is_refused_quickly() {
+    let (_t, h) = home();
+    for (name, tail) in [("open", String::new()), ("closed", "]".repeat(150_000))] {
+        let text = format!("---\nname: {name}\ndescription: deep\nx: {}{tail}\n---\nbody\n", "[".repeat(150_000));
+        write(&h.join("skills").join(name).join("SKILL.md"), text.as_bytes());
+    }
+    let home = h.display().to_string();
+    let out = run_with_deadline(&["--home", &home, "check", "--json"], Duration::from_secs(10));
+    let findings = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(findings.matches("nesting deeper than 1000 levels").count(), 2, "{findings}");
+}

@@ -74,6 +74,17 @@ pub fn unreadable_folder(app: &App, index: usize, width: u16) -> Vec<Line<'stati
     let theme = &app.theme;
     let Some(folder) = app.catalog.unreadable.get(index) else { return Vec::new() };
     let mut out = vec![line(paths::path_string(&folder.path), theme.heading), Line::default()];
+    if folder.cut {
+        let text = format!("This symlinked folder was walked in part: {}.", folder.error);
+        out.extend(wrap_text(&text, width, theme.error));
+        out.push(Line::default());
+        let text = "Hermes follows symlinks with no bound: a link to / or /sys has its walk go through the \
+                    whole machine, by ever more paths. skillscope stops entering symlinked folders there, so \
+                    skills below this one may be missing. Point the link at the skills alone, or name the \
+                    folder in skills.external_dirs.";
+        out.extend(wrap_text(text, width, theme.text));
+        return out;
+    }
     out.extend(wrap_text(&format!("This folder cannot be read: {}.", folder.error), width, theme.error));
     out.push(Line::default());
     let text = "Hermes' walk passes over a folder it cannot list without a word: no skill inside it is \

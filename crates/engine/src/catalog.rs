@@ -58,8 +58,12 @@ pub struct UnreadableFolder {
     /// The index of its root in [`Catalog::roots`].
     pub root: usize,
     pub path: PathBuf,
-    /// The system's answer (`Permission denied (os error 13)`).
+    /// The system's answer (`Permission denied (os error 13)`), or why the
+    /// walk stopped short.
     pub error: String,
+    /// A symlinked folder whose walk was cut short, not an unreadable one
+    /// ([`crate::discover::LINKED_FOLDERS_AT_MOST`]).
+    pub cut: bool,
 }
 
 impl UnreadableFolder {
@@ -422,6 +426,7 @@ impl Engine {
                 root: ri,
                 path: d.path,
                 error: d.error,
+                cut: d.cut,
             }));
             if let Some(notes) = notes.as_deref_mut() {
                 notes.push(report);

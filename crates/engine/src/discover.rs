@@ -69,13 +69,17 @@ pub fn is_excluded_skill_path(path: &Path) -> bool {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct UnreadableDir {
     pub path: PathBuf,
-    /// The system's answer (`Permission denied (os error 13)`).
+    /// The system's answer (`Permission denied (os error 13)`), or why the
+    /// walk stopped short.
     pub error: String,
+    /// A symlinked folder the walk stopped entering
+    /// ([`LINKED_FOLDERS_AT_MOST`]): listed in part, not unreadable.
+    pub cut: bool,
 }
 
 impl UnreadableDir {
     fn new(path: &Path, error: &std::io::Error) -> UnreadableDir {
-        UnreadableDir { path: path.to_path_buf(), error: error.to_string() }
+        UnreadableDir { path: path.to_path_buf(), error: error.to_string(), cut: false }
     }
 }
 
@@ -180,6 +184,13 @@ impl IndexedFile {
 
 static FOLDERS_LISTED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
 
+/// How many folders one walk lists through symlinked folders (at or below
+/// one) before it enters no more of them. Hermes follows symlinks with no
+/// such bound: a link to `/`, `/sys` or `/proc` has it walk the machine,
+/// and links that fan out (as `/sys`'s do) lead to the same folders by
+/// ever more paths, without end in practice.
+pub const LINKED_FOLDERS_AT_MOST: usize = 100_000;
+
 /// The number of folders the skill walks listed so far in this process.
 pub fn folders_listed() -> usize {
     FOLDERS_LISTED.load(std::sync::atomic::Ordering::Relaxed)
@@ -267,19 +278,18 @@ fn walk_root<T: Found + Send>(
             return (Vec::new(), report);
         }
     };
-    let mut top = Walker::new(filename, how, map, vec![root_key]);
+    let linked = std::sync::atomic::AtomicUsize::new(0);
+    let mut top = Walker::new(filename, how, map, vec![root_key], &linked);
     let Some(listing) = top.list(&mut reader, root, root_key) else {
         return (Vec::new(), top.report);
     };
     // The root's folders are walked on all cores: on large homes the walk is
     // bound by directory syscalls, which run in parallel.
     let children = top.children(&reader, root, &listing);
-    let walkers = super::parallel_map_min(&children, 2, |(name, path, key)| {
-        let mut w = Walker::new(filename, how, map, vec![root_key]);
-        match reader.open_child(name) {
-            Ok(mut child) => w.walk(&mut child, path, *key),
-            Err(e) => w.report.unreadable.push(UnreadableDir::new(path, &e)),
-        }
+    let walkers = super::parallel_map_min(&children, 2, |child| {
+        let mut w = Walker::new(filename, how, map, vec![root_key], &linked);
+        let Child { name, path, key, symlink } = child;
+        w.enter(&reader, Child { name: name.clone(), path: path.clone(), key: *key, symlink: *symlink });
         w
     });
     let mut matches = top.matches;
@@ -296,9 +306,18 @@ fn walk_root<T: Found + Send>(
     (matches, report)
 }
 
+/// A folder to enter, as its parent's listing shows it.
+struct Child {
+    name: OsString,
+    path: PathBuf,
+    key: DirKey,
+    symlink: bool,
+}
+
 /// One directory's entries as the walk needs them.
 struct Listing {
-    subdirs: Vec<(OsString, Option<DirKey>)>,
+    /// Each folder: its name, its identity when known, whether a symlink.
+    subdirs: Vec<(OsString, Option<DirKey>, bool)>,
     has_skill_md: bool,
 }
 
@@ -308,6 +327,12 @@ struct Walker<'a, T> {
     map: &'a (dyn Fn(IndexedFile) -> T + Sync),
     /// Identities of the directories on the current path, to cut cycles.
     ancestors: Vec<DirKey>,
+    /// The folders this walk's walkers listed through symlinks, together.
+    linked: &'a std::sync::atomic::AtomicUsize,
+    /// The first symlinked folder on the current path, if any.
+    through: Option<PathBuf>,
+    /// The last such folder whose walk was cut (said once).
+    cut: Option<PathBuf>,
     matches: Vec<T>,
     report: WalkReport,
 }
@@ -318,8 +343,10 @@ impl<'a, T> Walker<'a, T> {
         how: Walk,
         map: &'a (dyn Fn(IndexedFile) -> T + Sync),
         ancestors: Vec<DirKey>,
+        linked: &'a std::sync::atomic::AtomicUsize,
     ) -> Walker<'a, T> {
-        Walker { filename, how, map, ancestors, matches: Vec::new(), report: WalkReport::default() }
+        let report = WalkReport::default();
+        Walker { filename, how, map, ancestors, linked, through: None, cut: None, matches: Vec::new(), report }
     }
 
     /// Lists a directory, recording (and maybe reading) a match; `None` when
@@ -337,7 +364,7 @@ impl<'a, T> Walker<'a, T> {
         let mut target = None;
         for entry in &entries {
             match entry.kind {
-                EntryKind::Dir(k) => listing.subdirs.push((entry.name.clone(), k)),
+                EntryKind::Dir(k) => listing.subdirs.push((entry.name.clone(), k, entry.symlink)),
                 EntryKind::File { regular } => {
                     listing.has_skill_md |= entry.name == "SKILL.md";
                     if entry.name == self.filename {
@@ -366,9 +393,9 @@ impl<'a, T> Walker<'a, T> {
     }
 
     /// The subdirectories to enter: pruned, identified, cycles cut.
-    fn children(&mut self, reader: &DirReader, dir: &Path, listing: &Listing) -> Vec<(OsString, PathBuf, DirKey)> {
+    fn children(&mut self, reader: &DirReader, dir: &Path, listing: &Listing) -> Vec<Child> {
         let mut out = Vec::new();
-        for (name, key) in &listing.subdirs {
+        for (name, key, symlink) in &listing.subdirs {
             let text = name.to_string_lossy();
             if is_excluded_name(&text) {
                 self.report.excluded.push(dir.join(name));
@@ -394,19 +421,49 @@ impl<'a, T> Walker<'a, T> {
                 self.report.cycles.push(path);
                 continue;
             }
-            out.push((name.clone(), path, key));
+            out.push(Child { name: name.clone(), path, key, symlink: *symlink });
         }
         out
+    }
+
+    /// Opens and walks a folder listed in `reader`'s.
+    fn enter(&mut self, reader: &DirReader, child: Child) {
+        let outermost = child.symlink && self.through.is_none();
+        if outermost {
+            self.through = Some(child.path.clone());
+        }
+        if let Some(link) = self.through.clone().filter(|_| !self.within_linked_budget()) {
+            // Said once, of the symlink the path went through.
+            if self.cut.as_ref() != Some(&link) {
+                let why = format!("more than {LINKED_FOLDERS_AT_MOST} folders were reached through symlinked folders");
+                self.report.unreadable.push(UnreadableDir { path: link.clone(), error: why, cut: true });
+                self.cut = Some(link);
+            }
+            if outermost {
+                self.through = None;
+            }
+            return;
+        }
+        match reader.open_child(&child.name) {
+            Ok(mut opened) => self.walk(&mut opened, &child.path, child.key),
+            Err(e) => self.report.unreadable.push(UnreadableDir::new(&child.path, &e)),
+        }
+        if outermost {
+            self.through = None;
+        }
+    }
+
+    /// Counts one more folder listed through a symlink: whether the walk's
+    /// budget of such folders still holds it.
+    fn within_linked_budget(&self) -> bool {
+        self.linked.fetch_add(1, std::sync::atomic::Ordering::Relaxed) < LINKED_FOLDERS_AT_MOST
     }
 
     fn walk(&mut self, reader: &mut DirReader, dir: &Path, key: DirKey) {
         self.ancestors.push(key);
         if let Some(listing) = self.list(reader, dir, key) {
-            for (name, path, child_key) in self.children(reader, dir, &listing) {
-                match reader.open_child(&name) {
-                    Ok(mut child) => self.walk(&mut child, &path, child_key),
-                    Err(e) => self.report.unreadable.push(UnreadableDir::new(&path, &e)),
-                }
+            for child in self.children(reader, dir, &listing) {
+                self.enter(reader, child);
             }
         }
         self.ancestors.pop();

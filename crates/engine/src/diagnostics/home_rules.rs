@@ -33,7 +33,15 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
             path: folder.path.as_path().into(),
             rel_path: relative(&folder.path, roots),
         };
-        let msg = format!("cannot be listed ({}): Hermes passes over it and every skill in it", folder.error);
+        let msg = match folder.cut {
+            // Hermes would go on walking; skillscope stops (docs/deviations.md).
+            true => format!(
+                "walked in part ({}): skills below it may be missing here, and Hermes, which follows symlinks \
+                 with no bound, would take as long as the machine has folders",
+                folder.error
+            ),
+            false => format!("cannot be listed ({}): Hermes passes over it and every skill in it", folder.error),
+        };
         sink.add("hermes-unreadable-folder", None, msg);
     }
     let config = engine.home.config_path();

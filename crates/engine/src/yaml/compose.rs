@@ -5,6 +5,11 @@ use super::events::{Event, Mark, Parser, SyntaxError};
 use super::pure::{self, ScalarSpan};
 use super::resolve::{resolve_scalar, Tag};
 use super::{LoadError, MAX_DEPTH};
+
+/// How deep the rest of a document too deeply nested is read to find a
+/// syntax error Python would report first (libyaml takes time that grows
+/// with the square of the depth: 10,000 levels take some 50 ms).
+const DRAINED_DEPTH_AT_MOST: usize = 10 * MAX_DEPTH;
 use std::collections::HashMap;
 
 pub type NodeId = usize;
@@ -196,10 +201,16 @@ fn compose_document(
             }
             Event::SequenceStart { anchor, tag, flow } | Event::MappingStart { anchor, tag, flow } => {
                 if stack.len() >= MAX_DEPTH {
-                    // A syntax error further on is what Python reports.
-                    loop {
-                        if let (Event::StreamEnd, _, _) = next()? {
-                            break;
+                    // A syntax error further on is what Python reports. The
+                    // scanner's work grows with the square of the nesting:
+                    // past DRAINED_DEPTH_AT_MOST levels the rest goes unread.
+                    let mut depth = stack.len() + 1;
+                    while depth <= DRAINED_DEPTH_AT_MOST {
+                        match next()?.0 {
+                            Event::StreamEnd => break,
+                            Event::SequenceStart { .. } | Event::MappingStart { .. } => depth += 1,
+                            Event::SequenceEnd | Event::MappingEnd => depth -= 1,
+                            _ => {}
                         }
                     }
                     return Err(LoadError::limit(format!("nesting deeper than {MAX_DEPTH} levels"), start));
