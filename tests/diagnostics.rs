@@ -317,6 +317,11 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "hermes-config-ignored",
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", "")), s("config.yaml", "skills:\n  disabled: [a\n".into())],
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", "")), s("config.yaml", "skills:\n  disabled: []\n".into())],
+        ),
+        (
             "bundle-member-disabled",
             vec![
                 s("skills/good/SKILL.md", ok_skill("good", "", "")),
@@ -443,6 +448,20 @@ fn home_under_an_excluded_folder() {
     assert!(has(&engine.check_catalog(&engine.catalog(), &Progress::default()), "hermes-home-excluded"));
     let clean = findings(&[("skills/a/SKILL.md", &ok_skill("a", "", ""))]);
     assert!(!has(&clean, "hermes-home-excluded"));
+}
+
+#[test]
+fn a_config_hermes_reads_as_empty_is_named() {
+    for (fixture, why) in [("config_invalid", "invalid YAML: "), ("config_not_mapping", "not a mapping")] {
+        let engine = common::Scenario::fixture(fixture).engine();
+        let found = engine.check_catalog(&engine.catalog(), &Progress::default());
+        let f = found.iter().find(|f| f.rule == "hermes-config-ignored").expect(fixture);
+        assert_eq!(&*f.rel_path, "config.yaml", "{fixture}");
+        assert!(f.message.starts_with(why) && f.message.ends_with(": Hermes uses none of its settings"), "{f:?}");
+    }
+    let clean =
+        findings(&[("skills/a/SKILL.md", &ok_skill("a", "", "")), ("config.yaml", "skills:\n  disabled: []\n")]);
+    assert!(!has(&clean, "hermes-config-ignored"));
 }
 
 #[test]

@@ -54,6 +54,13 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         path: config.as_path().into(),
     };
     let text = engine.home.config_text.clone().unwrap_or_default();
+    if let Some(problem) = &engine.home.config_problem {
+        // The problem names the file, which the finding's path already does.
+        let shown = crate::paths::path_string(&config);
+        let why =
+            problem.strip_prefix(&format!("{shown}: ")).unwrap_or(problem).trim_end_matches("; Hermes ignores it");
+        sink.add("hermes-config-ignored", None, format!("{why}: Hermes uses none of its settings"));
+    }
 
     let Some(skills) = engine.home.raw_skills() else { return };
     let names: HashSet<String> = catalog

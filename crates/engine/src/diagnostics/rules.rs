@@ -159,6 +159,9 @@ rules! {
     "H032", "hermes-control-character", Warning, "a control or escape character in a name or description",
         "Remove it: the name and description reach the agent's prompt and every terminal that lists skills as they are.",
         "description: \"Deploys\\x1b[31m things\"";
+    "H033", "hermes-config-ignored", Error, "config.yaml is not YAML Hermes can use",
+        "Fix it: Hermes reads a config.yaml that does not parse, or is not a mapping, as empty, so every skills setting in it (disabled, external_dirs, template_vars, ...) is silently ignored.",
+        "skills:\n  disabled: [old-skill";
     "B001", "bundle-unparseable", Error, "a bundle file Hermes skips",
         "Fix the YAML: a bundle needs a mapping with a non-empty `skills` list and a name that makes a slug.",
         "skills: [a";
