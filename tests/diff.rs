@@ -1183,3 +1183,24 @@ fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
     let skills = by_folder(&json_of(&diff_in(&repo, &["--json"])));
     assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["extra/notes"]);
 }
+
+#[test]
+fn a_moved_skill_keeps_its_findings_and_changes_only_what_changed() {
+    let (_tmp, repo) = skills_repo();
+    // A finding that moves with the folder, and one the move fixes.
+    let warned = "prerequisites:\n  env: [{name: TOKEN}]\n";
+    skill(&repo, "tools/lint", "lint", "Lint the code base.", warned);
+    skill(&repo, "notes/old", "old", "Old notes.", warned);
+    commit(&repo, "warnings");
+    std::fs::create_dir_all(repo.join("quality")).unwrap();
+    git(&repo, &["mv", "tools/lint", "quality/lint"]);
+    git(&repo, &["mv", "notes/old", "quality/old"]);
+    skill(&repo, "quality/old", "old", "Old notes.", "");
+    let skills = by_folder(&json_of(&diff_in(&repo, &["--json"])));
+    assert_eq!(skills["quality/lint"]["change"], "moved");
+    assert!(skills["quality/lint"].get("findings").is_none(), "{:#}", skills["quality/lint"]);
+    let findings = &skills["quality/old"]["findings"];
+    assert_eq!(findings["fixed"][0]["rule"], "hermes-ignored-key", "{findings:#}");
+    assert_eq!(findings["fixed"][0]["file"], "notes/old/SKILL.md", "as it was: {findings:#}");
+    assert!(findings.get("new").map_or(true, |n| n.as_array().unwrap().is_empty()), "{findings:#}");
+}

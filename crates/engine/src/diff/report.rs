@@ -91,8 +91,15 @@ impl FindingChanges {
 /// The findings in `after` not in `before` (new) and the reverse (fixed),
 /// each counted as often as it occurs.
 pub fn finding_changes(before: &[FindingRef], after: &[FindingRef]) -> FindingChanges {
+    finding_changes_as(before, before, after)
+}
+
+/// [`finding_changes`], each of `before` compared as the same place of
+/// `seen_as` says it (a moved skill's findings as they read in its new
+/// folder); those fixed are given as `before` has them.
+fn finding_changes_as(before: &[FindingRef], seen_as: &[FindingRef], after: &[FindingRef]) -> FindingChanges {
     let mut counts: HashMap<(&str, &str, &str), isize> = HashMap::new();
-    for f in before {
+    for f in seen_as {
         *counts.entry(f.key()).or_default() += 1;
     }
     let mut new = Vec::new();
@@ -105,8 +112,8 @@ pub fn finding_changes(before: &[FindingRef], after: &[FindingRef]) -> FindingCh
         }
     }
     let mut fixed = Vec::new();
-    for f in before.iter().rev() {
-        let c = counts.entry(f.key()).or_default();
+    for (f, seen) in before.iter().zip(seen_as).rev() {
+        let c = counts.entry(seen.key()).or_default();
         if *c > 0 {
             *c -= 1;
             fixed.push(f.clone());
@@ -114,6 +121,23 @@ pub fn finding_changes(before: &[FindingRef], after: &[FindingRef]) -> FindingCh
     }
     fixed.reverse();
     FindingChanges { new, fixed }
+}
+
+/// A moved skill's findings as they would read in its new folder: the
+/// same finding there is no change.
+fn relocated(findings: &[FindingRef], from: &str, to: &str) -> Vec<FindingRef> {
+    let (from_inside, to_inside) = (format!("{from}/"), format!("{to}/"));
+    findings
+        .iter()
+        .map(|f| {
+            let file = match f.file.strip_prefix(&from_inside) {
+                Some(rest) => format!("{to_inside}{rest}"),
+                None if f.file == from => to.to_owned(),
+                None => f.file.clone(),
+            };
+            FindingRef { file, message: f.message.replace(&from_inside, &to_inside), ..f.clone() }
+        })
+        .collect()
 }
 
 /// What changed for one skill.
@@ -214,7 +238,10 @@ impl SkillChange {
         for ((field, before), (_, after)) in offered_fields(o).into_iter().zip(offered_fields(n)) {
             push(field, before, after);
         }
-        c.findings = finding_changes(&o.findings, &n.findings);
+        c.findings = match o.folder == n.folder {
+            true => finding_changes(&o.findings, &n.findings),
+            false => finding_changes_as(&o.findings, &relocated(&o.findings, &o.folder, &n.folder), &n.findings),
+        };
         c.index = (o.size, n.size);
         c.files = (Some(o.skill_md.clone()), Some(n.skill_md.clone()));
         c
