@@ -798,6 +798,54 @@ pub fn change_line(change: &diff::FieldChange) -> String {
     format!("{}: {} → {}", change.field, shown(&change.before), shown(&change.after))
 }
 
+/// A bundle's changed fields as lines for a person: its composition (a
+/// JSON object in `--json`) as the parts that changed, its members each
+/// with how it loads where that is not under its own name.
+pub fn bundle_lines(bundle: &diff::BundleChange) -> Vec<String> {
+    let mut lines = Vec::new();
+    for f in &bundle.fields {
+        if f.field != "composition" {
+            lines.push(change_line(f));
+            continue;
+        }
+        let part = |side: &serde_json::Value, key: &str| match side {
+            serde_json::Value::Null => serde_json::Value::Null,
+            side if key == "skills" => serde_json::Value::String(members(side)),
+            side => side.get(key).cloned().unwrap_or_default(),
+        };
+        for key in ["name", "description", "instruction", "skills"] {
+            let (before, after) = (part(&f.before, key), part(&f.after, key));
+            if before != after {
+                let field = if key == "skills" { "members" } else { key };
+                lines.push(format!("{field}: {} → {}", shown(&before), shown(&after)));
+            }
+        }
+    }
+    lines
+}
+
+/// A bundle's members in one line: `a, b (missing: no skill has this name)`.
+fn members(composition: &serde_json::Value) -> String {
+    let list = composition.get("skills").and_then(serde_json::Value::as_array);
+    let each = list.into_iter().flatten().map(|m| {
+        let (skill, status) = (m["skill"].as_str().unwrap_or_default(), m["status"].as_str().unwrap_or_default());
+        match status.strip_prefix("loaded as ") {
+            Some(as_name) if as_name == skill => skill.to_owned(),
+            _ => format!("{skill} ({status})"),
+        }
+    });
+    each.collect::<Vec<_>>().join(", ")
+}
+
+/// What changed in a bundle, in brief: `composition, message`.
+pub fn bundle_gist(bundle: &diff::BundleChange) -> String {
+    let mut parts: Vec<&str> = bundle.fields.iter().map(|f| f.field).collect();
+    if bundle.message.is_some() {
+        parts.push("message");
+    }
+    parts.join(", ")
+}
+
 /// `why: before → after` for a skill whose being offered changed: on each
 /// side why it is not offered, or that it is (`—` where it does not exist).
 pub fn why_line(skill: &diff::SkillChange) -> Option<String> {

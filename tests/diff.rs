@@ -44,6 +44,18 @@ fn skills_repo() -> (tempfile::TempDir, PathBuf) {
     (tmp, repo)
 }
 
+/// A Hermes home kept in git, nothing committed yet: two skills, and a
+/// `skill-bundles/` folder.
+fn devops_home() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(home.join("skill-bundles")).unwrap();
+    git(&home, &["init", "-q", "-b", "main"]);
+    skill(&home, "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    skill(&home, "skills/devops/rollback", "rollback", "Roll a release back.", "");
+    (tmp, home)
+}
+
 fn diff_in(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_skillscope"))
         .current_dir(dir)
@@ -178,12 +190,7 @@ fn revisions_branches_and_the_merge_base() {
 
 #[test]
 fn a_hermes_home_kept_in_git_with_config_and_bundles() {
-    let tmp = tempfile::tempdir().unwrap();
-    let home = tmp.path().join("home");
-    std::fs::create_dir_all(home.join("skill-bundles")).unwrap();
-    git(&home, &["init", "-q", "-b", "main"]);
-    skill(&home, "skills/devops/deploy", "deploy", "Deploy the app.", "");
-    skill(&home, "skills/devops/rollback", "rollback", "Roll a release back.", "");
+    let (_tmp, home) = devops_home();
     std::fs::write(home.join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
     std::fs::write(home.join("skill-bundles/release.yaml"), "name: release\nskills: [deploy, rollback]\n").unwrap();
     commit(&home, "home");
@@ -1203,4 +1210,51 @@ fn a_moved_skill_keeps_its_findings_and_changes_only_what_changed() {
     assert_eq!(findings["fixed"][0]["rule"], "hermes-ignored-key", "{findings:#}");
     assert_eq!(findings["fixed"][0]["file"], "notes/old/SKILL.md", "as it was: {findings:#}");
     assert!(findings.get("new").map_or(true, |n| n.as_array().unwrap().is_empty()), "{findings:#}");
+}
+
+#[test]
+fn a_new_requirement_shows_wherever_diff_runs() {
+    let (_tmp, repo) = skills_repo();
+    let needs = "required_environment_variables: [SKILLSCOPE_SPIKE_TOKEN]\nrequired_credential_files: [spike.json]\n";
+    skill(&repo, "tools/keys", "keys", "Rotate API keys.", needs);
+    let with_token = |set: bool| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        command.current_dir(&repo).args(["diff", "--json"]).env_remove("HERMES_HOME").env("HOME", &repo);
+        match set {
+            true => command.env("SKILLSCOPE_SPIKE_TOKEN", "x"),
+            false => command.env_remove("SKILLSCOPE_SPIKE_TOKEN"),
+        };
+        by_folder(&json_of(&command.output().unwrap()))["tools/keys"]["fields"].clone()
+    };
+    for set in [true, false] {
+        let fields = with_token(set);
+        assert_eq!(fields["required_env"], serde_json::json!({"before": [], "after": ["SKILLSCOPE_SPIKE_TOKEN"]}));
+        assert_eq!(fields["credential_files"], serde_json::json!({"before": [], "after": ["spike.json"]}));
+        // What is missing here depends on where diff runs.
+        assert_eq!(fields.get("missing_env").is_some(), !set, "{fields:#}");
+    }
+}
+
+#[test]
+fn a_bundle_change_reads_as_its_members_in_every_format() {
+    let (_tmp, home) = devops_home();
+    std::fs::write(home.join("skill-bundles/release.yaml"), "name: release\ndescription: Ship\nskills: [deploy]\n")
+        .unwrap();
+    commit(&home, "home");
+    let members = "name: release\ndescription: Ship it\nskills: [deploy, rollback, nosuch]\n";
+    std::fs::write(home.join("skill-bundles/release.yaml"), members).unwrap();
+    let text = String::from_utf8(diff_in(&home, &[]).stdout).unwrap();
+    assert!(text.contains("\n    description: Ship → Ship it\n"), "{text}");
+    assert!(
+        text.contains("\n    members: deploy → deploy, rollback, nosuch (missing: no skill has this name)\n"),
+        "{text}"
+    );
+    assert!(!text.contains("{\""), "no JSON for a person: {text}");
+    let stat = String::from_utf8(diff_in(&home, &["--stat"]).stdout).unwrap();
+    assert!(stat.contains("~ /release (bundle)  composition, message\n"), "{stat}");
+    let md = String::from_utf8(diff_in(&home, &["--format", "markdown"]).stdout).unwrap();
+    assert!(md.contains("| ~ | `/release` | (bundle) | modified | composition, message |"), "{md}");
+    assert!(md.contains("- members: deploy → deploy, rollback, nosuch (missing: no skill has this name)"), "{md}");
+    assert!(md.contains("<summary>the home (config.yaml, bundles, folders)</summary>"), "{md}");
+    assert!(md.contains("- new finding `bundle-member-missing` skill-bundles/release.yaml:3:"), "{md}");
 }

@@ -510,7 +510,7 @@ fn write_stat(report: &DiffReport, out: &mut Out) -> io::Result<()> {
             "{} {} (bundle)  {}",
             bundle.change.mark(),
             clean_line(&bundle.slug),
-            if bundle.message.is_some() { "message" } else { "composition" }
+            compare::bundle_gist(bundle)
         )?;
     }
     // One line per skill stays one line per skill: the notes (what was
@@ -603,8 +603,8 @@ fn write_text(
                 &format!("{} {} (bundle) {}", bundle.change.mark(), clean_line(&bundle.slug), bundle.change.name())
             )
         )?;
-        for f in &bundle.fields {
-            writeln!(out, "    {}", compare::change_line(f))?;
+        for line in compare::bundle_lines(bundle) {
+            writeln!(out, "    {line}")?;
         }
         if let Some(diff) = bundle.message_diff() {
             writeln!(out, "    message:")?;
@@ -669,19 +669,16 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         counts_line(report),
         index_line(report)
     ));
-    if !report.skills.is_empty() {
+    if !report.skills.is_empty() || !report.bundles.is_empty() {
         // The header goes with the first row: never a table with no rows.
         let mut header = Some("| | Skill | Folder | Change | What changed |\n|---|---|---|---|---|\n");
-        for skill in &report.skills {
+        let rows = report.skills.iter().map(|s| (s.change, cell(&s.name), format!("`{}`", cell(&s.folder)), gist(s)));
+        let bundles =
+            report.bundles.iter().map(|b| (b.change, cell(&b.slug), "(bundle)".into(), compare::bundle_gist(b)));
+        for (change, name, folder, what) in rows.chain(bundles) {
+            let (mark, change, what) = (change.mark(), change.name(), markdown_text(&what));
             let row = header.take().unwrap_or_default().to_owned()
-                + &format!(
-                    "| {} | `{}` | `{}` | {} | {} |\n",
-                    skill.change.mark(),
-                    cell(&skill.name),
-                    cell(&skill.folder),
-                    skill.change.name(),
-                    markdown_text(&gist(skill))
-                );
+                + &format!("| {mark} | `{name}` | {folder} | {change} | {what} |\n");
             comment.fold("row", row, None);
         }
         comment.keep("\n");
@@ -718,14 +715,29 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         comment.fold("skill", folded(head, diff), short);
     }
     for bundle in &report.bundles {
-        let head = format!(
+        let mut head = format!(
             "<details><summary>bundle <code>{}</code> ({})</summary>\n\n",
             html(&bundle.slug),
             bundle.change.name()
         );
+        for line in compare::bundle_lines(bundle) {
+            let _ = writeln!(head, "- {}", markdown_text(&line));
+        }
         let diff = bundle.message_diff();
         let short = diff.as_deref().map(folded_short);
         comment.fold("bundle", folded(head.clone(), diff), short.map(|s| head + &s));
+    }
+    let home = &report.home_findings;
+    if !home.new.is_empty() || !home.fixed.is_empty() {
+        let mut block = String::from("<details><summary>the home (config.yaml, bundles, folders)</summary>\n\n");
+        for (label, list) in [("new finding", &home.new), ("fixed", &home.fixed)] {
+            for x in list {
+                let at = x.line.map(|l| format!(":{l}")).unwrap_or_default();
+                let (file, message) = (markdown_text(&x.file), markdown_text(&x.message));
+                let _ = writeln!(block, "- {label} `{}` {file}{at}: {message}", x.rule);
+            }
+        }
+        comment.fold("home", block + "\n</details>\n\n", None);
     }
     for note in &report.notes {
         comment.keep(format!("> {}\n", markdown_text(note)));
@@ -742,6 +754,9 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         }
         if bundles > 0 {
             parts.push(format!("the details of {}", counted(bundles, "bundle", "bundles")));
+        }
+        if cut.left_out_of("home") > 0 {
+            parts.push("the home's findings".to_owned());
         }
         let diffs = cut.shortened_of("skill") + cut.shortened_of("bundle");
         if diffs > 0 {

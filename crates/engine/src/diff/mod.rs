@@ -204,6 +204,10 @@ struct Answer {
     line: Option<String>,
     size: Size,
     command: Option<String>,
+    /// The environment variables and credential files the skill declares
+    /// it needs, met here or not: the same in CI and on a laptop.
+    required_env: Vec<String>,
+    credential_files: Vec<String>,
     missing_env: Vec<String>,
     missing_files: Vec<String>,
     findings: Vec<FindingRef>,
@@ -221,6 +225,8 @@ impl Answer {
             && self.line == other.line
             && self.size == other.size
             && self.command == other.command
+            && self.required_env == other.required_env
+            && self.credential_files == other.credential_files
             && self.missing_env == other.missing_env
             && self.missing_files == other.missing_files
             && self.findings == other.findings
@@ -439,6 +445,15 @@ fn answers(state: &State, home: &Path) -> Vec<Answer> {
                 line: line.map(|(l, _)| state.shown_text(l)),
                 size: line.map(|&(_, s)| s).unwrap_or_default(),
                 command: skill.status.command.clone(),
+                required_env: readiness
+                    .required
+                    .iter()
+                    .map(|r| match r.optional {
+                        true => format!("{} (optional)", r.name),
+                        false => r.name.clone(),
+                    })
+                    .collect(),
+                credential_files: readiness.credential_files.clone(),
                 missing_env: readiness.missing_env.clone(),
                 missing_files: readiness.missing_files.iter().map(|f| state.shown_text(f)).collect(),
                 findings,

@@ -170,6 +170,8 @@ fn offered_fields(a: &Answer) -> Vec<(&'static str, Json)> {
         ("offered", json!(a.offered)),
         ("index_line", json!(a.line)),
         ("command", json!(a.command)),
+        ("required_env", json!(a.required_env)),
+        ("credential_files", json!(a.credential_files)),
         ("missing_env", json!(a.missing_env)),
         ("missing_files", json!(a.missing_files)),
     ]
