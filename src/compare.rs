@@ -37,6 +37,23 @@ impl SinceAnswer {
     pub fn change_of(&self, path: &Path) -> Option<&SkillChange> {
         self.changed_at.get(path).map(|&i| &self.report.skills[i])
     }
+
+    /// The SKILL.md diffs of skills whose file changed though nothing the
+    /// agent gets did (a skill hidden here, an edit no answer shows): each
+    /// pair the revision's file and the one now, the first absent where
+    /// the revision has none.
+    fn add_quiet_diffs(&mut self, pairs: Vec<(PathBuf, PathBuf)>) {
+        for (was, now) in pairs {
+            if self.skill_md_diff.contains_key(&now) {
+                continue;
+            }
+            let (Ok(after), before) = (std::fs::read_to_string(&now), std::fs::read_to_string(&was)) else { continue };
+            let before = before.unwrap_or_default();
+            if before != after {
+                self.skill_md_diff.insert(now, diff::unified(&before, &after, &self.rev, "now"));
+            }
+        }
+    }
 }
 
 /// How a revision compared with the working tree is read.
@@ -75,7 +92,10 @@ pub fn since_reading(
         if let Some(overlaid) = against_worktree(engine, &repo, &commit, None, &folder, Severity::Warning) {
             let overlaid = overlaid?;
             // Read while the copy is there.
-            return Ok(since_answer(rev, overlaid.report));
+            let quiet = overlaid.skill_md_pairs();
+            let mut answer = since_answer(rev, overlaid.report);
+            answer.add_quiet_diffs(quiet);
+            return Ok(answer);
         }
     }
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
@@ -109,7 +129,10 @@ pub fn since_reading(
     let after = Side { engine, home: &folder, root: &repo_root, written_as: Vec::new() };
     let top = (repo_root.as_path(), !copied.may_hold_links());
     let report = compare_sides(before, after, &changed, top, &folder, Severity::Warning)?;
-    Ok(since_answer(rev, report))
+    let mut answer = since_answer(rev, report);
+    let changed_skill_mds = changed.iter().flatten().filter(|p| *p == "SKILL.md" || p.ends_with("/SKILL.md"));
+    answer.add_quiet_diffs(changed_skill_mds.map(|rel| (written.join(rel), repo_root.join(rel))).collect());
+    Ok(answer)
 }
 
 /// The browser's answer from a report, each changed skill's SKILL.md diff
@@ -188,6 +211,19 @@ pub struct Overlaid<'a> {
 }
 
 impl Overlaid<'_> {
+    /// Each skill read from a revision's copy: where its SKILL.md was
+    /// written, and the file it stands for.
+    fn skill_md_pairs(&self) -> Vec<(PathBuf, PathBuf)> {
+        let before = &self.states[0];
+        let copied = before.catalog.skills.iter().filter_map(|skill| {
+            before.written_as.iter().find_map(|(written, real)| {
+                let rest = skill.skill_md.strip_prefix(written).ok()?;
+                Some((skill.skill_md.clone(), real.join(rest)))
+            })
+        });
+        copied.collect()
+    }
+
     /// The report and what writing left out, the copies removed and the
     /// states left for the process's end to free: a command about to exit
     /// need not free two whole catalogs piece by piece.

@@ -480,3 +480,45 @@ fn the_diff_of_an_added_or_removed_skill_says_why_not_offered_and_what_the_guard
     assert!(shown.contains("Removed since HEAD"), "{shown}");
     assert!(shown.contains("guard.verdict: dangerous → —"), "{shown}");
 }
+
+/// `d` on a skill whose SKILL.md changed though nothing the agent gets did
+/// (hidden on this platform) shows the file's diff all the same.
+#[test]
+fn the_diff_of_a_file_the_agent_does_not_see_change_is_shown() {
+    let t = tempfile::tempdir().unwrap();
+    let home = t.path().join("home");
+    write_skill(&home, "ops/deploy", "deploy", "ship it", "Run it.\n");
+    let dir = home.join("skills/ops/winonly");
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = "---\nname: winonly\ndescription: Only on Windows.\nplatforms: [windows]\n---\nBody.\n";
+    std::fs::write(dir.join("SKILL.md"), text).unwrap();
+    common::commit_all(&home);
+    std::fs::write(dir.join("SKILL.md"), format!("{text}A step only Windows users read.\n")).unwrap();
+    let mut app = app_for(&home);
+    key(&mut app, KeyCode::Char('D'));
+    key(&mut app, KeyCode::Enter);
+    // On a folder `d` has nothing to show: it says so
+    // and leaves the diff views as they were.
+    key(&mut app, KeyCode::Char('h'));
+    assert_eq!(selected_name(&app), None);
+    key(&mut app, KeyCode::Char('d'));
+    let shown = screen(&mut app, 160, 30);
+    assert!(shown.contains("d shows a skill's diff against the revision: select a skill"), "{shown}");
+    for (first, name, said) in [
+        (true, "winonly", "Nothing the agent gets changed since HEAD; its SKILL.md did:"),
+        (false, "deploy", "Unchanged since HEAD."),
+    ] {
+        key(&mut app, KeyCode::Char('/'));
+        keys(&mut app, name);
+        key(&mut app, KeyCode::Enter);
+        assert_eq!(selected_name(&app).as_deref(), Some(name));
+        // The diff views stay on from one skill to the next.
+        if first {
+            key(&mut app, KeyCode::Char('d'));
+        }
+        let shown = screen(&mut app, 160, 30);
+        assert!(shown.contains(said), "{shown}");
+        assert_eq!(shown.contains("+A step only Windows users read."), name == "winonly", "{shown}");
+        key(&mut app, KeyCode::Esc);
+    }
+}

@@ -120,6 +120,12 @@ impl App {
             self.notice = Some("no revision to compare with: press D (HEAD) or start with --since REV".into());
             return;
         }
+        // On a folder (or a removed skill, whose diff is always shown) it
+        // would turn on or off with nothing on screen to say so.
+        if self.selected_skill().is_none() {
+            self.notice = Some("d shows a skill's diff against the revision: select a skill".into());
+            return;
+        }
         self.view.since_diff = !self.view.since_diff;
         self.render.clear();
     }
@@ -167,7 +173,16 @@ pub fn diff_lines(
     }
     let Some(path) = path else { return Vec::new() };
     let Some(change) = answer.change_of(path) else {
-        return vec![line(format!("Unchanged since {rev}."), theme.dim)];
+        // The file may have changed where nothing the agent gets did.
+        let file_diff = answer.skill_md_diff.get(path).filter(|d| !message && !d.is_empty());
+        let Some(diff) = file_diff else {
+            return vec![line(format!("Unchanged since {rev}."), theme.dim)];
+        };
+        let said = format!("Nothing the agent gets changed since {rev}; its SKILL.md did:");
+        let mut out = wrap_text(&said, width, theme.heading);
+        out.push(Line::default());
+        out.extend(unified_lines(diff, theme));
+        return out;
     };
     let mut out = vec![line(format!("{} since {rev}", change.change.name()), theme.heading)];
     for f in &change.fields {
