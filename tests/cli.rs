@@ -188,6 +188,24 @@ fn the_browsers_since_belongs_to_the_browser_alone() {
     assert!(String::from_utf8_lossy(&top.stdout).contains("--since <REV>"), "the browser's help names it");
 }
 
+/// `--since` outside any repository of skills, with no Hermes home: a
+/// clear error, not the demo's own history.
+#[test]
+fn since_outside_a_repository_says_so() {
+    let outside = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(outside.path())
+        .args(["--since", "HEAD~5"])
+        .env_remove("HERMES_HOME")
+        .env("HOME", outside.path())
+        .env("GIT_CEILING_DIRECTORIES", outside.path().parent().unwrap())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("is in no git repository of skills, and there is no Hermes home at"), "{said}");
+}
+
 #[test]
 fn platform_flag_previews_another_os() {
     let s = Scenario::fixture("gates");

@@ -573,6 +573,18 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         // without a home given, the browser opens what `diff` would read.
         if global.since.is_some() && global.home.is_none() && !global.demo {
             global.home = diff::current_repository_folder();
+            // Else the Hermes home, if there is one: not the demo, which is
+            // no repository of the user's.
+            let home = resolve_home_path(None, &Env::from_process());
+            if global.home.is_none() && !home.exists() {
+                let here = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
+                eprintln!(
+                    "skillscope: --since: {here} is in no git repository of skills, and there is no Hermes home at \
+                     {}: run it inside a repository of skills, or name one (skillscope --since REV PATH)",
+                    home.display()
+                );
+                return EXIT_USAGE;
+            }
         }
         return browse(&global);
     };
