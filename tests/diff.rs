@@ -1258,3 +1258,27 @@ fn a_bundle_change_reads_as_its_members_in_every_format() {
     assert!(md.contains("<summary>the home (config.yaml, bundles, folders)</summary>"), "{md}");
     assert!(md.contains("- new finding `bundle-member-missing` skill-bundles/release.yaml:3:"), "{md}");
 }
+
+#[test]
+fn revisions_that_name_no_commit_and_repositories_without_a_working_tree_say_why() {
+    let (_tmp, repo) = skills_repo();
+    git(&repo, &["checkout", "-q", "--orphan", "lonely"]);
+    commit(&repo, "a history of its own");
+    git(&repo, &["checkout", "-q", "main"]);
+    let said = |dir: &Path, args: &[&str]| {
+        let out = diff_in(dir, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let no_base = said(&repo, &["main...lonely"]);
+    assert!(no_base.contains("main and lonely share no history (no merge base)"), "{no_base}");
+    let tree = said(&repo, &["HEAD^{tree}"]);
+    assert!(tree.contains("HEAD^{tree} names a tree, not a commit"), "{tree}");
+    let upstream = said(&repo, &["@{u}"]);
+    assert!(upstream.contains("(git: no upstream configured for branch 'main')"), "{upstream}");
+    let inside = said(&repo.join(".git"), &[]);
+    assert!(inside.contains("in a git repository without a working tree"), "{inside}");
+    let bare = repo.parent().unwrap().join("bare.git");
+    git(repo.parent().unwrap(), &["clone", "-q", "--bare", repo.to_str().unwrap(), bare.to_str().unwrap()]);
+    assert!(said(&bare, &[]).contains("in a git repository without a working tree"));
+}

@@ -81,7 +81,8 @@ fn span(repo: &Repo, args: &DiffArgs) -> Result<Span, GitError> {
         if let Some((a, b)) = rev.split_once("...") {
             let (a, b) = (or_head(a), or_head(b));
             let (ca, cb) = (repo.commit(a)?, repo.commit(b)?);
-            let base = repo.merge_base(&ca, &cb)?;
+            let base =
+                repo.merge_base(&ca, &cb)?.ok_or_else(|| GitError::NoMergeBase { a: a.to_owned(), b: b.to_owned() })?;
             return Ok(Span {
                 from: base,
                 from_name: format!("merge base of {a} and {b}"),

@@ -26,6 +26,15 @@ pub enum GitError {
     NoGit(std::io::Error),
     #[error("{0} is not in a git repository")]
     NotARepository(PathBuf),
+    #[error(
+        "{0} is in a git repository without a working tree (a bare one, or inside its .git folder): run diff in a \
+         working tree of it"
+    )]
+    NoWorkTree(PathBuf),
+    #[error("{a} and {b} share no history (no merge base): `{a}..{b}` compares them as they are")]
+    NoMergeBase { a: String, b: String },
+    #[error("{rev} names a {kind}, not a commit: diff compares commits")]
+    NotACommit { rev: String, kind: String },
     #[error("{rev}: no such revision in {repo}{why}")]
     NoRevision { rev: String, repo: PathBuf, why: String },
     #[error("git {args}: {message}")]
@@ -40,6 +49,14 @@ pub enum GitError {
     LfsAbsent { path: String, oid: String },
     #[error("{0}")]
     Io(#[from] std::io::Error),
+}
+
+/// Why a revision names no commit ([`Repo::why_no_commit`]).
+enum NoCommit {
+    /// It names an object of this kind.
+    Kind(String),
+    /// What git says of it.
+    Said(String),
 }
 
 /// A repository, by its work tree.
@@ -186,6 +203,9 @@ impl Repo {
     pub fn discover(dir: &Path) -> Result<Repo, GitError> {
         let out = match run(dir, &["rev-parse", "--show-toplevel", "--is-shallow-repository"]) {
             Ok(out) => text(out),
+            Err(GitError::Failed { message, .. }) if message.contains("must be run in a work tree") => {
+                return Err(GitError::NoWorkTree(dir.to_path_buf()))
+            }
             Err(GitError::Failed { .. }) => return Err(GitError::NotARepository(dir.to_path_buf())),
             Err(e) => return Err(e),
         };
@@ -205,15 +225,38 @@ impl Repo {
                     Some(branch) if rev == "HEAD" || rev == branch => {
                         format!(" (branch {branch} has no commits yet: once it has one, diff compares with it)")
                     }
-                    _ if self.shallow => {
-                        " (a shallow clone: it holds only the latest commits; `git fetch --unshallow` brings the rest)"
-                            .to_owned()
-                    }
-                    _ => String::new(),
+                    _ => match self.why_no_commit(rev) {
+                        Some(NoCommit::Kind(kind)) => return Err(GitError::NotACommit { rev: rev.to_owned(), kind }),
+                        Some(NoCommit::Said(why)) => format!(" (git: {why})"),
+                        None if self.shallow => {
+                            " (a shallow clone: it holds only the latest commits; `git fetch --unshallow` brings the \
+                             rest)"
+                                .to_owned()
+                        }
+                        None => String::new(),
+                    },
                 };
                 Err(GitError::NoRevision { rev: rev.to_owned(), repo: self.root.clone(), why })
             }
             Err(e) => Err(e),
+        }
+    }
+
+    /// Why `rev` names no commit, where git says more than that: it names
+    /// an object of another kind (a tree, a blob), or git's own reason (a
+    /// branch with no upstream for `@{u}`).
+    fn why_no_commit(&self, rev: &str) -> Option<NoCommit> {
+        match run(&self.root, &["rev-parse", "--verify", "--end-of-options", rev]) {
+            Ok(oid) => {
+                let kind = text(run(&self.root, &["cat-file", "-t", &text(oid)]).ok()?);
+                (kind != "commit").then_some(NoCommit::Kind(kind))
+            }
+            Err(GitError::Failed { message, .. }) => {
+                let said = message.lines().find(|l| !l.contains("Needed a single revision"))?;
+                let said = said.trim_start_matches("fatal: ").trim();
+                (!said.is_empty() && !said.starts_with("ambiguous argument")).then(|| NoCommit::Said(said.to_owned()))
+            }
+            Err(_) => None,
         }
     }
 
@@ -231,9 +274,15 @@ impl Repo {
         run(&self.root, &["cat-file", "blob", oid])
     }
 
-    /// The best common ancestor of two commits (`A...B`).
-    pub fn merge_base(&self, a: &str, b: &str) -> Result<String, GitError> {
-        run(&self.root, &["merge-base", a, b]).map(text)
+    /// The best common ancestor of two commits (`A...B`); `None` when
+    /// they share no history.
+    pub fn merge_base(&self, a: &str, b: &str) -> Result<Option<String>, GitError> {
+        match run(&self.root, &["merge-base", a, b]) {
+            Ok(out) => Ok(Some(text(out))),
+            // Exit 1 and nothing said: no common ancestor.
+            Err(GitError::Failed { message, .. }) if message.is_empty() => Ok(None),
+            Err(e) => Err(e),
+        }
     }
 
     /// Every file of a commit's tree, without sizes ([`Repo::sized`]): the
