@@ -1282,3 +1282,16 @@ fn revisions_that_name_no_commit_and_repositories_without_a_working_tree_say_why
     git(repo.parent().unwrap(), &["clone", "-q", "--bare", repo.to_str().unwrap(), bare.to_str().unwrap()]);
     assert!(said(&bare, &[]).contains("in a git repository without a working tree"));
 }
+
+#[test]
+fn a_command_another_skill_takes_says_which() {
+    let (_tmp, repo) = skills_repo();
+    // Found first (by path), the new skill of the same name takes /lint.
+    skill(&repo, "quality/lint", "lint", "Lint, another way.", "");
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let lint = &by_folder(&report)["tools/lint"]["fields"];
+    assert_eq!(lint["command"], serde_json::json!({"before": "/lint", "after": null}), "{report:#}");
+    assert_eq!(lint["message"]["refused"]["after"], "/lint is quality/lint's (lint), found first", "{report:#}");
+    let text = String::from_utf8(diff_in(&repo, &[]).stdout).unwrap();
+    assert!(text.contains("no message after: /lint is quality/lint's (lint), found first ("), "{text}");
+}

@@ -371,9 +371,14 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
             let mut change = SkillChange::between(o, n);
             let (m_old, m_new) = (before.message(&ctx_before, o.index), after.message(&ctx_after, n.index));
             if m_old != m_new {
+                // No message: the lookup refuses the name, or another skill
+                // took the command the other side has.
+                let refused = |state: &State, ctx: &Context, own: &Answer, other: &Answer| {
+                    state.message_refusal(ctx, own.index).or_else(|| command_taken(state, home, own, other))
+                };
                 change.message_refused = (
-                    m_old.is_none().then(|| before.message_refusal(&ctx_before, o.index)).flatten(),
-                    m_new.is_none().then(|| after.message_refusal(&ctx_after, n.index)).flatten(),
+                    m_old.is_none().then(|| refused(before, &ctx_before, o, n)).flatten(),
+                    m_new.is_none().then(|| refused(after, &ctx_after, n, o)).flatten(),
                 );
                 change.message = Some((m_old, m_new));
             }
@@ -529,6 +534,16 @@ fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)
     new_rest.sort_unstable();
     pairs.extend(new_rest.into_iter().map(|j| (None, Some(j))));
     pairs
+}
+
+/// Why a skill has no slash command where `other` (the same skill in the
+/// other state) has one: another skill of this state holds it (Hermes
+/// registers a command for the first skill of each slug).
+fn command_taken(state: &State, home: &Path, own: &Answer, other: &Answer) -> Option<String> {
+    let command = other.command.as_deref().filter(|_| own.command.is_none())?;
+    let holder = state.catalog.skills.iter().find(|s| s.status.command.as_deref() == Some(command))?;
+    let folder = shown_folder(&state.shown_path(&holder.skill_dir), home);
+    Some(format!("{command} is {folder}'s ({}), found first", holder.name))
 }
 
 /// Why the skill at `index` is not offered: the first step of `why` that
