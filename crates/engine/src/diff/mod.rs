@@ -526,13 +526,92 @@ fn pair_up(old: &[Answer], new: &[Answer]) -> Vec<(Option<usize>, Option<usize>)
     for i in old_left {
         match new_by_name.get_mut(old[i].name.as_str()).and_then(|same| same.pop_front()) {
             Some(j) => pairs.push((Some(i), Some(j))),
-            None => gone.push((Some(i), None)),
+            None => gone.push(i),
         }
     }
-    pairs.extend(gone);
     let mut new_rest: Vec<usize> = new_by_name.into_values().flatten().collect();
     new_rest.sort_unstable();
-    pairs.extend(new_rest.into_iter().map(|j| (None, Some(j))));
+    // A folder moved and its skill renamed at once: paired by content.
+    let alike = pairs_by_content(old, new, &gone, &new_rest);
+    let paired_new: HashSet<usize> = alike.iter().map(|&(_, j)| j).collect();
+    let paired_old: HashSet<usize> = alike.iter().map(|&(i, _)| i).collect();
+    pairs.extend(alike.into_iter().map(|(i, j)| (Some(i), Some(j))));
+    pairs.extend(gone.into_iter().filter(|i| !paired_old.contains(i)).map(|i| (Some(i), None)));
+    pairs.extend(new_rest.into_iter().filter(|j| !paired_new.contains(j)).map(|j| (None, Some(j))));
+    pairs
+}
+
+/// How alike (by lines, 0 to 1) a removed and an added SKILL.md are at
+/// least to be one skill moved and renamed: more than git's 50% for a
+/// rename, as skills written from one template share half their lines.
+const ALIKE_AT_LEAST: f32 = 0.8;
+
+/// How many items two sorted lists share, each item counted as often as
+/// both hold it.
+fn shared_count(a: &[u64], b: &[u64]) -> usize {
+    let (mut i, mut j, mut shared) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    shared
+}
+
+/// How many removed × added skills are compared by content at most.
+const CONTENT_PAIRS_AT_MOST: usize = 4096;
+
+/// Skills only one state has by folder and by name, paired where their
+/// SKILL.md files are [`ALIKE_AT_LEAST`] alike by lines: each pair the most
+/// alike first.
+fn pairs_by_content(old: &[Answer], new: &[Answer], gone: &[usize], arrived: &[usize]) -> Vec<(usize, usize)> {
+    if gone.is_empty() || arrived.is_empty() || gone.len() * arrived.len() > CONTENT_PAIRS_AT_MOST {
+        return Vec::new();
+    }
+    // Each text with its lines' hashes, sorted: the lines two texts share
+    // in any order bound how alike they can be, and most pairs fail that
+    // bound without a diff.
+    let read = |a: &Answer| {
+        use std::hash::BuildHasher;
+        let text = crate::source::read_text(&a.skill_md).ok()?;
+        let hasher = foldhash::quality::FixedState::with_seed(0);
+        let mut lines: Vec<u64> = text.split_inclusive('\n').map(|l| hasher.hash_one(l)).collect();
+        lines.sort_unstable();
+        Some((text, lines))
+    };
+    let arrived_texts: Vec<(usize, (String, Vec<u64>))> =
+        arrived.iter().filter_map(|&j| Some((j, read(&new[j])?))).collect();
+    let mut candidates: Vec<(f32, usize, usize)> = Vec::new();
+    for &i in gone {
+        let Some((was, was_lines)) = read(&old[i]) else { continue };
+        for (j, (is, is_lines)) in &arrived_texts {
+            let most = 2 * shared_count(&was_lines, is_lines);
+            if (most as f32) < ALIKE_AT_LEAST * (was_lines.len() + is_lines.len()) as f32 {
+                continue;
+            }
+            let ratio = similar::TextDiff::from_lines(was.as_str(), is.as_str()).ratio();
+            if ratio >= ALIKE_AT_LEAST {
+                candidates.push((ratio, i, *j));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
+    let (mut old_taken, mut new_taken) = (HashSet::new(), HashSet::new());
+    let mut pairs = Vec::new();
+    for (_, i, j) in candidates {
+        if !old_taken.contains(&i) && !new_taken.contains(&j) {
+            old_taken.insert(i);
+            new_taken.insert(j);
+            pairs.push((i, j));
+        }
+    }
+    pairs.sort_unstable();
     pairs
 }
 
@@ -632,6 +711,14 @@ mod tests {
     fn holds_change_by_definition(folder: &str, changed: &BTreeSet<String>) -> bool {
         let inside = format!("{folder}/");
         changed.iter().any(|c| c == folder || c.starts_with(&inside) || inside.starts_with(&format!("{c}/")))
+    }
+
+    #[test]
+    fn shared_lines_are_counted_as_often_as_both_hold_them() {
+        use super::shared_count;
+        assert_eq!(shared_count(&[1, 2, 2, 3], &[2, 2, 2, 4]), 2);
+        assert_eq!(shared_count(&[], &[1]), 0);
+        assert_eq!(shared_count(&[1, 5, 9], &[1, 5, 9]), 3);
     }
 
     #[test]
