@@ -709,10 +709,15 @@ fn differing_folders(
             }
             continue;
         }
+        // A submodule the revision has, another commit (or none) checked
+        // out in it: left aside, read as the working tree has it in both
+        // states, as one whose commit is the same is (and said so).
+        if mode == Some("160000") && meta.as_ref().map_or(true, |m| m.is_dir()) {
+            continue;
+        }
         // A folder only the working tree has (git names it once): what is
-        // in it, which may be new skills. A submodule's is read as the
-        // working tree has it only where it differs in no skill folder.
-        if !meta.is_some_and(|m| m.is_dir()) || mode == Some("160000") {
+        // in it, which may be new skills.
+        if !meta.is_some_and(|m| m.is_dir()) {
             return None;
         }
         for entry in std::fs::read_dir(&on_disk).ok()? {

@@ -410,6 +410,13 @@ fn worktrees_shallow_clones_and_submodules() {
     let report = json_of(&diff_in(&repo, &["--json"]));
     let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
     assert!(notes.iter().any(|n| n.starts_with("submodule vendor/sub left aside")), "{notes:?}");
+    // Another commit checked out in it: still left aside, its skills the
+    // working tree's in both states (not all of them added).
+    git(&repo.join("vendor/sub"), &["commit", "-q", "--allow-empty", "--no-gpg-sign", "-m", "moved on"]);
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(report["skills"], serde_json::json!([]), "{report:#}");
+    let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
+    assert!(notes.iter().any(|n| n.starts_with("submodule vendor/sub left aside")), "{notes:?}");
 }
 
 /// Bytes that do not repeat (no delta or compression makes them small).
