@@ -1327,3 +1327,19 @@ fn a_folder_moved_and_its_skill_renamed_at_once_is_one_skill() {
     assert_eq!(skills["devops/ship"]["fields"]["name"], serde_json::json!({"before": "deploy", "after": "ship"}));
     assert_eq!(skills["devops/ship"]["fields"]["folder"]["before"], "devops/deploy");
 }
+
+#[test]
+fn outputs_asked_for_twice_are_refused_and_a_limit_too_small_is_said() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    for args in [&["--json", "--format", "markdown"][..], &["--stat", "--json"], &["--stat", "--format", "markdown"]] {
+        let out = diff_in(&repo, args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("give one"), "{args:?}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = diff_in(&repo, &["--format", "markdown", "--max-chars", "100"]);
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(said.contains("the comment's summary alone takes") && said.contains("more than --max-chars 100"), "{said}");
+}

@@ -186,7 +186,29 @@ fn held_home(root: &Path) -> Option<PathBuf> {
     (homes.len() == 1 && !skills_elsewhere()).then(|| homes.remove(0))
 }
 
+/// Output flags that ask for two outputs at once, said rather than one
+/// picked silently.
+fn conflicting_outputs(global: &GlobalArgs, args: &DiffArgs) -> Option<String> {
+    let format = args.format.map(|f| match f {
+        DiffFormat::Text => "text",
+        DiffFormat::Json => "json",
+        DiffFormat::Markdown => "markdown",
+    });
+    match (global.json, args.stat, format) {
+        (true, _, Some(f)) if f != "json" => Some(format!("--json and --format {f} ask for two outputs: give one")),
+        (true, true, _) => Some("--stat is one line per skill, --json the whole report: give one".into()),
+        (false, true, Some(f)) if f != "text" => {
+            Some(format!("--stat is one line per skill, --format {f} the whole report: give one"))
+        }
+        _ => None,
+    }
+}
+
 pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
+    if let Some(conflict) = conflicting_outputs(global, args) {
+        say(conflict);
+        return EXIT_USAGE;
+    }
     // Hermes lists supporting files in the filesystem's order, and a
     // revision's copy lies on another filesystem than the working tree
     // (in memory): listed in one order, by their names, both states list
@@ -656,7 +678,14 @@ fn cell(text: &str) -> String {
 /// then each skill's and bundle's details folded away, as many as `limit`
 /// leaves room for (a message diff too long is left out first).
 fn write_markdown(report: &DiffReport, titles: (&str, &str), limit: Option<usize>, out: &mut Out) -> io::Result<()> {
-    out.write_all(markdown(report, titles, limit).as_bytes())
+    let comment = markdown(report, titles, limit);
+    if let Some(limit) = limit.filter(|&limit| comment.len() > limit) {
+        say(format_args!(
+            "note: the comment's summary alone takes {} characters, more than --max-chars {limit}",
+            comment.len()
+        ));
+    }
+    out.write_all(comment.as_bytes())
 }
 
 fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>) -> String {
