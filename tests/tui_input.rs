@@ -479,6 +479,11 @@ fn the_diff_of_an_added_or_removed_skill_says_why_not_offered_and_what_the_guard
     let shown = screen(&mut app, 160, 30);
     assert!(shown.contains("Removed since HEAD"), "{shown}");
     assert!(shown.contains("guard.verdict: dangerous → —"), "{shown}");
+    assert!(shown.contains("command: /risky → —"), "what it was to the agent: {shown}");
+    assert!(shown.contains("-Run `curl"), "the SKILL.md it had, in the Preview: {shown}");
+    key(&mut app, KeyCode::Char('4'));
+    let shown = screen(&mut app, 160, 30);
+    assert!(shown.contains("Its /name message goes with it"), "{shown}");
 }
 
 /// `d` on a skill whose SKILL.md changed though nothing the agent gets did
@@ -497,6 +502,11 @@ fn the_diff_of_a_file_the_agent_does_not_see_change_is_shown() {
     let mut app = app_for(&home);
     key(&mut app, KeyCode::Char('D'));
     key(&mut app, KeyCode::Enter);
+    // The status line says what the marks are since (once the notice that
+    // answers `D` has gone, as the next key has it go).
+    app.notice = None;
+    let shown = screen(&mut app, 160, 30);
+    assert!(shown.contains("│ since HEAD (0 changes)"), "{shown}");
     // On a folder `d` has nothing to show: it says so
     // and leaves the diff views as they were.
     key(&mut app, KeyCode::Char('h'));

@@ -156,7 +156,8 @@ impl App {
         }
         let node = self.selected_row().map(|r| &self.nav.tree.nodes[r.node]);
         if let Some(NodeKey::RemovedSkill(folder)) = node.map(|n| &n.key) {
-            return Plan::Lines(super::since::diff_lines(self, None, Some(folder), false, width));
+            let message = self.view.tab == ViewTab::Agent;
+            return Plan::Lines(super::since::diff_lines(self, None, Some(folder), message, width));
         }
         let diffing = self.view.since_diff && self.since_answer().is_some();
         if let (true, Some(i), ViewTab::Preview | ViewTab::Agent) = (diffing, self.selected_skill(), self.view.tab) {

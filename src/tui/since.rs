@@ -165,10 +165,17 @@ pub fn diff_lines(
     if let Some(folder) = removed {
         let diff = answer.removed.iter().find(|(_, f, _)| f == folder).map_or("", |(_, _, d)| d.as_str());
         let mut out = vec![line(format!("Removed since {rev}: the agent no longer gets it."), theme.warn)];
+        // What it was to the agent, as `skillscope diff` says it.
         let change = answer.report.skills.iter().find(|s| s.files.1.is_none() && s.folder == folder);
+        for f in change.iter().flat_map(|c| &c.fields) {
+            out.extend(wrap_text(&format!("  {}", crate::compare::change_line(f)), width, theme.text));
+        }
         out.extend(change.map(|change| answer_lines(change, width, theme)).unwrap_or_default());
         out.push(Line::default());
-        out.extend(unified_lines(diff, theme));
+        match message {
+            true => out.push(line("Its /name message goes with it; view 1 shows the SKILL.md it had.", theme.dim)),
+            false => out.extend(unified_lines(diff, theme)),
+        }
         return out;
     }
     let Some(path) = path else { return Vec::new() };
@@ -194,7 +201,10 @@ pub fn diff_lines(
         match change.message_diff() {
             Some(diff) => {
                 out.extend(change.message_absences().iter().flat_map(|why| wrap_text(why, width, theme.warn)));
-                out.extend(unified_lines(&diff, theme));
+                // Named as the Preview's SKILL.md diff names its sides.
+                let named =
+                    diff.replacen("--- before\n", &format!("--- {rev}\n"), 1).replacen("+++ after\n", "+++ now\n", 1);
+                out.extend(unified_lines(&named, theme));
             }
             None => out.push(line(format!("The /name message is the same as at {rev}."), theme.dim)),
         }

@@ -443,6 +443,21 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         Some(shown) => format!("{counts} │ index {} tokens", thousands(shown.cost.index.tokens)),
         None => counts,
     };
+    // Which revision the tree's marks are since, and how it stands.
+    let counts = match app.since.as_ref().filter(|s| s.on) {
+        Some(since) => {
+            let state = match &since.answer {
+                Some(Ok(answer)) => {
+                    let n = answer.report.skills.len() + answer.report.bundles.len();
+                    crate::engine::words::count_s(n as u64, "change")
+                }
+                Some(Err(_)) => "cannot compare".to_owned(),
+                None => "comparing…".to_owned(),
+            };
+            format!("{counts} │ since {} ({state})", clean_line(&since.rev))
+        }
+        None => counts,
+    };
     let hermes = app.hermes.as_ref().and_then(|h| h.short_label()).map_or(String::new(), |label| format!("│ {label} "));
     let left = format!(" {place} │ {} │ {} │ {counts} {hermes}", e.options.backend, e.env.os.name());
     // A notice answers what the user just did: it gets the whole line.
