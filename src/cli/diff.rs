@@ -668,10 +668,19 @@ fn write_findings(f: &diff::FindingChanges, out: &mut Out) -> io::Result<()> {
     Ok(())
 }
 
-/// Text inside a code span of a table cell: pipes escaped, one line (HTML
-/// is not read inside code; elsewhere [`markdown_text`] escapes it).
+/// A code span of a table cell: pipes escaped, one line (HTML is not read
+/// inside code; elsewhere [`markdown_text`] escapes it), fenced by more
+/// backticks than any run of them inside.
 fn cell(text: &str) -> String {
-    clean_line(text).replace('|', "\\|")
+    let text = clean_line(text).replace('|', "\\|");
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    match longest {
+        0 => format!("`{text}`"),
+        n => {
+            let fence = "`".repeat(n + 1);
+            format!("{fence} {text} {fence}")
+        }
+    }
 }
 
 /// A pull-request comment: the summary and a table of the changed skills,
@@ -693,7 +702,7 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
     use std::fmt::Write as _;
     let mut comment = Comment::default();
     comment.keep(format!(
-        "### What this change does to the agent\n\n`{}` → `{}`: {}; {}\n\n",
+        "### What this change does to the agent\n\n{} → {}: {}; {}\n\n",
         cell(from),
         cell(to),
         counts_line(report),
@@ -702,13 +711,13 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
     if !report.skills.is_empty() || !report.bundles.is_empty() {
         // The header goes with the first row: never a table with no rows.
         let mut header = Some("| | Skill | Folder | Change | What changed |\n|---|---|---|---|---|\n");
-        let rows = report.skills.iter().map(|s| (s.change, cell(&s.name), format!("`{}`", cell(&s.folder)), gist(s)));
+        let rows = report.skills.iter().map(|s| (s.change, cell(&s.name), cell(&s.folder), gist(s)));
         let bundles =
             report.bundles.iter().map(|b| (b.change, cell(&b.slug), "(bundle)".into(), compare::bundle_gist(b)));
         for (change, name, folder, what) in rows.chain(bundles) {
             let (mark, change, what) = (change.mark(), change.name(), markdown_text(&what));
             let row = header.take().unwrap_or_default().to_owned()
-                + &format!("| {mark} | `{name}` | {folder} | {change} | {what} |\n");
+                + &format!("| {mark} | {name} | {folder} | {change} | {what} |\n");
             comment.fold("row", row, None);
         }
         comment.keep("\n");
@@ -829,4 +838,16 @@ fn fenced_diff(diff: &str) -> String {
 
 fn html(text: &str) -> String {
     clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cell;
+
+    #[test]
+    fn a_code_span_holds_any_backticks_and_pipes() {
+        assert_eq!(cell("tools/lint"), "`tools/lint`");
+        assert_eq!(cell("back`tick"), "`` back`tick ``");
+        assert_eq!(cell("a``b|c"), "``` a``b\\|c ```");
+    }
 }
