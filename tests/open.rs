@@ -123,7 +123,8 @@ fn browser_in(dir: &Path, args: &[&str]) -> String {
 
 /// `--since` is about the repository you are in: without a home given, the
 /// browser opens the folder `diff` would read there (from any folder below
-/// its top); elsewhere, or in a repository without skills, the usual home.
+/// its top); elsewhere, or in a repository without skills, the Hermes home,
+/// and with none, it says so (the demo is no repository of the user's).
 #[test]
 fn the_browser_s_since_opens_the_repository_it_is_run_in() {
     let t = tempfile::tempdir().unwrap();
@@ -140,7 +141,15 @@ fn the_browser_s_since_opens_the_repository_it_is_run_in() {
     std::fs::create_dir_all(project.join("src")).unwrap();
     std::fs::write(project.join("src/main.rs"), "fn main() {}\n").unwrap();
     git(&project, &["init", "-q"]);
-    assert!(browser_in(&project, &["--since", "HEAD"]).contains("Demo home"));
+    let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(&project)
+        .env_remove("HERMES_HOME")
+        .env("HOME", "/nonexistent-home")
+        .args(["--since", "HEAD", "--print-frame", "120x20"])
+        .output()
+        .expect("binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is in no git repository of skills"));
 }
 
 #[test]

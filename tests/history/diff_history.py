@@ -14,7 +14,8 @@ with parent P, it checks that
     follow from P's (`list`, `cost`, `commands` of a worktree of P) and the
     diff alone;
   - the findings at or above warning new and fixed in the diff are those of
-    `check` on each worktree (a finding whose line moved is no change);
+    `check` on each worktree (a finding whose line moved is no change, nor
+    one that moved with its skill's folder);
   - `agent_changed` is true exactly when something the agent gets changed.
 FOLDER is where skillscope is run, below the repository's top (default the
 top). The binary is $SKILLSCOPE, else target/release/skillscope. Exit status 1
@@ -117,6 +118,18 @@ def check_commit(repo, sub, commit, before_tree, after_tree):
 
     found_b = finding_keys(b["findings"], before_tree, roots(before_tree))
     found_a = finding_keys(a["findings"], after_tree, roots(after_tree))
+    # A moved skill's findings as they read in its new folder: the same
+    # finding there is no change.
+    for s in two["skills"]:
+        if s["change"] != "moved":
+            continue
+        was, now = (os.path.join(sub, f).rstrip("/") + "/" for f in (s["fields"]["folder"]["before"], s["folder"]))
+        moved = collections.Counter()
+        for (rule, path, message), n in found_b.items():
+            if path.startswith(was):
+                path, message = now + path[len(was):], message.replace(was, now)
+            moved[(rule, path, message)] += n
+        found_b = moved
     new_f, fixed_f = collections.Counter(), collections.Counter()
     for changes in [s.get("findings") or {} for s in two["skills"]] + [two.get("home_findings") or {}]:
         new_f += finding_keys(changes.get("new", []), repo)
