@@ -1343,3 +1343,18 @@ fn outputs_asked_for_twice_are_refused_and_a_limit_too_small_is_said() {
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(said.contains("the comment's summary alone takes") && said.contains("more than --max-chars 100"), "{said}");
 }
+
+#[test]
+fn a_stale_file_whose_name_holds_a_newline_is_compared_all_the_same() {
+    let (_tmp, repo) = skills_repo();
+    let odd = repo.join("tools/lint/references/odd\nname.md");
+    std::fs::create_dir_all(odd.parent().unwrap()).unwrap();
+    std::fs::write(&odd, "notes\n").unwrap();
+    commit(&repo, "odd name");
+    let file = std::fs::File::options().write(true).open(&odd).unwrap();
+    file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000)).unwrap();
+    let index = std::fs::read(repo.join(".git/index")).unwrap();
+    let out = diff_in(&repo, &["--exit-code"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(repo.join(".git/index")).unwrap(), index);
+}

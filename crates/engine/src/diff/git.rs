@@ -353,7 +353,8 @@ impl Repo {
                 && old_mode == new_mode
                 && regular
                 && is_null_id(new_id)
-                && std::str::from_utf8(path).is_ok()
+                // `--stdin-paths` reads one name a line.
+                && std::str::from_utf8(path).is_ok_and(|p| !p.contains('\n'))
             {
                 unknown.push((path, old_id));
             } else {
