@@ -1358,3 +1358,19 @@ fn a_stale_file_whose_name_holds_a_newline_is_compared_all_the_same() {
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read(repo.join(".git/index")).unwrap(), index);
 }
+
+#[test]
+fn a_markdown_file_a_name_lookup_now_finds_puts_that_name_in_play() {
+    let (_tmp, repo) = skills_repo();
+    // A skill at the category's own folder: the folder the new file lands
+    // in differs, and its other skills are read from the working tree.
+    skill(&repo, "devops", "made", "Made at the category.", "");
+    commit(&repo, "a skill at the category");
+    std::fs::remove_file(repo.join("devops/SKILL.md")).unwrap();
+    // `devops/deploy` now also names this file: skill_view refuses it.
+    std::fs::write(repo.join("devops/deploy.md"), "# An old note on deploying\n").unwrap();
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let skills = by_folder(&report);
+    let refused = &skills["devops/deploy"]["fields"]["message"]["refused"]["after"];
+    assert!(refused.as_str().is_some_and(|r| r.starts_with("Ambiguous skill name")), "{report:#}");
+}

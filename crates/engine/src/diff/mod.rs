@@ -277,12 +277,22 @@ pub struct Changes {
     around: HashSet<String, foldhash::fast::RandomState>,
     /// The changed paths: a folder in one (an untracked one) holds a change.
     paths: paths::FolderSet,
+    /// The stems of the changed `*.md` files other than `SKILL.md`: a name
+    /// lookup (`skill_view("deploy")`, `devops/deploy`) may now find such a
+    /// file beside the skill it found, or instead of it.
+    md_stems: HashSet<String>,
 }
 
 impl Changes {
     pub fn new(changed: &std::collections::BTreeSet<String>) -> Changes {
         let around = changed.iter().flat_map(|c| c.match_indices('/').map(|(at, _)| c[..at].to_owned())).collect();
-        Changes { around, paths: changed.iter().cloned().collect() }
+        let md_stems = changed
+            .iter()
+            .filter_map(|c| c.rsplit('/').next()?.strip_suffix(".md"))
+            .filter(|stem| *stem != "SKILL")
+            .map(str::to_owned)
+            .collect();
+        Changes { around, paths: changed.iter().cloned().collect(), md_stems }
     }
 
     /// Whether `folder` holds a changed path, or is itself in a changed
@@ -342,6 +352,9 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
         for answer in [o.map(|o| &old[o]), n.map(|n| &new[n])].into_iter().flatten() {
             in_play.extend([answer.name.as_str(), folder_name(&answer.folder)]);
         }
+    }
+    if let Touched::Home { changed, .. } | Touched::Paths { changed, .. } = touched {
+        in_play.extend(changed.md_stems.iter().map(String::as_str));
     }
     let plays = |a: &Answer| in_play.contains(a.name.as_str()) || in_play.contains(folder_name(&a.folder));
     // Messages and the guard's scans are made for the skills a change
