@@ -288,8 +288,7 @@ fn walk_root<T: Found + Send>(
     let children = top.children(&reader, root, &listing);
     let walkers = super::parallel_map_min(&children, 2, |child| {
         let mut w = Walker::new(filename, how, map, vec![root_key], &linked);
-        let Child { name, path, key, symlink } = child;
-        w.enter(&reader, Child { name: name.clone(), path: path.clone(), key: *key, symlink: *symlink });
+        w.enter(&reader, child.clone());
         w
     });
     let mut matches = top.matches;
@@ -307,6 +306,7 @@ fn walk_root<T: Found + Send>(
 }
 
 /// A folder to enter, as its parent's listing shows it.
+#[derive(Clone)]
 struct Child {
     name: OsString,
     path: PathBuf,
@@ -432,12 +432,13 @@ impl<'a, T> Walker<'a, T> {
         if outermost {
             self.through = Some(child.path.clone());
         }
-        if let Some(link) = self.through.clone().filter(|_| !self.within_linked_budget()) {
+        if self.through.is_some() && !self.within_linked_budget() {
             // Said once, of the symlink the path went through.
-            if self.cut.as_ref() != Some(&link) {
+            if self.cut != self.through {
                 let why = format!("more than {LINKED_FOLDERS_AT_MOST} folders were reached through symlinked folders");
-                self.report.unreadable.push(UnreadableDir { path: link.clone(), error: why, cut: true });
-                self.cut = Some(link);
+                let link = self.through.clone().unwrap_or_default();
+                self.report.unreadable.push(UnreadableDir { path: link, error: why, cut: true });
+                self.cut = self.through.clone();
             }
             if outermost {
                 self.through = None;
