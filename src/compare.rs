@@ -101,7 +101,7 @@ pub fn since_reading(
     let repo_root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
     let rel = folder.strip_prefix(&repo_root).unwrap_or(Path::new("")).to_path_buf();
     let changed = ChangedPaths::start(&repo, &commit, None);
-    let (tree, mut copied) = read_revision(&repo, &commit, &real_roots(engine))?;
+    let (tree, mut copied) = read_revision(&repo, &commit, &real_roots(engine), true)?;
     let changed = changed.finish();
     if let Some(changed) = &changed {
         repo.take_unchanged_stand_ins(tree.path(), &mut copied, |rel| !changed.contains(rel));
@@ -364,12 +364,18 @@ pub fn against_worktree<'a>(
         std::thread::spawn(move || -> Result<_, git::GitError> {
             // Where git does not look at the work tree, the work tree's
             // walk may stand for no revision: each is read whole.
-            if !repo.unlooked()?.walk_stands_for_revisions(revs.len() > 1) {
+            let unlooked = repo.unlooked()?;
+            if !unlooked.walk_stands_for_revisions(revs.len() > 1) {
                 return Ok(None);
             }
-            let (earlier, entries) = (revs[0].clone(), repo.tree(&revs[0])?);
+            let (earlier, mut entries) = (revs[0].clone(), repo.tree(&revs[0])?);
             let Some(later) = revs.get(1) else {
-                return Ok(Some((vec![(repo.tracked_changes(&earlier)?, earlier, Some(entries))], None)));
+                // What a sparse checkout leaves out is no change.
+                let sparse = unlooked.outside_checkout(&repo.root);
+                entries.retain(|e| !sparse.contains(&e.path));
+                let (left_aside, changed) =
+                    repo.tracked_changes(&earlier)?.into_iter().partition(|p| sparse.contains(p));
+                return Ok(Some((vec![(changed, earlier, Some(entries))], None, Some(left_aside))));
             };
             let between = repo.changed_paths(&earlier, Some(later))?;
             let from_later = repo.tracked_changes(later)?;
@@ -379,7 +385,8 @@ pub fn against_worktree<'a>(
             // comparison of every file less. The later revision's files are
             // asked for only when it differs from the working tree.
             let from_earlier = between.union(&from_later).cloned().collect();
-            Ok(Some((vec![(from_earlier, earlier, Some(entries)), (from_later, later.clone(), None)], Some(between))))
+            let sides = vec![(from_earlier, earlier, Some(entries)), (from_later, later.clone(), None)];
+            Ok(Some((sides, Some(between), None)))
         })
     };
     let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
@@ -390,7 +397,7 @@ pub fn against_worktree<'a>(
     let options = ReadOptions { policy, ..ReadOptions::default() };
     let walked = State::walk(worktree, &options);
     let (untracked, mut later_tree) = untracked.join().ok()?.ok()?;
-    let (revisions, between) = revisions.join().ok()?.ok()??;
+    let (revisions, between, sparse) = revisions.join().ok()?.ok()??;
     let root_rels: Vec<String> = roots
         .iter()
         .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))
@@ -547,7 +554,13 @@ pub fn against_worktree<'a>(
     // both states.
     let no_links = configs_differ && links.is_empty();
     let top = (repo_root.as_path(), folder);
-    overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links, &aside)).transpose()
+    let mut answer =
+        overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links, &aside)).transpose()?;
+    let sparse: Vec<String> = sparse.unwrap_or_default().into_iter().collect();
+    if let (Ok(found), Some(note)) = (&mut answer, git::sparse_note(&sparse)) {
+        found.report.notes.push(note);
+    }
+    Some(answer)
 }
 
 /// [`against_worktree`] once the folders that differ are known: their
@@ -905,11 +918,26 @@ pub fn why_line(skill: &diff::SkillChange) -> Option<String> {
 /// git ignores in the working tree where the tree has none (a checkout
 /// leaves them), those below `roots` (the working tree's, where skills are
 /// walked) first.
-pub fn read_revision(repo: &Repo, commit: &str, roots: &[PathBuf]) -> Result<(tempfile::TempDir, Written), String> {
+///
+/// `worktree_side`: the revision is compared with the working tree, so the
+/// files a sparse checkout leaves out are left out of it too
+/// ([`git::Unlooked::outside_checkout`]; said in [`Written::sparse`]).
+pub fn read_revision(
+    repo: &Repo,
+    commit: &str,
+    roots: &[PathBuf],
+    worktree_side: bool,
+) -> Result<(tempfile::TempDir, Written), String> {
     let mut entries = repo.tree(commit).map_err(|e| e.to_string())?;
+    let sparse = match worktree_side {
+        true => repo.unlooked().map_err(|e| e.to_string())?.outside_checkout(&repo.root),
+        false => BTreeSet::new(),
+    };
+    entries.retain(|e| !sparse.contains(&e.path));
     repo.sized(&mut entries).map_err(|e| e.to_string())?;
     let dir = scratch_dir(&entries)?;
     let mut written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
+    written.sparse = sparse.into_iter().collect();
     let ignored = repo.ignored(&[]).map_err(|e| e.to_string())?;
     repo.carry_ignored(&ignored, roots, dir.path(), &mut written);
     Ok((dir, written))
@@ -1003,7 +1031,7 @@ pub fn externals_at(
             let repo = Repo::discover(&real).map_err(|e| e.to_string())?;
             let commit = repo.commit(rev).map_err(|e| e.to_string())?;
             let top = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
-            let (tree, _) = read_revision(&repo, &commit, std::slice::from_ref(&real))?;
+            let (tree, _) = read_revision(&repo, &commit, std::slice::from_ref(&real), false)?;
             let at = tree.path().canonicalize().map_err(|e| e.to_string())?;
             Ok((tree, at, top))
         });

@@ -1171,6 +1171,45 @@ fn files_the_index_hides_from_git_diff_are_still_compared() {
     assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(1));
 }
 
+/// Compared with the working tree of a sparse checkout, a revision is read
+/// as the checkout has it: a skill the checkout leaves out is no change,
+/// even where it changed since that revision (git compares the index's
+/// copy there, which the agent does not read either), and a note names its
+/// files. Both when the revision is read in the folders that differ and
+/// when whole.
+#[test]
+fn what_a_sparse_checkout_leaves_out_is_no_change_since_any_revision() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    skill(&repo, "devops/deploy", "deploy", "Deploy the app, carefully.", "");
+    commit(&repo, "two");
+    git(&repo, &["sparse-checkout", "set", "--no-cone", "/devops/", "/notes/"]);
+    assert!(!repo.join("tools").exists());
+    let left_aside = |report: &Json| -> Vec<String> {
+        let notes = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str);
+        notes.filter(|n| n.contains("outside the sparse checkout")).map(str::to_owned).collect()
+    };
+    let in_folders = json_of(&diff_in(&repo, &["HEAD~1", "--json"]));
+    // A file beside the skill folders only the working tree has: the
+    // revision is read whole.
+    std::fs::write(repo.join("README.md"), "# Skills\n").unwrap();
+    let whole = json_of(&diff_in(&repo, &["HEAD~1", "--json"]));
+    for report in [&in_folders, &whole] {
+        assert_eq!(by_folder(report).keys().cloned().collect::<Vec<_>>(), ["devops/deploy"], "{report:#}");
+        assert_eq!(report["summary"]["removed"], 0, "{report:#}");
+        assert_eq!(
+            left_aside(report),
+            ["tools/lint/SKILL.md: outside the sparse checkout, left aside (the revision is read without it, as the checkout has it)"],
+            "{report:#}"
+        );
+    }
+    // Against the checkout's own revision nothing it leaves out differs.
+    std::fs::remove_file(repo.join("README.md")).unwrap();
+    let own = json_of(&diff_in(&repo, &["--json"]));
+    assert!(left_aside(&own).is_empty(), "{own:#}");
+    assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(0));
+}
+
 #[test]
 fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
     for folder in ["hermes", ".hermes"] {

@@ -296,15 +296,16 @@ fn read_whole(
         dirs if dirs.is_empty() => vec![folder.to_path_buf()],
         dirs => dirs.iter().map(|d| d.canonicalize().unwrap_or_else(|_| d.clone())).collect(),
     };
-    let written = |commit: &str| crate::compare::read_revision(repo, commit, &roots);
-    let mut from_tree = match written(&span.from) {
+    let worktree_side = span.to.is_none();
+    let mut from_tree = match crate::compare::read_revision(repo, &span.from, &roots, worktree_side) {
         Ok(t) => t,
         Err(msg) => {
             say(format_args!("reading {}: {msg}", span.from_name));
             return Err(EXIT_NO_ANSWER);
         }
     };
-    let to_tree = match span.to.as_deref().map(written).transpose() {
+    let to_tree = match span.to.as_deref().map(|to| crate::compare::read_revision(repo, to, &roots, false)).transpose()
+    {
         Ok(t) => t,
         Err(msg) => {
             say(format_args!("reading {}: {msg}", span.to_name));
@@ -312,6 +313,10 @@ fn read_whole(
         }
     };
     let changed = changed.finish();
+    // Of the files a sparse checkout leaves out, those that differ are said.
+    if let Some(changed) = &changed {
+        from_tree.1.sparse.retain(|rel| changed.contains(rel));
+    }
     // Against the working tree, the large files it has as the revision does
     // are taken from it: the guard scans one file in both states.
     if let (None, Some(changed)) = (&to_tree, &changed) {
@@ -422,6 +427,7 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
         for sub in &written.submodules {
             notes.push(format!("submodule {sub} left aside (its folder is empty in the revision read)"));
         }
+        notes.extend(crate::engine::diff::git::sparse_note(&written.sparse));
         for file in &written.not_read {
             notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
         }

@@ -69,13 +69,13 @@ pub struct Repo {
 }
 
 /// Files the index tells git not to look at in the work tree.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Unlooked {
     /// `assume-unchanged`: the work tree's copy may differ unsaid.
     pub assumed: bool,
-    /// `skip-worktree` (a sparse checkout's): the work tree lacks the file,
-    /// or may differ unsaid.
-    pub skipped: bool,
+    /// `skip-worktree` (a sparse checkout's): the work tree lacks these
+    /// files, or may differ unsaid.
+    pub skipped: BTreeSet<String>,
 }
 
 impl Unlooked {
@@ -83,9 +83,31 @@ impl Unlooked {
     /// an edit may go unsaid, nor, for a revision other than the work
     /// tree's own comparison (`two revisions`), where a checkout skipped
     /// files (a sparse checkout lacks skills the revision has).
-    pub fn walk_stands_for_revisions(self, two_revisions: bool) -> bool {
-        !(self.assumed || (self.skipped && two_revisions))
+    pub fn walk_stands_for_revisions(&self, two_revisions: bool) -> bool {
+        !(self.assumed || (!self.skipped.is_empty() && two_revisions))
     }
+
+    /// The skipped files the work tree lacks (below `top`): outside a
+    /// sparse checkout. Compared with the work tree, a revision is read
+    /// without them, as the checkout has it, so that they are no change
+    /// (git's own diff reads the index's copy there, which the agent does
+    /// not see either); said in a note ([`sparse_note`]).
+    pub fn outside_checkout(&self, top: &Path) -> BTreeSet<String> {
+        self.skipped.iter().filter(|rel| std::fs::symlink_metadata(top.join(rel.as_str())).is_err()).cloned().collect()
+    }
+}
+
+/// The note for the files a sparse checkout leaves out that a comparison
+/// with the work tree left aside ([`Unlooked::outside_checkout`]); none
+/// when there were none.
+pub fn sparse_note(left_aside: &[String]) -> Option<String> {
+    let first = left_aside.first()?;
+    let (more, them) = match left_aside.len() - 1 {
+        0 => (String::new(), "it"),
+        1 => (" and 1 more file".to_owned(), "them"),
+        n => (format!(" and {n} more files"), "them"),
+    };
+    Some(format!("{first}{more}: outside the sparse checkout, left aside (the revision is read without {them}, as the checkout has it)"))
 }
 
 /// One file of a revision's tree.
@@ -113,6 +135,8 @@ pub struct Written {
     /// Git LFS files whose object the local store lacks, none that decides
     /// a skill: stood in for by zeros of the object's size ([`super::lfs`]).
     pub lfs_absent: Vec<String>,
+    /// Files outside a sparse checkout, left out ([`Unlooked::outside_checkout`]).
+    pub sparse: Vec<String>,
     /// Files git ignores, taken from the work tree ([`super::ignored`]).
     pub ignored: usize,
     /// Whether more were ignored than were taken.
@@ -389,10 +413,13 @@ impl Repo {
     pub fn unlooked(&self) -> Result<Unlooked, GitError> {
         let listed = run(&self.root, &["ls-files", "-z", "-v"])?;
         let mut unlooked = Unlooked::default();
-        for tag in listed.split(|&b| b == 0).filter_map(|entry| entry.first()) {
+        for entry in listed.split(|&b| b == 0) {
+            let Some(tag) = entry.first() else { continue };
             // A lowercase tag marks an assumed entry; `S` (or `s`) a skipped one.
             unlooked.assumed |= tag.is_ascii_lowercase();
-            unlooked.skipped |= tag.eq_ignore_ascii_case(&b'S');
+            if tag.eq_ignore_ascii_case(&b'S') {
+                unlooked.skipped.insert(String::from_utf8_lossy(entry.get(2..).unwrap_or_default()).into_owned());
+            }
         }
         Ok(unlooked)
     }
