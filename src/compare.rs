@@ -396,7 +396,16 @@ pub fn against_worktree<'a>(
     };
     let options = ReadOptions { policy, ..ReadOptions::default() };
     let walked = State::walk(worktree, &options);
-    let (untracked, mut later_tree) = untracked.join().ok()?.ok()?;
+    let (mut untracked, mut later_tree) = untracked.join().ok()?.ok()?;
+    // Git lists no file of a folder it cannot list (another user's), nor
+    // the folder: where no revision has it, the walk's finding that it
+    // cannot be listed is the working tree's alone.
+    for dir in walked.unlisted_folders() {
+        let Some(rel) = paths::strip_prefix(dir, &repo_root).map(crate::engine::paths::rel_string) else { continue };
+        if !rel.is_empty() && !covered(&rel, &untracked) && !repo.ignores(&rel).ok()? {
+            untracked.insert(rel);
+        }
+    }
     let (revisions, between, sparse) = revisions.join().ok()?.ok()??;
     let root_rels: Vec<String> = roots
         .iter()

@@ -203,34 +203,7 @@ fn unreadable_directories_are_passed_over() {
     assert!(names.contains(&"ok".to_owned()));
     // Root reads through mode 000; anyone else sees the folder passed over.
     let readable_anyway = fs::read_dir(&locked).is_ok();
-    assert_eq!(names.contains(&"inner".to_owned()), readable_anyway || is_root());
-}
-
-/// skillscope run as a user that mode 000 keeps out: this user, or when the
-/// tests run as root (who reads through any mode), `nobody` through
-/// `setpriv`, from a copy of the binary that `nobody` may run.
-#[cfg(unix)]
-fn run_unprivileged(scratch: &Path, args: &[&str]) -> std::process::Output {
-    use std::os::unix::fs::PermissionsExt;
-    let mut command = if is_root() {
-        let bin = scratch.join("skillscope");
-        if !bin.exists() {
-            fs::copy(env!("CARGO_BIN_EXE_skillscope"), &bin).expect("copy the binary");
-            fs::set_permissions(&bin, fs::Permissions::from_mode(0o755)).expect("chmod");
-        }
-        let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(bin);
-        c
-    } else {
-        Command::new(env!("CARGO_BIN_EXE_skillscope"))
-    };
-    let out = command.args(args).env("HOME", scratch).env_remove("HERMES_HOME").output().expect("run skillscope");
-    assert!(
-        !String::from_utf8_lossy(&out.stderr).contains("setpriv:"),
-        "setpriv is needed to test as another user: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    assert_eq!(names.contains(&"inner".to_owned()), readable_anyway || common::is_root());
 }
 
 #[cfg(unix)]
@@ -250,8 +223,9 @@ fn folders_that_cannot_be_listed_are_named_in_the_tree_and_in_check() {
         fs::set_permissions(dir, fs::Permissions::from_mode(0o000)).expect("chmod");
     }
     let home = h.display().to_string();
-    let check = run_unprivileged(t.path(), &["--home", &home, "check", "--json"]);
-    let frame = run_unprivileged(t.path(), &["--home", &home, "--print-frame", "100x16"]);
+    let run = |args: &[&str]| common::unprivileged(t.path(), t.path(), args);
+    let check = run(&["--home", &home, "check", "--json"]);
+    let frame = run(&["--home", &home, "--print-frame", "100x16"]);
     for dir in &locked {
         fs::set_permissions(dir, fs::Permissions::from_mode(0o755)).expect("chmod back");
     }
@@ -269,10 +243,6 @@ fn folders_that_cannot_be_listed_are_named_in_the_tree_and_in_check() {
     let frame = String::from_utf8_lossy(&frame.stdout);
     assert!(frame.contains("✗ locked") && frame.contains("✗ deploy"), "{frame}");
     assert!(frame.contains("1/1 offered, 2 folders unreadable"), "{frame}");
-}
-
-fn is_root() -> bool {
-    Command::new("id").arg("-u").output().map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0").unwrap_or(false)
 }
 
 #[test]

@@ -1210,6 +1210,43 @@ fn what_a_sparse_checkout_leaves_out_is_no_change_since_any_revision() {
     assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(0));
 }
 
+/// A folder only the working tree has that its user cannot list: git says
+/// nothing of it, but the walk does, so its finding is new (the revision
+/// had no such folder); where git ignores it, it is the same in both.
+#[cfg(unix)]
+#[test]
+fn an_untracked_folder_that_cannot_be_listed_is_a_new_finding() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, repo) = skills_repo();
+    skill(&repo, "team/locked", "locked", "Locked away.", "");
+    let locked = repo.join("team/locked");
+    if common::is_root() {
+        // `nobody` runs the diff: the repository must be its own for git.
+        let chown = Command::new("chown").args(["-R", "65534:65534"]).arg(tmp.path()).status().expect("chown");
+        assert!(chown.success());
+    }
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let run = |args: &[&str]| common::unprivileged(tmp.path(), &repo, args);
+    let unlisted = |out: Output| -> Vec<String> {
+        let report = json_of(&out);
+        assert!(report["skills"].as_array().unwrap().is_empty(), "{report:#}");
+        let new = report["home_findings"]["new"].as_array().unwrap().iter();
+        new.filter(|f| f["rule"] == "hermes-unreadable-folder")
+            .map(|f| f["file"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let found = unlisted(run(&["diff", "--json"]));
+    let exit = run(&["diff", "--exit-code"]).status.code();
+    std::fs::write(repo.join(".git/info/exclude"), "team/locked/\n").unwrap();
+    let ignored = unlisted(run(&["diff", "--json"]));
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    assert_eq!(found, ["team/locked"]);
+    // The agent gets no skill from it in either state.
+    assert_eq!(exit, Some(0));
+    assert!(ignored.is_empty(), "{ignored:?}");
+}
+
 #[test]
 fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
     for folder in ["hermes", ".hermes"] {

@@ -364,3 +364,45 @@ pub fn commit_all(folder: &Path) {
     git(folder, &["add", "-A"]);
     git(folder, &["commit", "-q", "--no-gpg-sign", "-m", "one"]);
 }
+
+/// Whether the tests run as root (who reads through any mode).
+pub fn is_root() -> bool {
+    std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
+        .unwrap_or(false)
+}
+
+/// skillscope run in `dir` as a user that mode 000 keeps out: this user,
+/// or when the tests run as root, `nobody` through `setpriv`, from a copy
+/// of the binary in `scratch` (which `nobody` may run), `HOME` there.
+#[cfg(unix)]
+pub fn unprivileged(scratch: &Path, dir: &Path, args: &[&str]) -> std::process::Output {
+    use std::os::unix::fs::PermissionsExt;
+    let mut command = if is_root() {
+        let bin = scratch.join("skillscope");
+        if !bin.exists() {
+            std::fs::copy(env!("CARGO_BIN_EXE_skillscope"), &bin).expect("copy the binary");
+            std::fs::set_permissions(&bin, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        }
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", "--"]).arg(bin);
+        c
+    } else {
+        std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+    };
+    let out = command
+        .args(args)
+        .current_dir(dir)
+        .env("HOME", scratch)
+        .env_remove("HERMES_HOME")
+        .output()
+        .expect("run skillscope");
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("setpriv:"),
+        "setpriv is needed to test as another user: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

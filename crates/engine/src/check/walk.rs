@@ -112,6 +112,11 @@ impl WalkedCheck {
         self.catalog.skills.iter().map(|s| s.skill_md.as_path())
     }
 
+    /// The folders the walk could not list (not those it cut short).
+    pub fn unlisted_folders(&self) -> impl Iterator<Item = &Path> {
+        self.catalog.unreadable.iter().filter(|u| !u.cut).map(|u| u.path.as_path())
+    }
+
     /// The own rules' findings of the skills `policy.only` selects (every
     /// skill without it), as the walk would have made them: for a walk made
     /// before it was known which skills need them ([`WalkedCheck::add_own`]).

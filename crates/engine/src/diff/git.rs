@@ -424,6 +424,20 @@ impl Repo {
         Ok(unlooked)
     }
 
+    /// Whether git ignores `rel` (a path of the work tree that no index
+    /// entry holds).
+    pub fn ignores(&self, rel: &str) -> Result<bool, GitError> {
+        let output = git(&self.root).args(["check-ignore", "-q", "--", rel]).output().map_err(GitError::NoGit)?;
+        match output.status.code() {
+            Some(0) => Ok(true),
+            Some(1) => Ok(false),
+            _ => Err(GitError::Failed {
+                args: format!("check-ignore -q -- {rel}"),
+                message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+            }),
+        }
+    }
+
     /// The work tree's untracked files git does not ignore (ignored ones
     /// are the same in every state, [`super::ignored`]), a folder holding
     /// only such files named once. A folder holding no such file is no
