@@ -423,6 +423,17 @@ pub fn against_worktree<'a>(
         };
         resolved.push((changed, rev, entries));
     }
+    // The folder is read as the working tree has it (a home, a folder of
+    // skills, one skill): a revision whose checkout would be read as
+    // another is read whole, as itself.
+    let folder_rel = paths::rel_string(paths::strip_prefix(folder, &repo_root)?);
+    let inside = if folder_rel.is_empty() { String::new() } else { format!("{folder_rel}/") };
+    let kind = crate::open::classify(folder);
+    for entries in resolved.iter().filter_map(|(_, _, entries)| entries.as_ref()) {
+        if crate::open::classify_files(entries.iter().filter_map(|e| e.path.strip_prefix(inside.as_str()))) != kind {
+            return None;
+        }
+    }
     // A revision whose config.yaml differs reads the same walk under its
     // own settings: an engine of its own, when they leave what is walked
     // and how as it is; else the revision is read whole.

@@ -40,6 +40,33 @@ pub fn classify(path: &Path) -> FolderKind {
     }
 }
 
+/// [`classify`] for a folder given as the paths of its files (a git
+/// tree's, `/`-separated, relative to it): what a checkout of them would be.
+pub fn classify_files<'a>(files: impl Iterator<Item = &'a str>) -> FolderKind {
+    let (mut skill, mut skills) = (false, false);
+    for file in files {
+        let mut parts = file.split('/');
+        let first = parts.next().unwrap_or_default();
+        let below = file.len() > first.len();
+        if (below && (first == "skills" || first == "skill-bundles")) || first == "config.yaml" {
+            return FolderKind::Home;
+        }
+        skill |= file == "SKILL.md";
+        // A `SKILL.md` in a subfolder at most SEARCH_DEPTH deep, none of
+        // its folders hidden or a dependency cache ([`has_skill_below`]).
+        if let Some(dir) = file.strip_suffix("/SKILL.md") {
+            let folders: Vec<&str> = dir.split('/').collect();
+            skills |= folders.len() <= SEARCH_DEPTH
+                && folders.iter().all(|f| !f.starts_with('.') && *f != "node_modules" && *f != "target");
+        }
+    }
+    match (skill, skills) {
+        (true, _) => FolderKind::Skill,
+        (false, true) => FolderKind::Skills,
+        (false, false) => FolderKind::Home,
+    }
+}
+
 /// Whether `path` is a Hermes home by its marks, holds a `SKILL.md` or
 /// has one below it: not a folder with nothing that looks like skills.
 pub fn shows_skills(path: &Path) -> bool {
@@ -132,6 +159,30 @@ mod tests {
     fn skill(dir: &Path) {
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("SKILL.md"), "---\nname: x\ndescription: y\n---\n").unwrap();
+    }
+
+    #[test]
+    fn kinds_of_a_tree_are_those_of_its_checkout() {
+        let t = tempfile::tempdir().unwrap();
+        let cases: [&[&str]; 7] = [
+            &["skills/tools/lint/SKILL.md", "other/x/SKILL.md"],
+            &["config.yaml", "README.md"],
+            &["tools/lint/SKILL.md", "README.md"],
+            &["SKILL.md", "scripts/run.sh"],
+            &["README.md", ".hidden/x/SKILL.md", "node_modules/y/SKILL.md"],
+            &["a/b/c/d/e/f/SKILL.md"],
+            &["a/b/c/d/e/f/g/SKILL.md"],
+        ];
+        for (i, files) in cases.iter().enumerate() {
+            let dir = t.path().join(i.to_string());
+            for file in *files {
+                let path = dir.join(file);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(&path, "---\nname: x\ndescription: y\n---\n").unwrap();
+            }
+            assert_eq!(classify_files(files.iter().copied()), classify(&dir), "{files:?}");
+        }
+        assert_eq!(classify_files(std::iter::empty()), FolderKind::Home);
     }
 
     #[test]

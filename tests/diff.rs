@@ -1247,6 +1247,40 @@ fn an_untracked_folder_that_cannot_be_listed_is_a_new_finding() {
     assert!(ignored.is_empty(), "{ignored:?}");
 }
 
+/// Each revision is read as a checkout of it would be (a home, a folder of
+/// skills): with every skill removed, the folder holds nothing that looks
+/// like skills, and the skills the revision had are still said removed; a
+/// repository that leaves a home's layout for a folder of skills gives the
+/// same answer whichever revision is checked out.
+#[test]
+fn each_revision_is_read_as_what_its_checkout_would_be() {
+    let (_tmp, repo) = skills_repo();
+    for folder in ["devops", "tools", "notes"] {
+        std::fs::remove_dir_all(repo.join(folder)).unwrap();
+    }
+    let removed =
+        |report: &Json| (report["summary"]["removed"].clone(), report["summary"]["index"]["after"]["chars"].clone());
+    assert_eq!(removed(&json_of(&diff_in(&repo, &["--json"]))), (4.into(), 0.into()));
+    assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(1));
+    commit(&repo, "none left");
+    assert_eq!(removed(&json_of(&diff_in(&repo, &["HEAD~1", "HEAD", "--json"]))), (4.into(), 0.into()));
+
+    let (_tmp, repo) = new_repo("layout");
+    skill(&repo, "skills/tools/lint", "lint", "Lint the code base.", "");
+    skill(&repo, "other/notes", "notes", "Take notes.", "");
+    commit(&repo, "a home");
+    git(&repo, &["rm", "-rq", "skills"]);
+    commit(&repo, "a folder of skills");
+    let stat = |args: &[&str]| String::from_utf8_lossy(&diff_in(&repo, args).stdout).into_owned();
+    let on_main = stat(&["HEAD~1", "HEAD", "--stat"]);
+    assert!(
+        on_main.starts_with("- lint (skills/tools/lint)") && on_main.contains("\n+ notes (other/notes)"),
+        "{on_main}"
+    );
+    git(&repo, &["checkout", "-q", "HEAD~1"]);
+    assert_eq!(stat(&["HEAD", "main", "--stat"]), on_main);
+}
+
 #[test]
 fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
     for folder in ["hermes", ".hermes"] {
