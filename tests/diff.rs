@@ -255,6 +255,37 @@ fn the_repository_is_byte_identical_after_a_diff() {
     }
 }
 
+/// Programs a repository's settings name are never run: a file-system
+/// monitor, a filter's clean and process commands (git runs them to hash a
+/// file whose metadata no longer fits the index; a slow one would hang the
+/// diff). A note says the filters were not run.
+#[test]
+fn no_program_the_repository_names_is_run() {
+    let (tmp, repo) = skills_repo();
+    let ran = tmp.path().join("ran");
+    let marker = |what: &str| format!("touch '{}/{what}'; sleep 5; cat", ran.display());
+    std::fs::create_dir_all(&ran).unwrap();
+    git(&repo, &["config", "core.fsmonitor", &marker("fsmonitor")]);
+    git(&repo, &["config", "filter.upper.clean", &marker("clean")]);
+    git(&repo, &["config", "filter.upper.smudge", &marker("smudge")]);
+    git(&repo, &["config", "filter.slow.process", &marker("process")]);
+    git(&repo, &["config", "filter.slow.required", "true"]);
+    std::fs::write(repo.join(".git/info/attributes"), "*.md filter=upper\n*.sh filter=slow\n").unwrap();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    let stale = std::fs::File::options().write(true).open(repo.join("devops/deploy/SKILL.md")).unwrap();
+    stale.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000)).unwrap();
+    let started = std::time::Instant::now();
+    let reports = [json_of(&diff_in(&repo, &["--json"])), json_of(&diff_in(&repo, &["HEAD", "HEAD", "--json"]))];
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "{:?}", started.elapsed());
+    let ran: Vec<_> = std::fs::read_dir(&ran).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert!(ran.is_empty(), "ran {ran:?}");
+    assert_eq!(by_folder(&reports[0]).keys().cloned().collect::<Vec<_>>(), ["tools/lint"]);
+    for report in &reports {
+        let notes = report["notes"].to_string();
+        assert!(notes.contains("filters `slow` and 1 more set in git's settings not run"), "{notes}");
+    }
+}
+
 #[test]
 fn markdown_and_stat_outputs() {
     let (_tmp, repo) = skills_repo();

@@ -247,6 +247,7 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         Ok(report) => report,
         Err(code) => return code,
     };
+    report.notes.extend(repo.filters_note());
     if global.user.is_some() || global.db.is_some() {
         report.notes.push("per-user layers (--user, --db) are not compared: the home's own skills are".to_owned());
     }

@@ -155,7 +155,23 @@ impl Written {
     }
 }
 
+/// `git -C repo`, reading only: it runs no program the repository's
+/// settings name ([`quiet_settings`]), takes no optional lock and fetches
+/// nothing.
 fn git(repo: &Path) -> Command {
+    let mut command = bare_git(repo);
+    // As `-c` would, but a driver's name may hold `=`: after any the
+    // caller gave, so that these win.
+    let given: usize = std::env::var("GIT_CONFIG_COUNT").ok().and_then(|n| n.parse().ok()).unwrap_or(0);
+    let quiet = quiet_settings(repo);
+    for (i, (key, value)) in quiet.settings.iter().enumerate() {
+        command.env(format!("GIT_CONFIG_KEY_{}", given + i), key).env(format!("GIT_CONFIG_VALUE_{}", given + i), value);
+    }
+    command.env("GIT_CONFIG_COUNT", (given + quiet.settings.len()).to_string());
+    command
+}
+
+fn bare_git(repo: &Path) -> Command {
     let mut command = Command::new("git");
     command
         .arg("-C")
@@ -168,6 +184,49 @@ fn git(repo: &Path) -> Command {
         .env("LC_ALL", "C")
         .stdin(Stdio::null());
     command
+}
+
+/// Settings that keep git from running programs a repository's settings
+/// name while it compares the work tree: a file-system monitor
+/// (`core.fsmonitor`, run on every look at the work tree, a hook or a
+/// daemon), and each filter driver's `clean` and `process` commands (run
+/// to hash a file whose metadata no longer fits the index; a slow one
+/// hangs, any one runs code). Without them git hashes files as they lie,
+/// as `hash-object --no-filters` does. Listed once per folder.
+#[derive(Debug, Default)]
+struct Quiet {
+    settings: Vec<(String, String)>,
+    /// The filter drivers the settings name.
+    drivers: Vec<String>,
+}
+
+fn quiet_settings(repo: &Path) -> std::sync::Arc<Quiet> {
+    type Known = std::collections::HashMap<PathBuf, std::sync::Arc<Quiet>>;
+    static KNOWN: std::sync::Mutex<Option<Known>> = std::sync::Mutex::new(None);
+    if let Some(known) = KNOWN.lock().ok().and_then(|k| k.as_ref().and_then(|k| k.get(repo).cloned())) {
+        return known;
+    }
+    let listed = bare_git(repo).args(["config", "-z", "--get-regexp", r"^filter\."]).output();
+    let listed = listed.map(|out| out.stdout).unwrap_or_default();
+    let mut drivers = BTreeSet::new();
+    for entry in listed.split(|&b| b == 0) {
+        let key = entry.split(|&b| b == b'\n').next().unwrap_or_default();
+        let key = String::from_utf8_lossy(key);
+        if let Some(name) = key.strip_prefix("filter.").and_then(|k| k.rsplit_once('.')).map(|(name, _)| name) {
+            drivers.insert(name.to_owned());
+        }
+    }
+    let mut settings = vec![("core.fsmonitor".to_owned(), "false".to_owned())];
+    for name in &drivers {
+        for (var, value) in [("clean", ""), ("smudge", ""), ("process", ""), ("required", "false")] {
+            settings.push((format!("filter.{name}.{var}"), value.to_owned()));
+        }
+    }
+    let quiet = std::sync::Arc::new(Quiet { settings, drivers: drivers.into_iter().collect() });
+    if let Ok(mut known) = KNOWN.lock() {
+        known.get_or_insert_with(Known::new).insert(repo.to_path_buf(), quiet.clone());
+    }
+    quiet
 }
 
 /// Runs `git ARGS` in `repo`, its standard output on success.
@@ -422,6 +481,23 @@ impl Repo {
             }
         }
         Ok(unlooked)
+    }
+
+    /// The note for the filter drivers the repository's settings name,
+    /// which `diff` never runs ([`quiet_settings`]); none without any. Git
+    /// LFS's is not among them: its files are taken from the local store
+    /// as a checkout would ([`super::lfs`]).
+    pub fn filters_note(&self) -> Option<String> {
+        let quiet = quiet_settings(&self.root);
+        let named: Vec<&str> = quiet.drivers.iter().map(String::as_str).filter(|d| *d != "lfs").collect();
+        let first = named.first()?;
+        let (drivers, them) = match named.len() {
+            1 => (format!("filter `{first}`"), "it"),
+            n => (format!("filters `{first}` and {} more", n - 1), "them"),
+        };
+        Some(format!(
+            "{drivers} set in git's settings not run (diff runs no program a repository names): a revision's files are read as git stores them, without {them}"
+        ))
     }
 
     /// Whether git ignores `rel` (a path of the work tree that no index
