@@ -1427,6 +1427,10 @@ fn revisions_that_name_no_commit_and_repositories_without_a_working_tree_say_why
     assert!(tree.contains("HEAD^{tree} names a tree, not a commit"), "{tree}");
     let upstream = said(&repo, &["@{u}"]);
     assert!(upstream.contains("(git: no upstream configured for branch 'main')"), "{upstream}");
+    // A search of commit messages names its commit (nothing is added to it).
+    let found = json_of(&diff_in(&repo, &[":/one", "--json"]));
+    assert_eq!(found["from"]["commit"], git(&repo, &["rev-parse", "main"]), "{found:#}");
+    assert!(said(&repo, &[":/no such message"]).contains(":/no such message: no such revision"));
     let inside = said(&repo.join(".git"), &[]);
     assert!(inside.contains("in a git repository without a working tree"), "{inside}");
     let bare = repo.parent().unwrap().join("bare.git");

@@ -300,8 +300,16 @@ impl Repo {
 
     /// The commit `rev` names (any revision git accepts).
     pub fn commit(&self, rev: &str) -> Result<String, GitError> {
-        let spec = format!("{rev}^{{commit}}");
-        match run(&self.root, &["rev-parse", "--verify", "--quiet", "--end-of-options", &spec]) {
+        // Named first, then peeled: a suffix on the name itself would be
+        // read as part of some (`:/fix`, a search of commit messages).
+        let named = run(&self.root, &["rev-parse", "--verify", "--quiet", "--end-of-options", rev]);
+        let peeled = match named {
+            Ok(oid) if !oid.is_empty() => {
+                run(&self.root, &["rev-parse", "--verify", "--quiet", &format!("{}^{{commit}}", text(oid))])
+            }
+            other => other,
+        };
+        match peeled {
             Ok(out) if !out.is_empty() => Ok(text(out)),
             Ok(_) | Err(GitError::Failed { .. }) => {
                 let why = match self.unborn_branch() {
