@@ -373,9 +373,10 @@ pub fn against_worktree<'a>(
                 // What a sparse checkout leaves out is no change.
                 let sparse = unlooked.outside_checkout(&repo.root);
                 entries.retain(|e| !sparse.contains(&e.path));
-                let (left_aside, changed) =
+                let (left_aside, changed): (BTreeSet<String>, _) =
                     repo.tracked_changes(&earlier)?.into_iter().partition(|p| sparse.contains(p));
-                return Ok(Some((vec![(changed, earlier, Some(entries))], None, Some(left_aside))));
+                let sparse = left_aside.into_iter().collect();
+                return Ok(Some((vec![(changed, earlier, Some(entries))], None, sparse, unlooked)));
             };
             let between = repo.changed_paths(&earlier, Some(later))?;
             let from_later = repo.tracked_changes(later)?;
@@ -386,7 +387,7 @@ pub fn against_worktree<'a>(
             // asked for only when it differs from the working tree.
             let from_earlier = between.union(&from_later).cloned().collect();
             let sides = vec![(from_earlier, earlier, Some(entries)), (from_later, later.clone(), None)];
-            Ok(Some((sides, Some(between), None)))
+            Ok(Some((sides, Some(between), Vec::new(), unlooked)))
         })
     };
     let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
@@ -406,7 +407,34 @@ pub fn against_worktree<'a>(
             untracked.insert(rel);
         }
     }
-    let (revisions, between, sparse) = revisions.join().ok()?.ok()??;
+    let (revisions, between, sparse, index) = revisions.join().ok()?.ok()??;
+    // A skill the walk found that git neither tracks nor calls untracked:
+    // one git ignores is where the agent runs, the same in every state
+    // (said in a note); any other git cannot tell from a tracked file (a
+    // name that differs only in case, where git ignores case) or does not
+    // see (a FIFO), and the revision is read whole, as itself.
+    let mut unlisted = Vec::new();
+    for skill_md in walked.skill_files() {
+        let Some(rel) = paths::strip_prefix(skill_md, &repo_root).map(crate::engine::paths::rel_string) else {
+            continue;
+        };
+        if !index.skill_files.contains(&rel) && !covered(&rel, &untracked) {
+            unlisted.push(rel);
+        }
+    }
+    // Not those in a submodule, nor those reached through a symlink.
+    let submodules: BTreeSet<String> = index.submodules.iter().cloned().collect();
+    unlisted.retain(|rel| !covered(rel, &submodules) && symlink_on_the_way(&repo_root, rel).is_none());
+    let ignored_skills = match unlisted.is_empty() {
+        true => Vec::new(),
+        false => {
+            let ignored = repo.ignored_among(&unlisted).ok()?;
+            if unlisted.iter().any(|rel| !ignored.contains(rel)) {
+                return None;
+            }
+            unlisted
+        }
+    };
     let root_rels: Vec<String> = roots
         .iter()
         .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))
@@ -576,11 +604,25 @@ pub fn against_worktree<'a>(
     let top = (repo_root.as_path(), folder);
     let mut answer =
         overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links, &aside)).transpose()?;
-    let sparse: Vec<String> = sparse.unwrap_or_default().into_iter().collect();
-    if let (Ok(found), Some(note)) = (&mut answer, git::sparse_note(&sparse)) {
-        found.report.notes.push(note);
+    if let Ok(found) = &mut answer {
+        found.report.notes.extend(git::sparse_note(&sparse));
+        found.report.notes.extend(ignored_note(&ignored_skills));
     }
     Some(answer)
+}
+
+/// The note for the skill files git ignores that [`against_worktree`]
+/// read as the working tree has them in both states; none without any.
+fn ignored_note(skill_files: &[String]) -> Option<String> {
+    let first = skill_files.first()?;
+    let (more, them) = match skill_files.len() - 1 {
+        0 => (String::new(), "it"),
+        1 => (" and 1 more skill".to_owned(), "them"),
+        n => (format!(" and {n} more skills"), "them"),
+    };
+    Some(format!(
+        "{first}{more}: git ignores {them}, so a revision without such a file has {them} as the working tree does (a checkout leaves {them})"
+    ))
 }
 
 /// [`against_worktree`] once the folders that differ are known: their

@@ -1202,6 +1202,39 @@ fn files_the_index_hides_from_git_diff_are_still_compared() {
     assert_eq!(diff_in(&repo, &["--exit-code"]).status.code(), Some(1));
 }
 
+/// A skill the walk finds that git neither tracks nor calls untracked: one
+/// git ignores is where the agent runs, in both states (a note says so); a
+/// FIFO git does not see, or a folder renamed only in case where git ignores
+/// case (as on macOS), is the working tree's alone, as a checkout shows.
+#[cfg(unix)]
+#[test]
+fn skills_git_does_not_list_are_still_compared() {
+    let (_tmp, repo) = skills_repo();
+    std::fs::write(repo.join(".gitignore"), "local/\n").unwrap();
+    skill(&repo, "local/mine", "mine", "Mine alone.", "");
+    commit(&repo, "ignore local/");
+    let report = json_of(&diff_in(&repo, &["HEAD~1", "--json"]));
+    assert!(report["skills"].as_array().unwrap().is_empty(), "{report:#}");
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("local/mine/SKILL.md: git ignores it, so a revision without such a file has it"), "{notes}");
+
+    std::fs::create_dir_all(repo.join("tools/pipe")).unwrap();
+    let made = Command::new("mkfifo").arg(repo.join("tools/pipe/SKILL.md")).status().unwrap();
+    assert!(made.success());
+    let stat = String::from_utf8_lossy(&diff_in(&repo, &["--stat"]).stdout).into_owned();
+    assert!(stat.starts_with("+ pipe (tools/pipe)"), "{stat}");
+    std::fs::remove_dir_all(repo.join("tools/pipe")).unwrap();
+
+    git(&repo, &["config", "core.ignoreCase", "true"]);
+    std::fs::rename(repo.join("tools/lint"), repo.join("tools/Lint")).unwrap();
+    skill(&repo, "tools/Lint", "lint", "Lint the code base, strictly.", "");
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let skills = by_folder(&report);
+    assert_eq!(skills.keys().cloned().collect::<Vec<_>>(), ["tools/Lint"], "{report:#}");
+    assert_eq!(skills["tools/Lint"]["change"], "moved", "{report:#}");
+    assert_eq!(report["summary"]["removed"], 0, "{report:#}");
+}
+
 /// Compared with the working tree of a sparse checkout, a revision is read
 /// as the checkout has it: a skill the checkout leaves out is no change,
 /// even where it changed since that revision (git compares the index's

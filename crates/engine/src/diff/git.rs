@@ -76,6 +76,10 @@ pub struct Unlooked {
     /// `skip-worktree` (a sparse checkout's): the work tree lacks these
     /// files, or may differ unsaid.
     pub skipped: BTreeSet<String>,
+    /// Every `SKILL.md` the index holds.
+    pub skill_files: std::collections::HashSet<String>,
+    /// The submodules the index holds (their folders).
+    pub submodules: Vec<String>,
 }
 
 impl Unlooked {
@@ -478,14 +482,22 @@ impl Repo {
     /// Which files the index tells git not to look at in the work tree,
     /// where `git diff` then says nothing of how the work tree differs.
     pub fn unlooked(&self) -> Result<Unlooked, GitError> {
-        let listed = run(&self.root, &["ls-files", "-z", "-v"])?;
+        // `TAG MODE ID STAGE\tPATH` each.
+        let listed = run(&self.root, &["ls-files", "-z", "-v", "-s"])?;
         let mut unlooked = Unlooked::default();
         for entry in listed.split(|&b| b == 0) {
-            let Some(tag) = entry.first() else { continue };
+            let Some(tab) = entry.iter().position(|&b| b == b'\t') else { continue };
+            let (meta, path) = (&entry[..tab], String::from_utf8_lossy(&entry[tab + 1..]));
+            let Some(&tag) = meta.first() else { continue };
             // A lowercase tag marks an assumed entry; `S` (or `s`) a skipped one.
             unlooked.assumed |= tag.is_ascii_lowercase();
             if tag.eq_ignore_ascii_case(&b'S') {
-                unlooked.skipped.insert(String::from_utf8_lossy(entry.get(2..).unwrap_or_default()).into_owned());
+                unlooked.skipped.insert(path.clone().into_owned());
+            }
+            if meta.get(2..8) == Some(b"160000") {
+                unlooked.submodules.push(path.into_owned());
+            } else if path == "SKILL.md" || path.ends_with("/SKILL.md") {
+                unlooked.skill_files.insert(path.into_owned());
             }
         }
         Ok(unlooked)
@@ -506,6 +518,21 @@ impl Repo {
         Some(format!(
             "{drivers} set in git's settings not run (diff runs no program a repository names): a revision's files are read as git stores them, without {them}"
         ))
+    }
+
+    /// Which of `paths` (of the work tree, none in the index) git ignores.
+    pub fn ignored_among(&self, paths: &[String]) -> Result<BTreeSet<String>, GitError> {
+        let input: Vec<u8> = paths.iter().flat_map(|p| p.bytes().chain([0])).collect();
+        let (child, feeder) = fed(&self.root, &["check-ignore", "-z", "--stdin"], input)?;
+        let output = child.wait_with_output().map_err(GitError::NoGit)?;
+        let _ = feeder.join();
+        match output.status.code() {
+            Some(0 | 1) => Ok(names(&output.stdout)),
+            _ => Err(GitError::Failed {
+                args: "check-ignore -z --stdin".to_owned(),
+                message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+            }),
+        }
     }
 
     /// Whether git ignores `rel` (a path of the work tree that no index
