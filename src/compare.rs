@@ -458,7 +458,12 @@ pub fn against_worktree<'a>(
     let inside = if folder_rel.is_empty() { String::new() } else { format!("{folder_rel}/") };
     let kind = crate::open::classify(folder);
     for entries in resolved.iter().filter_map(|(_, _, entries)| entries.as_ref()) {
-        if crate::open::classify_files(entries.iter().filter_map(|e| e.path.strip_prefix(inside.as_str()))) != kind {
+        let files = || entries.iter().filter(|e| e.path.starts_with(inside.as_str()));
+        // A submodule's skills are no tree's: read as the working tree has them.
+        if files().any(|e| e.mode == "160000") {
+            continue;
+        }
+        if crate::open::classify_files(files().filter_map(|e| e.path.strip_prefix(inside.as_str()))) != kind {
             return None;
         }
     }

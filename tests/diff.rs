@@ -448,6 +448,43 @@ fn worktrees_shallow_clones_and_submodules() {
     assert_eq!(report["skills"], serde_json::json!([]), "{report:#}");
     let notes: Vec<&str> = report["notes"].as_array().unwrap().iter().filter_map(Json::as_str).collect();
     assert!(notes.iter().any(|n| n.starts_with("submodule vendor/sub left aside")), "{notes:?}");
+
+    // Git looks into no submodule's work tree, so no filter of its own runs
+    // (git hashes a file whose metadata no longer fits the index with it).
+    let ran = tmp.path().join("ran-in-sub");
+    git(&repo.join("vendor/sub"), &["config", "filter.f.clean", &format!("touch '{}'; cat", ran.display())]);
+    let info = repo.join(".git/modules/vendor/sub/info");
+    std::fs::create_dir_all(&info).unwrap();
+    std::fs::write(info.join("attributes"), "*.md filter=f\n").unwrap();
+    let stale = std::fs::File::options().write(true).open(repo.join("vendor/sub/inner/skill/SKILL.md")).unwrap();
+    stale.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000)).unwrap();
+    json_of(&diff_in(&repo, &["--json"]));
+    assert!(!ran.exists(), "a submodule's filter ran");
+
+    // A repository whose only skills are a submodule's: clean as it is.
+    let (_only_tmp, only) = new_repo("only");
+    std::fs::write(only.join("README.md"), "Skills from elsewhere.\n").unwrap();
+    git(&only, &["-c", "protocol.file.allow=always", "submodule", "add", "-q", &sub_url, "vendor/sub"]);
+    commit(&only, "a submodule alone");
+    assert_eq!(diff_in(&only, &["--exit-code"]).status.code(), Some(0));
+}
+
+/// A tracked file the working tree has as a FIFO is a change, not a wait:
+/// git would open it to hash it.
+#[cfg(unix)]
+#[test]
+fn a_tracked_file_become_a_fifo_is_a_change_not_a_wait() {
+    let (_tmp, repo) = skills_repo();
+    std::fs::write(repo.join("README.md"), "Skills.\n").unwrap();
+    commit(&repo, "a readme");
+    for file in ["README.md", "tools/lint/SKILL.md"] {
+        std::fs::remove_file(repo.join(file)).unwrap();
+        assert!(Command::new("mkfifo").arg(repo.join(file)).status().unwrap().success());
+    }
+    let started = std::time::Instant::now();
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+    assert!(by_folder(&report).contains_key("tools/lint"), "{report:#}");
 }
 
 /// Bytes that do not repeat (no delta or compression makes them small).

@@ -438,7 +438,9 @@ impl Repo {
     /// one a filter would make equal stays a change, which the comparison
     /// of the two states then finds alike.
     pub fn tracked_changes(&self, rev: &str) -> Result<BTreeSet<String>, GitError> {
-        let raw = run(&self.root, &["diff-index", "-z", "--no-renames", rev, "--"])?;
+        // A submodule's own work tree is not looked into (it is left
+        // aside): git would run its status there, under its own settings.
+        let raw = run(&self.root, &["diff-index", "-z", "--no-renames", "--ignore-submodules=dirty", rev, "--"])?;
         let mut changed = BTreeSet::new();
         let mut unknown: Vec<(&[u8], &str)> = Vec::new();
         for entry in raw_entries(&raw) {
@@ -450,6 +452,10 @@ impl Repo {
                 && is_null_id(new_id)
                 // `--stdin-paths` reads one name a line.
                 && std::str::from_utf8(path).is_ok_and(|p| !p.contains('\n'))
+                // Git would open a FIFO (and wait) or a device.
+                && std::str::from_utf8(path).is_ok_and(|p| {
+                    std::fs::symlink_metadata(self.root.join(p)).is_ok_and(|m| m.file_type().is_file())
+                })
             {
                 unknown.push((path, old_id));
             } else {
