@@ -371,10 +371,11 @@ pub fn against_worktree<'a>(
             let (earlier, mut entries) = (revs[0].clone(), repo.tree(&revs[0])?);
             let Some(later) = revs.get(1) else {
                 // What a sparse checkout leaves out is no change.
-                let sparse = unlooked.outside_checkout(&repo.root);
+                let changed = repo.tracked_changes(&earlier)?;
+                let sparse = unlooked.outside_checkout(&repo, changed.iter().map(String::as_str));
                 entries.retain(|e| !sparse.contains(&e.path));
                 let (left_aside, changed): (BTreeSet<String>, _) =
-                    repo.tracked_changes(&earlier)?.into_iter().partition(|p| sparse.contains(p));
+                    changed.into_iter().partition(|p| sparse.contains(p));
                 let sparse = left_aside.into_iter().collect();
                 return Ok(Some((vec![(changed, earlier, Some(entries))], None, sparse, unlooked)));
             };
@@ -997,7 +998,10 @@ pub fn read_revision(
 ) -> Result<(tempfile::TempDir, Written), String> {
     let mut entries = repo.tree(commit).map_err(|e| e.to_string())?;
     let sparse = match worktree_side {
-        true => repo.unlooked().map_err(|e| e.to_string())?.outside_checkout(&repo.root),
+        true => {
+            let unlooked = repo.unlooked().map_err(|e| e.to_string())?;
+            unlooked.outside_checkout(repo, entries.iter().map(|e| e.path.as_str()))
+        }
         false => BTreeSet::new(),
     };
     entries.retain(|e| !sparse.contains(&e.path));

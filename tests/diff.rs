@@ -1283,6 +1283,9 @@ fn what_a_sparse_checkout_leaves_out_is_no_change_since_any_revision() {
     let (_tmp, repo) = skills_repo();
     skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
     skill(&repo, "devops/deploy", "deploy", "Deploy the app, carefully.", "");
+    // Outside the checkout too: one skill gone since, one new.
+    std::fs::remove_dir_all(repo.join("tools/keys")).unwrap();
+    skill(&repo, "tools/new", "new", "New since.", "");
     commit(&repo, "two");
     git(&repo, &["sparse-checkout", "set", "--no-cone", "/devops/", "/notes/"]);
     assert!(!repo.join("tools").exists());
@@ -1300,7 +1303,7 @@ fn what_a_sparse_checkout_leaves_out_is_no_change_since_any_revision() {
         assert_eq!(report["summary"]["removed"], 0, "{report:#}");
         assert_eq!(
             left_aside(report),
-            ["tools/lint/SKILL.md: outside the sparse checkout, left aside (the revision is read without it, as the checkout has it)"],
+            ["tools/keys/SKILL.md and 2 more files: outside the sparse checkout, left aside (the revision is read without them, as the checkout has it)"],
             "{report:#}"
         );
     }

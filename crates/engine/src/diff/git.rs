@@ -96,8 +96,22 @@ impl Unlooked {
     /// without them, as the checkout has it, so that they are no change
     /// (git's own diff reads the index's copy there, which the agent does
     /// not see either); said in a note ([`sparse_note`]).
-    pub fn outside_checkout(&self, top: &Path) -> BTreeSet<String> {
-        self.skipped.iter().filter(|rel| std::fs::symlink_metadata(top.join(rel.as_str())).is_err()).cloned().collect()
+    ///
+    /// So are `others` (paths a revision has) that the work tree lacks and
+    /// the sparse checkout's rules leave out: a file gone from the index
+    /// since (`git sparse-checkout check-rules`; git 2.41 or later, else
+    /// they stay).
+    pub fn outside_checkout<'a>(&self, repo: &Repo, others: impl Iterator<Item = &'a str>) -> BTreeSet<String> {
+        if self.skipped.is_empty() {
+            return BTreeSet::new();
+        }
+        let absent = |rel: &str| std::fs::symlink_metadata(repo.root.join(rel)).is_err();
+        let mut outside: BTreeSet<String> = self.skipped.iter().filter(|rel| absent(rel)).cloned().collect();
+        let others: Vec<&str> = others.filter(|rel| !outside.contains(*rel) && absent(rel)).collect();
+        if let (false, Ok(inside)) = (others.is_empty(), repo.inside_sparse_rules(&others)) {
+            outside.extend(others.into_iter().filter(|rel| !inside.contains(*rel)).map(str::to_owned));
+        }
+        outside
     }
 }
 
@@ -524,6 +538,21 @@ impl Repo {
         Some(format!(
             "{drivers} set in git's settings not run (diff runs no program a repository names): a revision's files are read as git stores them, without {them}"
         ))
+    }
+
+    /// Which of `paths` the sparse checkout's rules take in.
+    fn inside_sparse_rules(&self, paths: &[&str]) -> Result<BTreeSet<String>, GitError> {
+        let input: Vec<u8> = paths.iter().flat_map(|p| p.bytes().chain([0])).collect();
+        let (child, feeder) = fed(&self.root, &["sparse-checkout", "check-rules", "-z"], input)?;
+        let output = child.wait_with_output().map_err(GitError::NoGit)?;
+        let _ = feeder.join();
+        match output.status.success() {
+            true => Ok(names(&output.stdout)),
+            false => Err(GitError::Failed {
+                args: "sparse-checkout check-rules -z".to_owned(),
+                message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
+            }),
+        }
     }
 
     /// Which of `paths` (of the work tree, none in the index) git ignores.
