@@ -1385,6 +1385,19 @@ fn each_revision_is_read_as_what_its_checkout_would_be() {
     assert_eq!(stat(&["HEAD", "main", "--stat"]), on_main);
 }
 
+/// A folder given with `--home` that a revision lacks holds no skill there.
+#[test]
+fn a_home_a_revision_lacks_has_no_skills_there() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo.join(".hermes"), "skills/tools/extra", "extra", "Extra help.", "");
+    std::fs::write(repo.join(".hermes/config.yaml"), "model: m\n").unwrap();
+    commit(&repo, "a home");
+    for (revs, change) in [(["HEAD~1", "HEAD"], "added"), (["HEAD", "HEAD~1"], "removed")] {
+        let report = json_of(&diff_in(&repo, &[&revs[..], &["--home", ".hermes", "--json"]].concat()));
+        assert_eq!(by_folder(&report)["skills/tools/extra"]["change"], change, "{report:#}");
+    }
+}
+
 #[test]
 fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
     for folder in ["hermes", ".hermes"] {

@@ -342,6 +342,13 @@ fn read_whole(
     };
     let (from_home, from_map) = side(Some(&from_tree.0));
     let (to_home, to_map) = side(to_tree.as_ref().map(|t| &t.0));
+    // A folder the revision lacks holds nothing there: made empty in its
+    // copy (ours), it reads as a home without skills.
+    for (home, written) in [(&from_home, &from_map), (&to_home, &to_map)] {
+        if written.is_some() && !home.exists() {
+            let _ = std::fs::create_dir_all(home);
+        }
+    }
     let open = |home: &Path| {
         let mut g = global.clone();
         g.home = Some(home.to_path_buf());
