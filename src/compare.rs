@@ -612,14 +612,19 @@ pub fn against_worktree<'a>(
         overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links, &aside)).transpose()?;
     if let Ok(found) = &mut answer {
         found.report.notes.extend(git::sparse_note(&sparse));
-        found.report.notes.extend(ignored_note(&ignored_skills));
+        // Those the walk found, and those a copy was given.
+        let mut ignored = ignored_skills;
+        ignored.extend(found.written.iter().flat_map(|w| w.ignored_skills.iter().cloned()));
+        ignored.sort();
+        ignored.dedup();
+        found.report.notes.extend(ignored_note(&ignored));
     }
     Some(answer)
 }
 
-/// The note for the skill files git ignores that [`against_worktree`]
-/// read as the working tree has them in both states; none without any.
-fn ignored_note(skill_files: &[String]) -> Option<String> {
+/// The note for the skill files git ignores that a revision without them
+/// is given as the working tree has them; none without any.
+pub fn ignored_note(skill_files: &[String]) -> Option<String> {
     let first = skill_files.first()?;
     let (more, them) = match skill_files.len() - 1 {
         0 => (String::new(), "it"),

@@ -1254,6 +1254,15 @@ fn skills_git_does_not_list_are_still_compared() {
     assert!(report["skills"].as_array().unwrap().is_empty(), "{report:#}");
     let notes = report["notes"].to_string();
     assert!(notes.contains("local/mine/SKILL.md: git ignores it, so a revision without such a file has it"), "{notes}");
+    // Beside a folder git calls untracked (read from a copy), named too.
+    std::fs::write(repo.join(".git/info/exclude"), "team/secret/\n").unwrap();
+    skill(&repo, "team/secret", "secret", "Kept out of git.", "");
+    skill(&repo, "team/open", "open", "New, not yet added.", "");
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(by_folder(&report).keys().cloned().collect::<Vec<_>>(), ["team/open"], "{report:#}");
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("local/mine/SKILL.md and 1 more skill: git ignores them"), "{notes}");
+    std::fs::remove_dir_all(repo.join("team")).unwrap();
 
     std::fs::create_dir_all(repo.join("tools/pipe")).unwrap();
     let made = Command::new("mkfifo").arg(repo.join("tools/pipe/SKILL.md")).status().unwrap();

@@ -157,6 +157,8 @@ pub struct Written {
     pub sparse: Vec<String>,
     /// Files git ignores, taken from the work tree ([`super::ignored`]).
     pub ignored: usize,
+    /// Of those, the skill files (`SKILL.md`).
+    pub ignored_skills: Vec<String>,
     /// Whether more were ignored than were taken.
     pub ignored_left_out: bool,
     /// How many of those taken are symlinks (copied as links).

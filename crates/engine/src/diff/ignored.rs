@@ -107,7 +107,7 @@ impl Repo {
                     super::git::symlink(&super::git::target_from_copy(&self.root, &rel, &target), &to)
                 })
             } else if meta.is_file() && meta.len() > LARGE_BLOB_BYTES && !is_deciding(&rel) {
-                written.not_read.push(rel);
+                written.not_read.push(rel.clone());
                 std::fs::File::create(&to).and_then(|f| f.set_len(meta.len()))
             } else if meta.is_file() {
                 std::fs::copy(&from, &to).map(|_| ())
@@ -117,6 +117,9 @@ impl Repo {
             if copied.is_ok() {
                 written.ignored += 1;
                 written.ignored_links += usize::from(meta.is_symlink());
+                if rel == "SKILL.md" || rel.ends_with("/SKILL.md") {
+                    written.ignored_skills.push(rel);
+                }
             }
         }
         true
