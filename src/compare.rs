@@ -402,11 +402,14 @@ pub fn against_worktree<'a>(
     // Git lists no file of a folder it cannot list (another user's), nor
     // the folder: where no revision has it, the walk's finding that it
     // cannot be listed is the working tree's alone.
-    for dir in walked.unlisted_folders() {
-        let Some(rel) = paths::strip_prefix(dir, &repo_root).map(crate::engine::paths::rel_string) else { continue };
-        if !rel.is_empty() && !covered(&rel, &untracked) && !repo.ignores(&rel).ok()? {
-            untracked.insert(rel);
-        }
+    let unlisted_folders: Vec<String> = walked
+        .unlisted_folders()
+        .filter_map(|dir| paths::strip_prefix(dir, &repo_root).map(crate::engine::paths::rel_string))
+        .filter(|rel| !rel.is_empty() && !covered(rel, &untracked))
+        .collect();
+    if !unlisted_folders.is_empty() {
+        let ignored = repo.ignored_among(&unlisted_folders).ok()?;
+        untracked.extend(unlisted_folders.into_iter().filter(|rel| !ignored.contains(rel)));
     }
     let (revisions, between, sparse, index) = revisions.join().ok()?.ok()??;
     // A skill the walk found that git neither tracks nor calls untracked:
@@ -612,28 +615,10 @@ pub fn against_worktree<'a>(
         overlaid(worktree, repo, &options, walked, sides, &root_rels, top, (&touched, no_links, &aside)).transpose()?;
     if let Ok(found) = &mut answer {
         found.report.notes.extend(git::sparse_note(&sparse));
-        // Those the walk found, and those a copy was given.
-        let mut ignored = ignored_skills;
-        ignored.extend(found.written.iter().flat_map(|w| w.ignored_skills.iter().cloned()));
-        ignored.sort();
-        ignored.dedup();
-        found.report.notes.extend(ignored_note(&ignored));
+        let given = found.written.iter().flat_map(|w| w.ignored_skills.iter().cloned());
+        found.report.notes.extend(git::ignored_note(ignored_skills.into_iter().chain(given)));
     }
     Some(answer)
-}
-
-/// The note for the skill files git ignores that a revision without them
-/// is given as the working tree has them; none without any.
-pub fn ignored_note(skill_files: &[String]) -> Option<String> {
-    let first = skill_files.first()?;
-    let (more, them) = match skill_files.len() - 1 {
-        0 => (String::new(), "it"),
-        1 => (" and 1 more skill".to_owned(), "them"),
-        n => (format!(" and {n} more skills"), "them"),
-    };
-    Some(format!(
-        "{first}{more}: git ignores {them}, so a revision without such a file has {them} as the working tree does (a checkout leaves {them})"
-    ))
 }
 
 /// [`against_worktree`] once the folders that differ are known: their

@@ -390,11 +390,8 @@ fn read_whole(
         }
     };
     report.notes.extend(notes(&from_tree.1, to_tree.as_ref().map(|t| &t.1)));
-    let mut ignored_skills: Vec<String> =
-        from_tree.1.ignored_skills.iter().chain(to_tree.iter().flat_map(|t| &t.1.ignored_skills)).cloned().collect();
-    ignored_skills.sort();
-    ignored_skills.dedup();
-    report.notes.extend(compare::ignored_note(&ignored_skills));
+    let given = from_tree.1.ignored_skills.iter().chain(to_tree.iter().flat_map(|t| &t.1.ignored_skills));
+    report.notes.extend(crate::engine::diff::git::ignored_note(given.cloned()));
     report.notes.extend(from_externals.notes.iter().chain(&to_externals.notes).cloned());
     Ok(report)
 }

@@ -17,6 +17,17 @@ pub fn count_s(n: impl Into<i128>, noun: &str) -> String {
     }
 }
 
+/// The first of `names` and how many more (`a and 2 more files`, `noun`
+/// taking an `s`), and the pronoun for them all (`it`, `them`); none for
+/// none.
+pub fn first_and_more(names: &[String], noun: &str) -> Option<(String, &'static str)> {
+    let first = names.first()?;
+    Some(match names.len() - 1 {
+        0 => (first.clone(), "it"),
+        more => (format!("{first} and {}", count_s(more as i128, &format!("more {noun}"))), "them"),
+    })
+}
+
 /// `12,345`.
 pub fn thousands(n: usize) -> String {
     let digits = n.to_string();
@@ -49,6 +60,15 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_first_and_how_many_more() {
+        let names = |n: usize| (0..n).map(|i| format!("f{i}")).collect::<Vec<_>>();
+        assert_eq!(first_and_more(&names(0), "file"), None);
+        assert_eq!(first_and_more(&names(1), "file"), Some(("f0".to_owned(), "it")));
+        assert_eq!(first_and_more(&names(2), "file"), Some(("f0 and 1 more file".to_owned(), "them")));
+        assert_eq!(first_and_more(&names(3), "skill"), Some(("f0 and 2 more skills".to_owned(), "them")));
+    }
 
     #[test]
     fn one_is_singular() {

@@ -119,13 +119,19 @@ impl Unlooked {
 /// with the work tree left aside ([`Unlooked::outside_checkout`]); none
 /// when there were none.
 pub fn sparse_note(left_aside: &[String]) -> Option<String> {
-    let first = left_aside.first()?;
-    let (more, them) = match left_aside.len() - 1 {
-        0 => (String::new(), "it"),
-        1 => (" and 1 more file".to_owned(), "them"),
-        n => (format!(" and {n} more files"), "them"),
-    };
-    Some(format!("{first}{more}: outside the sparse checkout, left aside (the revision is read without {them}, as the checkout has it)"))
+    let (files, them) = crate::words::first_and_more(left_aside, "file")?;
+    Some(format!("{files}: outside the sparse checkout, left aside (the revision is read without {them}, as the checkout has it)"))
+}
+
+/// The note for the skill files git ignores that a revision without them
+/// was given as the working tree has them (by the walk, or in a copy: each
+/// named once); none without any.
+pub fn ignored_note(skill_files: impl IntoIterator<Item = String>) -> Option<String> {
+    let named: Vec<String> = skill_files.into_iter().collect::<BTreeSet<_>>().into_iter().collect();
+    let (skills, them) = crate::words::first_and_more(&named, "skill")?;
+    Some(format!(
+        "{skills}: git ignores {them}, so a revision without such a file has {them} as the working tree does (a checkout leaves {them})"
+    ))
 }
 
 /// One file of a revision's tree.
@@ -466,11 +472,10 @@ impl Repo {
                 && old_mode == new_mode
                 && regular
                 && is_null_id(new_id)
-                // `--stdin-paths` reads one name a line.
-                && std::str::from_utf8(path).is_ok_and(|p| !p.contains('\n'))
-                // Git would open a FIFO (and wait) or a device.
+                // `--stdin-paths` reads one name a line; git would open a
+                // FIFO (and wait) or a device.
                 && std::str::from_utf8(path).is_ok_and(|p| {
-                    std::fs::symlink_metadata(self.root.join(p)).is_ok_and(|m| m.file_type().is_file())
+                    !p.contains('\n') && std::fs::symlink_metadata(self.root.join(p)).is_ok_and(|m| m.is_file())
                 })
             {
                 unknown.push((path, old_id));
@@ -544,43 +549,31 @@ impl Repo {
 
     /// Which of `paths` the sparse checkout's rules take in.
     fn inside_sparse_rules(&self, paths: &[&str]) -> Result<BTreeSet<String>, GitError> {
-        let input: Vec<u8> = paths.iter().flat_map(|p| p.bytes().chain([0])).collect();
-        let (child, feeder) = fed(&self.root, &["sparse-checkout", "check-rules", "-z"], input)?;
-        let output = child.wait_with_output().map_err(GitError::NoGit)?;
-        let _ = feeder.join();
-        match output.status.success() {
-            true => Ok(names(&output.stdout)),
-            false => Err(GitError::Failed {
-                args: "sparse-checkout check-rules -z".to_owned(),
-                message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-            }),
-        }
+        self.named_among(&["sparse-checkout", "check-rules", "-z"], paths, &[0])
     }
 
     /// Which of `paths` (of the work tree, none in the index) git ignores.
-    pub fn ignored_among(&self, paths: &[String]) -> Result<BTreeSet<String>, GitError> {
-        let input: Vec<u8> = paths.iter().flat_map(|p| p.bytes().chain([0])).collect();
-        let (child, feeder) = fed(&self.root, &["check-ignore", "-z", "--stdin"], input)?;
+    pub fn ignored_among(&self, paths: &[impl AsRef<str>]) -> Result<BTreeSet<String>, GitError> {
+        // Exit 1: none is.
+        self.named_among(&["check-ignore", "-z", "--stdin"], paths, &[0, 1])
+    }
+
+    /// The paths `git ARGS` names of those it reads (NUL-separated) from
+    /// its input, when it exits with one of `fine`.
+    fn named_among(
+        &self,
+        args: &[&str],
+        paths: &[impl AsRef<str>],
+        fine: &[i32],
+    ) -> Result<BTreeSet<String>, GitError> {
+        let input: Vec<u8> = paths.iter().flat_map(|p| p.as_ref().bytes().chain([0])).collect();
+        let (child, feeder) = fed(&self.root, args, input)?;
         let output = child.wait_with_output().map_err(GitError::NoGit)?;
         let _ = feeder.join();
         match output.status.code() {
-            Some(0 | 1) => Ok(names(&output.stdout)),
+            Some(code) if fine.contains(&code) => Ok(names(&output.stdout)),
             _ => Err(GitError::Failed {
-                args: "check-ignore -z --stdin".to_owned(),
-                message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
-            }),
-        }
-    }
-
-    /// Whether git ignores `rel` (a path of the work tree that no index
-    /// entry holds).
-    pub fn ignores(&self, rel: &str) -> Result<bool, GitError> {
-        let output = git(&self.root).args(["check-ignore", "-q", "--", rel]).output().map_err(GitError::NoGit)?;
-        match output.status.code() {
-            Some(0) => Ok(true),
-            Some(1) => Ok(false),
-            _ => Err(GitError::Failed {
-                args: format!("check-ignore -q -- {rel}"),
+                args: args.join(" "),
                 message: String::from_utf8_lossy(&output.stderr).trim().to_owned(),
             }),
         }
