@@ -11,6 +11,7 @@ use crate::engine::diff::unread::{PathKind, Unread};
 use crate::engine::diff::{self, DiffReport, ReadOptions, SkillChange, State, Touched};
 use crate::engine::{listing, paths};
 use crate::open::FolderKind;
+use crate::scratch::ScratchDir;
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -205,7 +206,7 @@ pub struct Overlaid<'a> {
     pub report: DiffReport,
     /// What writing each copy left out.
     pub written: Vec<Written>,
-    _copies: Vec<tempfile::TempDir>,
+    _copies: Vec<ScratchDir>,
     /// The two states compared.
     states: Box<[State<'a>; 2]>,
 }
@@ -985,7 +986,7 @@ pub fn read_revision(
     commit: &str,
     roots: &[PathBuf],
     worktree_side: bool,
-) -> Result<(tempfile::TempDir, Written), String> {
+) -> Result<(ScratchDir, Written), String> {
     let mut entries = repo.tree(commit).map_err(|e| e.to_string())?;
     let sparse = match worktree_side {
         true => {
@@ -1010,11 +1011,11 @@ pub fn real_roots(engine: &crate::engine::Engine) -> Vec<PathBuf> {
 }
 
 /// A temporary folder of ours for `entries` (in memory when there is room).
-fn scratch_dir(entries: &[git::TreeEntry]) -> Result<tempfile::TempDir, String> {
-    let builder = tempfile::Builder::new().prefix("skillscope-rev-").to_owned();
+fn scratch_dir(entries: &[git::TreeEntry]) -> Result<ScratchDir, String> {
+    const PREFIX: &str = "skillscope-rev-";
     match scratch_in_memory(git::room_needed(entries)) {
-        Some(base) => builder.tempdir_in(base),
-        None => builder.tempdir(),
+        Some(base) => ScratchDir::new_in(PREFIX, base),
+        None => ScratchDir::new(PREFIX),
     }
     .map_err(|e| e.to_string())
 }
@@ -1054,7 +1055,7 @@ fn free_bytes(_dir: &Path) -> Option<u64> {
 #[derive(Default)]
 pub struct Externals {
     /// The folders their trees were written to, removed when dropped.
-    pub trees: Vec<tempfile::TempDir>,
+    pub trees: Vec<ScratchDir>,
     /// Each written folder and the one it stands for.
     pub written_as: Vec<(PathBuf, PathBuf)>,
     pub notes: Vec<String>,

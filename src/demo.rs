@@ -18,12 +18,12 @@ pub const BANNER: &str =
 
 /// A demo home on disk, removed when dropped.
 pub struct DemoHome {
-    dir: tempfile::TempDir,
+    dir: crate::scratch::ScratchDir,
 }
 
 impl DemoHome {
     pub fn create() -> io::Result<DemoHome> {
-        let dir = tempfile::Builder::new().prefix("skillscope-demo-").tempdir()?;
+        let dir = crate::scratch::ScratchDir::new("skillscope-demo-")?;
         write_dir(&DEMO, &dir.path().join("home"))?;
         let db = rusqlite::Connection::open(dir.path().join("skills.db")).map_err(io::Error::other)?;
         db.execute_batch(DEMO_DB_SQL).map_err(io::Error::other)?;

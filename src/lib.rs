@@ -9,6 +9,7 @@ pub mod compare;
 pub mod demo;
 pub mod memory;
 pub mod open;
+pub mod scratch;
 pub mod search;
 pub mod tui;
 

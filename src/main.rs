@@ -5,5 +5,6 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     skillscope::memory::tune();
+    skillscope::scratch::on_signals(skillscope::tui::terminal::restore_if_held);
     std::process::exit(skillscope::cli::run(std::env::args_os()));
 }

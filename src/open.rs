@@ -110,7 +110,7 @@ fn has_skill_below(root: &Path) -> bool {
 /// An otherwise empty Hermes home listing one folder in
 /// `skills.external_dirs`; removed when dropped.
 pub struct StandInHome {
-    dir: tempfile::TempDir,
+    dir: crate::scratch::ScratchDir,
     folder: PathBuf,
     kind: FolderKind,
 }
@@ -121,7 +121,7 @@ impl StandInHome {
         let text = folder.to_str().ok_or_else(|| {
             io::Error::new(io::ErrorKind::InvalidInput, format!("{}: not a UTF-8 path", folder.display()))
         })?;
-        let dir = tempfile::Builder::new().prefix("skillscope-home-").tempdir()?;
+        let dir = crate::scratch::ScratchDir::new("skillscope-home-")?;
         std::fs::create_dir(dir.path().join("skills"))?;
         // A single-quoted YAML scalar: only the quote itself needs escaping.
         let config = format!("skills:\n  external_dirs:\n    - '{}'\n", text.replace('\'', "''"));

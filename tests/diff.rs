@@ -1614,3 +1614,59 @@ fn a_markdown_file_a_name_lookup_now_finds_puts_that_name_in_play() {
     let refused = &skills["devops/deploy"]["fields"]["message"]["refused"]["after"];
     assert!(refused.as_str().is_some_and(|r| r.starts_with("Ambiguous skill name")), "{report:#}");
 }
+
+/// Ended by a signal (Ctrl-C, `kill`, a CI job's timeout) while it writes a
+/// revision's copy, `diff` removes its scratch folders first and ends as
+/// the signal would have: a copy in memory would otherwise stay until the
+/// machine restarts.
+#[cfg(unix)]
+#[test]
+fn a_diff_ended_by_a_signal_leaves_no_scratch_folder() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let (tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    // A `git` that stops before writing the copy's files, once the diff's
+    // scratch folders exist.
+    let (bin, scratch, marker) = (tmp.path().join("bin"), tmp.path().join("scratch"), tmp.path().join("writing"));
+    std::fs::create_dir_all(&bin).unwrap();
+    std::fs::create_dir_all(&scratch).unwrap();
+    let real_git =
+        String::from_utf8(Command::new("sh").args(["-c", "command -v git"]).output().unwrap().stdout).unwrap();
+    let script = format!(
+        "#!/bin/sh\ncase \" $* \" in *\" cat-file --batch \"*) : > '{}'; sleep 60;; esac\nexec {} \"$@\"\n",
+        marker.display(),
+        real_git.trim()
+    );
+    std::fs::write(bin.join("git"), script).unwrap();
+    Command::new("chmod").arg("+x").arg(bin.join("git")).status().unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(&repo)
+        .arg("diff")
+        .env_remove("HERMES_HOME")
+        .env("HOME", &repo)
+        .env("PATH", path)
+        .env("TMPDIR", &scratch)
+        .stdout(std::process::Stdio::null())
+        .process_group(0)
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while !marker.exists() {
+        assert!(start.elapsed() < std::time::Duration::from_secs(30), "the copy was never written");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let names = || -> Vec<String> {
+        let entries = std::fs::read_dir(&scratch).unwrap();
+        entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+    };
+    assert!(names().iter().any(|n| n.starts_with("skillscope-rev-")), "{:?}", names());
+    let pid = child.id() as libc::pid_t;
+    // SAFETY: `kill` sends a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    let status = child.wait().unwrap();
+    // SAFETY: as above, to the stopped `git` left in the child's group.
+    unsafe { libc::kill(-pid, libc::SIGKILL) };
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+    assert_eq!(names(), Vec::<String>::new());
+}

@@ -857,3 +857,33 @@ fn emoji_selectors_leave_nothing_of_the_last_screen() {
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }
+
+/// Ended by SIGTERM (a `kill`, a closed session), the browser gives the
+/// terminal back and removes its demo home: the shell is usable again and
+/// nothing of ours is left in the temporary folder.
+#[cfg(unix)]
+#[test]
+fn a_browser_ended_by_a_signal_gives_the_terminal_back_and_leaves_no_scratch() {
+    let tmux = Tmux::new("sigterm");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let (scratch, pid_file) = (tmp.path().join("scratch"), tmp.path().join("pid"));
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let command = format!(
+        "cd {dir} && env TERM=xterm-256color HOME={dir} TMPDIR={scratch} sh -c 'echo $$ > {pid}; exec {bin} --demo'",
+        dir = tmp.path().display(),
+        scratch = scratch.display(),
+        pid = pid_file.display(),
+        bin = env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.launch((120, 40), &command);
+    tmux.wait_for("the tree", |s| s.contains("s3-sync"));
+    let leftovers = || std::fs::read_dir(&scratch).expect("scratch").count();
+    assert!(leftovers() > 0, "the demo home is in the scratch folder while the browser runs");
+    let pid: libc::pid_t = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("a pid");
+    // SAFETY: `kill` sends a signal to the browser this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+    tmux.wait_for("the exit", |s| s.contains("SKILLSCOPE-EXITED 143"));
+    let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
+    assert_eq!(state.trim(), "0 1 0", "alternate screen off, cursor shown, mouse released");
+    assert_eq!(leftovers(), 0);
+}

@@ -323,7 +323,7 @@ fn read_whole(
     if let (None, Some(changed)) = (&to_tree, &changed) {
         repo.take_unchanged_stand_ins(from_tree.0.path(), &mut from_tree.1, |rel| !changed.contains(rel));
     }
-    let side = |tree: Option<&tempfile::TempDir>| -> (PathBuf, Option<(PathBuf, PathBuf)>) {
+    let side = |tree: Option<&crate::scratch::ScratchDir>| -> (PathBuf, Option<(PathBuf, PathBuf)>) {
         match tree {
             Some(dir) => {
                 let written = dir.path().canonicalize().unwrap_or_else(|_| dir.path().to_path_buf());

@@ -7,18 +7,33 @@ use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use std::io::{self, Stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 pub type Term = Terminal<SgrBackend<Stdout>>;
 
+/// Whether the browser holds the terminal (raw mode, alternate screen).
+static HELD: AtomicBool = AtomicBool::new(false);
+
 fn enter() -> io::Result<()> {
+    HELD.store(true, Ordering::SeqCst);
     terminal::enable_raw_mode()?;
     execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture, EnableBracketedPaste, cursor::Hide)
 }
 
 /// Undoes everything `enter` did; safe to call more than once.
 pub fn restore() {
+    HELD.store(false, Ordering::SeqCst);
     let _ = execute!(io::stdout(), DisableBracketedPaste, DisableMouseCapture, LeaveAlternateScreen, cursor::Show);
     let _ = terminal::disable_raw_mode();
+}
+
+/// [`restore`] when the browser holds the terminal, else nothing (the
+/// escape sequences would land in a command's output): for the end of the
+/// process by a signal.
+pub fn restore_if_held() {
+    if HELD.load(Ordering::SeqCst) {
+        restore();
+    }
 }
 
 /// Restores the terminal before a panic message is printed.
