@@ -1407,6 +1407,39 @@ fn a_home_a_revision_lacks_has_no_skills_there() {
     }
 }
 
+/// So does one the working tree lacks: a removal is reviewed by naming
+/// the folder removed. One that no state has, or a file, is a usage error
+/// that names it.
+#[test]
+fn a_folder_the_working_tree_lacks_has_no_skills_there() {
+    let (_tmp, repo) = skills_repo();
+    std::fs::remove_dir_all(repo.join("tools")).unwrap();
+    let index = std::fs::read(repo.join(".git/index")).unwrap();
+    let out = diff_in(&repo, &["--home", "tools", "--json", "--exit-code"]);
+    assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+    let report = json_of(&out);
+    let skills = by_folder(&report);
+    assert_eq!(skills.keys().collect::<Vec<_>>(), ["keys", "lint"], "{report:#}");
+    assert!(skills.values().all(|s| s["change"] == "removed"), "{report:#}");
+    assert!(!repo.join("tools").exists(), "nothing is written into the working tree");
+    assert_eq!(std::fs::read(repo.join(".git/index")).unwrap(), index);
+    // Between two revisions, from a folder below the repository's top.
+    commit(&repo, "tools removed");
+    let out = diff_in(&repo.join("devops"), &["HEAD~1", "HEAD", "--home", "../tools", "--stat"]);
+    let stat = String::from_utf8_lossy(&out.stdout);
+    assert!(stat.starts_with("- keys (keys)") && stat.contains("\n- lint (lint)"), "{stat}");
+    for (args, says) in [
+        (&["--home", "nowhere"][..], "nowhere: no such folder in the working tree, nor in HEAD"),
+        (&["HEAD~1", "HEAD", "--home", "nowhere/deeper"], "nowhere/deeper: no such folder in HEAD~1 or HEAD"),
+        (&["--home", "devops/deploy/SKILL.md"], "SKILL.md: not a folder"),
+    ] {
+        let out = diff_in(&repo, args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
 #[test]
 fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
     for folder in ["hermes", ".hermes"] {

@@ -4,7 +4,7 @@
 //! the only one, and the answers are compared.
 
 use super::output::{print_json, Out};
-use super::{open_session, GlobalArgs, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
+use super::{open_session, GlobalArgs, SessionError, EXIT_ANSWER_ERROR, EXIT_OK, EXIT_USAGE};
 use crate::compare;
 use crate::demo::DemoHome;
 use crate::engine::diagnostics::Severity;
@@ -131,13 +131,44 @@ fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
         Some(path) => path.clone(),
         None => std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?,
     };
-    let start = start.canonicalize().map_err(|e| format!("{}: {e}", start.display()))?;
+    let start = match start.canonicalize() {
+        Ok(path) => path,
+        // A folder the working tree lacks may be a revision's: found in
+        // the repository of the folder nearest to it.
+        Err(e) if e.kind() == io::ErrorKind::NotFound && global.home.is_some() => {
+            let missing = || format!("{}: {e}", start.display());
+            let within = within_existing(&start).ok_or_else(missing)?;
+            let existing = within.ancestors().find(|dir| dir.exists()).unwrap_or(&within);
+            let repo = Repo::discover(existing).map_err(|_| missing())?;
+            return Ok((repo, within));
+        }
+        Err(e) => return Err(format!("{}: {e}", start.display())),
+    };
+    if !start.is_dir() {
+        return Err(SessionError::NotADirectory(start).to_string());
+    }
     let repo = Repo::discover(&start).map_err(|e| e.to_string())?;
     if global.home.is_some() {
         return Ok((repo, start));
     }
     let folder = repository_folder(&repo);
     Ok((repo, folder))
+}
+
+/// `path`, which does not exist, as a real path: its nearest folder that
+/// does, resolved, and the rest of it as given (none when the rest steps
+/// up or the path leads nowhere that exists).
+fn within_existing(path: &Path) -> Option<PathBuf> {
+    let path = std::env::current_dir().ok()?.join(path);
+    let mut rest = Vec::new();
+    for dir in path.ancestors() {
+        if let Ok(real) = dir.canonicalize() {
+            let steps_up = rest.iter().any(|c| !matches!(c, std::path::Component::Normal(_)));
+            return (!steps_up).then(|| rest.iter().rev().fold(real, |p, c| p.join(c)));
+        }
+        rest.push(dir.components().next_back()?);
+    }
+    None
 }
 
 /// The folder of a repository that `diff` reads when given none: its top,
@@ -239,7 +270,15 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    let report = match read_overlaid(global, args, &repo, &span, &folder) {
+    // A folder the working tree lacks must be a revision's, read whole.
+    if !folder.exists() {
+        if let Err(e) = in_a_revision(&repo, &span, &folder) {
+            say(e);
+            return EXIT_USAGE;
+        }
+    }
+    let overlaid = folder.exists().then(|| read_overlaid(global, args, &repo, &span, &folder)).flatten();
+    let report = match overlaid {
         Some(report) => report,
         None => read_whole(global, args, &repo, &span, &folder),
     };
@@ -275,6 +314,23 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         EXIT_ANSWER_ERROR
     } else {
         EXIT_OK
+    }
+}
+
+/// Whether a revision compared holds `folder`, which the working tree lacks.
+fn in_a_revision(repo: &Repo, span: &Span, folder: &Path) -> Result<(), String> {
+    let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
+    let rel = crate::engine::paths::strip_prefix(folder, &root).map(crate::engine::paths::rel_string);
+    let revisions = [Some((&span.from, &span.from_name)), span.to.as_ref().map(|to| (to, &span.to_name))];
+    let revisions: Vec<_> = revisions.into_iter().flatten().collect();
+    if rel.is_some_and(|rel| revisions.iter().any(|(commit, _)| repo.has_folder(commit, &rel))) {
+        return Ok(());
+    }
+    let names: Vec<&str> = revisions.iter().map(|(_, name)| name.as_str()).collect();
+    let names = names.join(" or ");
+    match span.to {
+        None => Err(format!("{}: no such folder in the working tree, nor in {names}", folder.display())),
+        Some(_) => Err(format!("{}: no such folder in {names}", folder.display())),
     }
 }
 
@@ -323,13 +379,25 @@ fn read_whole(
     if let (None, Some(changed)) = (&to_tree, &changed) {
         repo.take_unchanged_stand_ins(from_tree.0.path(), &mut from_tree.1, |rel| !changed.contains(rel));
     }
+    // A folder the working tree lacks holds nothing there: an empty one of
+    // ours stands for it.
+    let lacking = match folder.exists() {
+        true => None,
+        false => match crate::scratch::ScratchDir::new("skillscope-empty-") {
+            Ok(empty) => Some(empty),
+            Err(e) => {
+                say(format_args!("cannot make an empty folder to stand for {}: {e}", folder.display()));
+                return Err(EXIT_NO_ANSWER);
+            }
+        },
+    };
     let side = |tree: Option<&crate::scratch::ScratchDir>| -> (PathBuf, Option<(PathBuf, PathBuf)>) {
         match tree {
             Some(dir) => {
                 let written = dir.path().canonicalize().unwrap_or_else(|_| dir.path().to_path_buf());
                 (crate::engine::paths::normalize(&written.join(&rel)), Some((written, repo_root.clone())))
             }
-            None => (folder.to_path_buf(), None),
+            None => (lacking.as_ref().map_or(folder, |empty| empty.path()).to_path_buf(), None),
         }
     };
     // A revision's external dirs are read at that revision where they can be.

@@ -344,7 +344,7 @@ pub struct Session {
 pub enum SessionError {
     #[error("cannot write the demo home: {0}")]
     Demo(std::io::Error),
-    #[error("{}: not a directory (pass --home with a Hermes home)", .0.display())]
+    #[error("{}: not a folder (pass a Hermes home, a folder of skills or one skill's folder)", .0.display())]
     NotADirectory(PathBuf),
     #[error("{}: no Hermes home here (pass --home PATH, set HERMES_HOME, or try --demo)", .0.display())]
     NoHome(PathBuf),
