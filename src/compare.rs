@@ -427,10 +427,20 @@ pub fn against_worktree<'a>(
             unlisted.push(rel);
         }
     }
-    // Not those in a submodule, nor those reached through a symlink.
+    // Not those in a submodule. Those reached through a symlink are the
+    // link's: the same in both states where git ignores the link (named
+    // in the note too), else as the link is in each.
     let submodules: BTreeSet<String> = index.submodules.iter().cloned().collect();
-    unlisted.retain(|rel| !covered(rel, &submodules) && symlink_on_the_way(&repo_root, rel).is_none());
-    let ignored_skills = match unlisted.is_empty() {
+    unlisted.retain(|rel| !covered(rel, &submodules));
+    let (linked, unlisted): (Vec<(String, Option<String>)>, _) = unlisted
+        .into_iter()
+        .map(|rel| {
+            let link = symlink_on_the_way(&repo_root, &rel);
+            (rel, link)
+        })
+        .partition(|(_, link)| link.is_some());
+    let unlisted: Vec<String> = unlisted.into_iter().map(|(rel, _)| rel).collect();
+    let mut ignored_skills = match unlisted.is_empty() {
         true => Vec::new(),
         false => {
             let ignored = repo.ignored_among(&unlisted).ok()?;
@@ -440,6 +450,12 @@ pub fn against_worktree<'a>(
             unlisted
         }
     };
+    if !linked.is_empty() {
+        let links: Vec<String> = linked.iter().filter_map(|(_, link)| link.clone()).collect();
+        let ignored = repo.ignored_among(&links).ok()?;
+        let through_ignored = |(rel, link): (String, Option<String>)| link.filter(|l| ignored.contains(l)).map(|_| rel);
+        ignored_skills.extend(linked.into_iter().filter_map(through_ignored));
+    }
     let root_rels: Vec<String> = roots
         .iter()
         .map(|r| crate::engine::paths::rel_string(r.strip_prefix(&repo_root).unwrap_or(Path::new(""))))

@@ -1281,6 +1281,30 @@ fn skills_git_does_not_list_are_still_compared() {
     assert_eq!(report["summary"]["removed"], 0, "{report:#}");
 }
 
+/// A skill reached through a symlink git ignores is the same in both
+/// states, and the note names it with the others.
+#[cfg(unix)]
+#[test]
+fn skills_through_a_symlink_git_ignores_are_named() {
+    let (tmp, repo) = skills_repo();
+    std::fs::write(repo.join(".gitignore"), "local/\n").unwrap();
+    commit(&repo, "ignore local/");
+    skill(tmp.path(), "elsewhere/mine", "mine", "Mine alone, kept elsewhere.", "");
+    std::fs::create_dir_all(repo.join("local")).unwrap();
+    std::os::unix::fs::symlink(tmp.path().join("elsewhere"), repo.join("local/link")).unwrap();
+    // With a folder that differs (read from a copy) and without.
+    for edit in [false, true] {
+        if edit {
+            skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+        }
+        let report = json_of(&diff_in(&repo, &["--json"]));
+        let folders: Vec<String> = by_folder(&report).into_keys().collect();
+        assert_eq!(folders, if edit { vec!["tools/lint"] } else { vec![] }, "{report:#}");
+        let notes = report["notes"].to_string();
+        assert!(notes.contains("local/link/mine/SKILL.md: git ignores it"), "{notes}");
+    }
+}
+
 /// Compared with the working tree of a sparse checkout, a revision is read
 /// as the checkout has it: a skill the checkout leaves out is no change,
 /// even where it changed since that revision (git compares the index's
