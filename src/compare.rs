@@ -183,7 +183,7 @@ pub fn compare_sides<'a>(
     let read = |side: Side<'a>| -> Result<State<'a>, String> {
         let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
         let mut policy = resolve(&overrides, side.home).map_err(|e| e.to_string())?.policy;
-        policy.only = skill_filter(changed, &trees, side.root);
+        policy.only = skill_filter(changed.as_ref().filter(|_| no_links), &trees, side.root);
         let options = ReadOptions { policy, ..ReadOptions::default() };
         State::read(side.engine, &options, side.written_as)
             .map_err(|e| format!("Hermes fails to build the skills index: {e}"))
@@ -1178,15 +1178,16 @@ fn touched<'a>(
 /// The check's filter for one state (its files under `root`, standing for
 /// the repository's top): each skill's own rules run on the skills holding
 /// a changed path; the others' findings are the same in both states. None
-/// (every skill) when git did not say, or when a changed path lies in no
-/// skill folder of either state (`trees`: each state's top), which may
-/// change any skill.
+/// (every skill) when git did not say (or a tree may hold a symlink, by
+/// which a skill may read a changed path from elsewhere), or when a
+/// changed path lies in no skill folder of either state (`trees`: each
+/// state's top), which may change any skill.
 fn skill_filter(
-    changed: &Option<std::collections::BTreeSet<String>>,
+    changed: Option<&std::collections::BTreeSet<String>>,
     trees: &[&Path],
     root: &Path,
 ) -> Option<crate::engine::check::SkillFilter> {
-    let changed = changed.as_ref()?;
+    let changed = changed?;
     let in_a_skill = |c: &String| trees.iter().any(|top| in_skill_folder(top, c));
     if !changed.iter().all(in_a_skill) {
         return None;

@@ -768,6 +768,29 @@ fn findings_are_compared_for_the_skills_a_change_touched() {
     assert_eq!(only_skill["skills"], report["skills"]);
 }
 
+/// A skill folder that is a symlink reads its files where the link leads:
+/// a change there is the skill's, its findings new and fixed included.
+#[cfg(unix)]
+#[test]
+fn a_skill_behind_a_symlink_gains_and_loses_findings_where_it_leads() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "shared/q", "q", "Query the warehouse.", "");
+    std::os::unix::fs::symlink("../shared/q", repo.join("tools/query")).unwrap();
+    commit(&repo, "a linked skill");
+    // Its name now matches no folder of its own, and it names a file it lacks.
+    skill(&repo, "shared/q", "query-tool", "Query the warehouse. See [the schema](schema.md).", "");
+    for args in [&["--json"][..], &["HEAD", "--json", "--home", "tools"]] {
+        let report = json_of(&diff_in(&repo, args));
+        let key = if args.len() > 1 { "query" } else { "tools/query" };
+        let findings = &by_folder(&report)[key]["findings"];
+        let rules = |side: &str| -> Vec<String> {
+            let list = findings[side].as_array().cloned().unwrap_or_default();
+            list.iter().filter_map(|f| f["rule"].as_str().map(str::to_owned)).collect()
+        };
+        assert!(rules("new").contains(&"spec-name-folder".to_owned()), "{args:?}: {findings:#}");
+    }
+}
+
 #[test]
 fn without_the_git_command_diff_says_what_it_needs() {
     let (_tmp, repo) = skills_repo();
