@@ -102,6 +102,21 @@ fn unknown_rule_names_are_usage_errors_naming_the_closest() {
     }
 }
 
+/// A reader that stops early (`check | head`) leaves the verdict as it is:
+/// CI sees the findings' status, not a success.
+#[test]
+fn the_verdict_stands_when_the_reader_stops_early() {
+    let repo = repo_with_findings();
+    for format in ["text", "json", "github", "sarif"] {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        command.current_dir(&repo.root).env("HOME", repo.root.join(".no-home"));
+        command.arg("--home").arg(repo.root.join("skills")).args(["check", "--format", format]);
+        assert_eq!(common::status_with_output_closed(&mut command).code(), Some(1), "{format}");
+        command.arg("--exit-zero");
+        assert_eq!(common::status_with_output_closed(&mut command).code(), Some(0), "{format}");
+    }
+}
+
 #[test]
 fn the_summary_counts_what_is_reported() {
     let repo = repo_with_findings();

@@ -1695,6 +1695,19 @@ fn a_markdown_file_a_name_lookup_now_finds_puts_that_name_in_play() {
     assert!(refused.as_str().is_some_and(|r| r.starts_with("Ambiguous skill name")), "{report:#}");
 }
 
+/// A reader that stops early (`diff --exit-code | head`) leaves the
+/// verdict as it is.
+#[test]
+fn the_exit_code_stands_when_the_reader_stops_early() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    for (args, code) in [(&["--exit-code"][..], 1), (&["--exit-code", "--json"], 1), (&["--stat"], 0)] {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        command.current_dir(&repo).arg("diff").args(args).env_remove("HERMES_HOME").env("HOME", &repo);
+        assert_eq!(common::status_with_output_closed(&mut command).code(), Some(code), "{args:?}");
+    }
+}
+
 /// Ended by a signal (Ctrl-C, `kill`, a CI job's timeout) while it writes a
 /// revision's copy, `diff` removes its scratch folders first and ends as
 /// the signal would have: a copy in memory would otherwise stay until the

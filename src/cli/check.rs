@@ -110,6 +110,6 @@ pub fn run(
     };
     let format = args.format.unwrap_or(if json { Format::Json } else { Format::Text });
     let paths = format::Paths::for_checked(checked);
-    format::write(&report, format, &paths, args.comment_limit, out)?;
-    Ok(if report.findings.is_empty() || args.exit_zero { EXIT_OK } else { EXIT_ANSWER_ERROR })
+    let code = if report.findings.is_empty() || args.exit_zero { EXIT_OK } else { EXIT_ANSWER_ERROR };
+    super::output::verdict(format::write(&report, format, &paths, args.comment_limit, out), code)
 }

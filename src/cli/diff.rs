@@ -304,16 +304,13 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
         (DiffFormat::Markdown, _) => write_markdown(&report, titles, super::comment_limit(args.max_chars), &mut out),
         (DiffFormat::Text, _) => write_text(&report, titles, &folder, super::output::colour_on_stdout(), &mut out),
     };
-    if let Err(e) = written.and_then(|_| out.flush()) {
-        if e.kind() != io::ErrorKind::BrokenPipe {
+    let code = if args.exit_code && report.changes_agent() { EXIT_ANSWER_ERROR } else { EXIT_OK };
+    match super::output::verdict(written.and_then(|()| out.flush()), code) {
+        Ok(code) => code,
+        Err(e) => {
             eprintln!("skillscope: {e}");
+            EXIT_NO_ANSWER
         }
-        return EXIT_NO_ANSWER;
-    }
-    if args.exit_code && report.changes_agent() {
-        EXIT_ANSWER_ERROR
-    } else {
-        EXIT_OK
     }
 }
 

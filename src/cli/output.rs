@@ -9,6 +9,15 @@ use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 pub type Out<'a> = dyn Write + 'a;
 
 /// Pretty JSON with Hermes' key order.
+/// `code`, the verdict an answer gives, once it is written: a reader that
+/// stops early (`| head`) leaves the verdict as it is.
+pub fn verdict(written: io::Result<()>, code: i32) -> io::Result<i32> {
+    match written {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(code),
+        written => written.map(|()| code),
+    }
+}
+
 pub fn print_json(out: &mut Out, value: &Json) -> io::Result<()> {
     writeln!(out, "{}", crate::engine::py::json_text(value, true))
 }

@@ -406,3 +406,12 @@ pub fn unprivileged(scratch: &Path, dir: &Path, args: &[&str]) -> std::process::
     );
     out
 }
+
+/// The exit status of `command` whose reader stops at once (`| head -0`):
+/// its output meets a closed pipe.
+pub fn status_with_output_closed(command: &mut std::process::Command) -> std::process::ExitStatus {
+    let mut child =
+        command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().expect("runs");
+    drop(child.stdout.take());
+    child.wait().expect("waits")
+}
