@@ -683,7 +683,7 @@ fn overlaid<'a>(
         written.push(copied);
         let written_top = copy.path().canonicalize().map_err(|e| e.to_string())?;
         for rel in root_rels {
-            std::fs::create_dir_all(written_top.join(rel)).map_err(|e| e.to_string())?;
+            paths::create_dirs_below(&written_top, &written_top.join(rel)).map_err(|e| e.to_string())?;
         }
         let overlay = diff::Overlay { real_top: repo_root.to_path_buf(), written_top, regions: side.regions.clone() };
         let differing = engine.with_roots_in(&overlay);

@@ -85,8 +85,13 @@ impl DemoHome {
     }
 }
 
+/// Writes `dir` at `target`, whose parent exists: a scratch folder removed
+/// meanwhile (the process ending on a signal) is not made again.
 fn write_dir(dir: &Dir<'_>, target: &Path) -> io::Result<()> {
-    std::fs::create_dir_all(target)?;
+    match std::fs::create_dir(target) {
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists && target.is_dir() => {}
+        made => made?,
+    }
     for file in dir.files() {
         let name = file.path().file_name().unwrap_or_default();
         let path = target.join(name);

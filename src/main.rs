@@ -6,5 +6,9 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     skillscope::memory::tune();
     skillscope::scratch::on_signals(skillscope::tui::terminal::restore_if_held);
-    std::process::exit(skillscope::cli::run(std::env::args_os()));
+    let code = skillscope::cli::run(std::env::args_os());
+    // A signal may have ended what ran (a `git` that the same Ctrl-C
+    // reached): its thread ends the process, with the signal's status.
+    skillscope::scratch::wait_if_ending();
+    std::process::exit(code);
 }

@@ -8,10 +8,24 @@
 //! browser holds it, and ends the process as the signal would have.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
 /// The scratch paths alive now.
 static LIVE: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set the moment a signal that ends the process arrives.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// Whether a signal is ending the process: what fails now (a `git` the
+/// same Ctrl-C ended) is no error to report, and the process waits for the
+/// signal's thread to end it ([`on_signals`]).
+pub fn ending() -> bool {
+    ENDING.load(Ordering::SeqCst)
+}
+
+/// How often a folder is removed again while a thread still writes into it.
+const REMOVAL_TRIES: usize = 100;
 
 /// A temporary folder, removed when dropped or when a signal ends the
 /// process.
@@ -32,8 +46,11 @@ impl ScratchDir {
     }
 
     fn tracking(dir: tempfile::TempDir) -> std::io::Result<ScratchDir> {
-        let tracked = track(dir.path());
-        Ok(ScratchDir { dir, _tracked: tracked })
+        match track(dir.path()) {
+            Some(tracked) => Ok(ScratchDir { dir, _tracked: tracked }),
+            // Dropped, `dir` is removed.
+            None => Err(std::io::Error::new(std::io::ErrorKind::Interrupted, "a signal is ending skillscope")),
+        }
     }
 
     pub fn path(&self) -> &Path {
@@ -44,43 +61,52 @@ impl ScratchDir {
 /// A path of ours that a signal's handler removes ([`on_signals`]) until
 /// this is dropped. Its owner removes it otherwise: declared after the
 /// owner's field, so the path is gone before it stops being tracked.
-pub struct Tracked(PathBuf);
+struct Tracked(PathBuf);
 
-/// Tracks `path` (a folder or a file) until the guard is dropped.
-pub fn track(path: &Path) -> Tracked {
-    if let Ok(mut live) = LIVE.lock() {
-        live.push(path.to_path_buf());
+/// Tracks `path` (a folder or a file) until the guard is dropped; none
+/// once a signal is ending the process (its paths may be removed already:
+/// the caller removes this one).
+fn track(path: &Path) -> Option<Tracked> {
+    let mut live = LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if ending() {
+        return None;
     }
-    Tracked(path.to_path_buf())
+    live.push(path.to_path_buf());
+    Some(Tracked(path.to_path_buf()))
 }
 
 impl Drop for Tracked {
     fn drop(&mut self) {
-        if let Ok(mut live) = LIVE.lock() {
-            if let Some(at) = live.iter().rposition(|p| *p == self.0) {
-                live.swap_remove(at);
-            }
+        let mut live = LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(at) = live.iter().rposition(|p| *p == self.0) {
+            live.swap_remove(at);
         }
     }
 }
 
-/// Removes every tracked path.
+/// Removes every tracked path. Called once [`ending`] holds, so no path is
+/// tracked after: the lock is held until all are gone.
 fn remove_live() {
     // A thread that panicked holding the lock left the list intact.
     remove_all(&LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
 }
 
-/// Removes each folder or file; what cannot be removed is left.
+/// Removes each folder or file; what cannot be removed is left. A thread
+/// still writing into a folder (a revision's copy) may add a file after
+/// its folder was listed, which fails the removal: it is tried again until
+/// the folder is gone, and then nothing below it can be made again (the
+/// writers never make a scratch folder itself: `paths::create_dirs_below`).
 fn remove_all(paths: &[PathBuf]) {
     for path in paths {
-        match std::fs::symlink_metadata(path) {
-            Ok(meta) if meta.is_dir() => {
-                let _ = std::fs::remove_dir_all(path);
+        for _ in 0..REMOVAL_TRIES {
+            let removed = match std::fs::symlink_metadata(path) {
+                Ok(meta) if meta.is_dir() => std::fs::remove_dir_all(path),
+                Ok(_) => std::fs::remove_file(path),
+                Err(_) => break,
+            };
+            if removed.is_ok() {
+                break;
             }
-            Ok(_) => {
-                let _ = std::fs::remove_file(path);
-            }
-            Err(_) => {}
         }
     }
 }
@@ -88,27 +114,62 @@ fn remove_all(paths: &[PathBuf]) {
 /// Starts the thread that handles the signals that end a process (SIGINT,
 /// SIGTERM, SIGHUP, SIGQUIT): it removes the scratch paths, runs
 /// `before_exit` (the browser gives the terminal back) and ends the process
-/// by the same signal, so the exit status says which. Once per process;
-/// a failure to install leaves the signals' default actions.
+/// by the same signal, so the exit status says which; no scratch path is
+/// tracked, and so none made, once the signal arrived. A signal ignored
+/// when the process started (`nohup`, a background job of a script) stays
+/// ignored. Once per process; a failure to install leaves the signals'
+/// default actions.
 #[cfg(unix)]
 pub fn on_signals(before_exit: fn()) {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
     static STARTED: std::sync::Once = std::sync::Once::new();
     STARTED.call_once(|| {
-        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT]) else {
+        let handled: Vec<i32> = [SIGINT, SIGTERM, SIGHUP, SIGQUIT].into_iter().filter(|&s| !ignored(s)).collect();
+        let Ok(mut signals) = signal_hook::iterator::Signals::new(&handled) else {
             return;
         };
         let spawned = std::thread::Builder::new().name("signals".into()).spawn(move || {
             if let Some(signal) = signals.forever().next() {
-                remove_live();
+                // The terminal first: the user has it back at once.
+                ENDING.store(true, Ordering::SeqCst);
                 before_exit();
+                remove_live();
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 // A signal whose default action does not end the process.
                 std::process::exit(128 + signal);
             }
         });
-        drop(spawned);
+        // Marked as the signal arrives, in the handler itself: the thread
+        // may not have woken yet when the main thread looks.
+        if spawned.is_ok() {
+            for &signal in &handled {
+                // SAFETY: the action only stores to an atomic, which is
+                // async-signal-safe.
+                let _ = unsafe { signal_hook::low_level::register(signal, || ENDING.store(true, Ordering::SeqCst)) };
+            }
+        }
     });
+}
+
+/// Whether `signal` is ignored (`SIG_IGN`), as a process started by `nohup`
+/// has SIGHUP.
+#[cfg(unix)]
+fn ignored(signal: i32) -> bool {
+    // SAFETY: with no new action, `sigaction` only fills `current`.
+    let mut current: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: as above; a null new action changes nothing.
+    let read = unsafe { libc::sigaction(signal, std::ptr::null(), &mut current) } == 0;
+    read && current.sa_sigaction == libc::SIG_IGN
+}
+
+/// Waits, when a signal is ending the process, for its thread to end it
+/// ([`on_signals`]); else returns at once.
+pub fn wait_if_ending() {
+    if ending() {
+        loop {
+            std::thread::park();
+        }
+    }
 }
 
 /// Elsewhere destructors are all there is.

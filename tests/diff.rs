@@ -1708,58 +1708,110 @@ fn the_exit_code_stands_when_the_reader_stops_early() {
     }
 }
 
+/// A `diff` held by a `git` that waits before writing a revision's copy
+/// (once the diff's scratch folders exist) until `release` exists, in a
+/// process group of its own; `TMPDIR` is `scratch`.
+#[cfg(unix)]
+struct HeldDiff {
+    child: std::process::Child,
+    scratch: PathBuf,
+    release: PathBuf,
+    _tmp: tempfile::TempDir,
+}
+
+#[cfg(unix)]
+impl HeldDiff {
+    /// `ignore_hup`: started with SIGHUP ignored, as `nohup` starts it.
+    fn start(ignore_hup: bool) -> HeldDiff {
+        use std::os::unix::process::CommandExt;
+        let (tmp, repo) = skills_repo();
+        skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+        let (bin, scratch, marker) = (tmp.path().join("bin"), tmp.path().join("scratch"), tmp.path().join("held"));
+        let release = tmp.path().join("release");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&scratch).unwrap();
+        let real_git =
+            String::from_utf8(Command::new("sh").args(["-c", "command -v git"]).output().unwrap().stdout).unwrap();
+        let script = format!(
+            "#!/bin/sh\ncase \" $* \" in *\" cat-file --batch \"*) : > '{}'; \
+             while [ ! -e '{}' ]; do sleep 0.05; done;; esac\nexec {} \"$@\"\n",
+            marker.display(),
+            release.display(),
+            real_git.trim()
+        );
+        std::fs::write(bin.join("git"), script).unwrap();
+        Command::new("chmod").arg("+x").arg(bin.join("git")).status().unwrap();
+        let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+        let mut command = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        command.current_dir(&repo).args(["diff", "--stat"]).env_remove("HERMES_HOME").env("HOME", &repo);
+        command.env("PATH", path).env("TMPDIR", &scratch).process_group(0);
+        command.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped());
+        if ignore_hup {
+            // SAFETY: between fork and exec only `signal`, which is
+            // async-signal-safe, runs.
+            unsafe {
+                command.pre_exec(|| {
+                    libc::signal(libc::SIGHUP, libc::SIG_IGN);
+                    Ok(())
+                });
+            }
+        }
+        let child = command.spawn().unwrap();
+        let start = std::time::Instant::now();
+        while !marker.exists() {
+            assert!(start.elapsed() < std::time::Duration::from_secs(30), "the copy was never written");
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        HeldDiff { child, scratch, release, _tmp: tmp }
+    }
+
+    fn scratch_names(&self) -> Vec<String> {
+        let entries = std::fs::read_dir(&self.scratch).unwrap();
+        entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+    }
+
+    /// Sends `signal` to the diff, or to its whole group (as Ctrl-C does).
+    fn signal(&self, signal: libc::c_int, group: bool) {
+        let pid = self.child.id() as libc::pid_t;
+        // SAFETY: `kill` sends a signal to the processes this test started.
+        assert_eq!(unsafe { libc::kill(if group { -pid } else { pid }, signal) }, 0);
+    }
+
+    /// Lets the `git` go on; how the diff ended, and what it left in its
+    /// scratch folder.
+    fn finish(mut self) -> (std::process::Output, Vec<String>) {
+        std::fs::write(&self.release, "").unwrap();
+        let (mut stdout, mut stderr) = (String::new(), String::new());
+        use std::io::Read;
+        self.child.stdout.take().unwrap().read_to_string(&mut stdout).unwrap();
+        self.child.stderr.take().unwrap().read_to_string(&mut stderr).unwrap();
+        let status = self.child.wait().unwrap();
+        (Output { status, stdout: stdout.into_bytes(), stderr: stderr.into_bytes() }, self.scratch_names())
+    }
+}
+
 /// Ended by a signal (Ctrl-C, `kill`, a CI job's timeout) while it writes a
 /// revision's copy, `diff` removes its scratch folders first and ends as
-/// the signal would have: a copy in memory would otherwise stay until the
-/// machine restarts.
+/// the signal would have, saying nothing of the `git` the same signal
+/// ended: a copy in memory would otherwise stay until the machine
+/// restarts. A signal ignored when it started (`nohup`) stays ignored.
 #[cfg(unix)]
 #[test]
 fn a_diff_ended_by_a_signal_leaves_no_scratch_folder() {
-    use std::os::unix::process::{CommandExt, ExitStatusExt};
-    let (tmp, repo) = skills_repo();
-    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
-    // A `git` that stops before writing the copy's files, once the diff's
-    // scratch folders exist.
-    let (bin, scratch, marker) = (tmp.path().join("bin"), tmp.path().join("scratch"), tmp.path().join("writing"));
-    std::fs::create_dir_all(&bin).unwrap();
-    std::fs::create_dir_all(&scratch).unwrap();
-    let real_git =
-        String::from_utf8(Command::new("sh").args(["-c", "command -v git"]).output().unwrap().stdout).unwrap();
-    let script = format!(
-        "#!/bin/sh\ncase \" $* \" in *\" cat-file --batch \"*) : > '{}'; sleep 60;; esac\nexec {} \"$@\"\n",
-        marker.display(),
-        real_git.trim()
-    );
-    std::fs::write(bin.join("git"), script).unwrap();
-    Command::new("chmod").arg("+x").arg(bin.join("git")).status().unwrap();
-    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .current_dir(&repo)
-        .arg("diff")
-        .env_remove("HERMES_HOME")
-        .env("HOME", &repo)
-        .env("PATH", path)
-        .env("TMPDIR", &scratch)
-        .stdout(std::process::Stdio::null())
-        .process_group(0)
-        .spawn()
-        .unwrap();
-    let start = std::time::Instant::now();
-    while !marker.exists() {
-        assert!(start.elapsed() < std::time::Duration::from_secs(30), "the copy was never written");
-        std::thread::sleep(std::time::Duration::from_millis(20));
+    use std::os::unix::process::ExitStatusExt;
+    for group in [false, true] {
+        let held = HeldDiff::start(false);
+        let names = held.scratch_names();
+        assert!(names.iter().any(|n| n.starts_with("skillscope-rev-")), "{names:?}");
+        held.signal(libc::SIGTERM, group);
+        let (out, left) = held.finish();
+        assert_eq!(out.status.signal(), Some(libc::SIGTERM), "group {group}: {out:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr), "", "group {group}");
+        assert_eq!(left, Vec::<String>::new(), "group {group}");
     }
-    let names = || -> Vec<String> {
-        let entries = std::fs::read_dir(&scratch).unwrap();
-        entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
-    };
-    assert!(names().iter().any(|n| n.starts_with("skillscope-rev-")), "{:?}", names());
-    let pid = child.id() as libc::pid_t;
-    // SAFETY: `kill` sends a signal to the child this test started.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
-    let status = child.wait().unwrap();
-    // SAFETY: as above, to the stopped `git` left in the child's group.
-    unsafe { libc::kill(-pid, libc::SIGKILL) };
-    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
-    assert_eq!(names(), Vec::<String>::new());
+    let held = HeldDiff::start(true);
+    held.signal(libc::SIGHUP, false);
+    let (out, _) = held.finish();
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("~ lint (tools/lint)"), "{out:?}");
 }

@@ -24,6 +24,10 @@ const EXIT_NO_ANSWER: i32 = EXIT_USAGE;
 /// Says on stderr why diff cannot answer, on one line: a path in it comes
 /// from a repository's tree, and git's own message may quote one.
 fn say(why: impl std::fmt::Display) {
+    // A failure a signal brought (git ended by the same Ctrl-C) is no news.
+    if crate::scratch::ending() {
+        return;
+    }
     eprintln!("skillscope: diff: {}", clean_line(&why.to_string()));
 }
 
@@ -410,8 +414,8 @@ fn read_whole(
     // A folder the revision lacks holds nothing there: made empty in its
     // copy (ours), it reads as a home without skills.
     for (home, written) in [(&from_home, &from_map), (&to_home, &to_map)] {
-        if written.is_some() && !home.exists() {
-            let _ = std::fs::create_dir_all(home);
+        if let Some((top, _)) = written.as_ref().filter(|_| !home.exists()) {
+            let _ = crate::engine::paths::create_dirs_below(top, home);
         }
     }
     let open = |home: &Path| {

@@ -319,7 +319,8 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
     run_effects(&initial, app, &worker);
     loop {
         if dirty {
-            let wanted = ui::render(host.terminal(), app)?;
+            // Nothing is drawn once a signal gave the terminal back.
+            let wanted = terminal::unless_given_back(|| ui::render(host.terminal(), app))?.unwrap_or_default();
             host.drawn(app);
             run_effects(&wanted, app, &worker);
             dirty = false;

@@ -8,11 +8,19 @@ use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use std::io::{self, Stdout};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 
 pub type Term = Terminal<SgrBackend<Stdout>>;
 
 /// Whether the browser holds the terminal (raw mode, alternate screen).
 static HELD: AtomicBool = AtomicBool::new(false);
+
+/// Whether the terminal was given back for good (a signal ends the process).
+static GIVEN_BACK: AtomicBool = AtomicBool::new(false);
+
+/// Held while a frame is drawn, and while the terminal is given back for
+/// good: no frame lands after (it would hide the cursor again).
+static SCREEN: Mutex<()> = Mutex::new(());
 
 fn enter() -> io::Result<()> {
     HELD.store(true, Ordering::SeqCst);
@@ -28,11 +36,23 @@ pub fn restore() {
 }
 
 /// [`restore`] when the browser holds the terminal, else nothing (the
-/// escape sequences would land in a command's output): for the end of the
-/// process by a signal.
+/// escape sequences would land in a command's output), and no frame drawn
+/// after: for the end of the process by a signal.
 pub fn restore_if_held() {
+    let _screen = SCREEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    GIVEN_BACK.store(true, Ordering::SeqCst);
     if HELD.load(Ordering::SeqCst) {
         restore();
+    }
+}
+
+/// Runs `draw` unless the terminal was given back for good
+/// ([`restore_if_held`]); none then.
+pub fn unless_given_back<T>(draw: impl FnOnce() -> io::Result<T>) -> io::Result<Option<T>> {
+    let _screen = SCREEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    match GIVEN_BACK.load(Ordering::SeqCst) {
+        true => Ok(None),
+        false => draw().map(Some),
     }
 }
 

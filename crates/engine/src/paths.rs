@@ -22,6 +22,35 @@ pub fn normalize(path: &Path) -> PathBuf {
     }
 }
 
+/// Creates `dir` and the folders between `top` and it, never `top` itself:
+/// a scratch folder removed meanwhile (its process ending on a signal) is
+/// not made again in part. Fails when `top` is gone or `dir` is not below
+/// it.
+pub fn create_dirs_below(top: &Path, dir: &Path) -> std::io::Result<()> {
+    use std::io::{Error, ErrorKind};
+    if dir == top {
+        return match top.is_dir() {
+            true => Ok(()),
+            false => Err(Error::new(ErrorKind::NotFound, format!("{}: no such folder", top.display()))),
+        };
+    }
+    let parent = dir.parent().filter(|p| p.starts_with(top));
+    let Some(parent) = parent else {
+        return Err(Error::new(ErrorKind::InvalidInput, format!("{}: not below {}", dir.display(), top.display())));
+    };
+    let made = |dir: &Path| match fs::create_dir(dir) {
+        Err(e) if e.kind() == ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        made => made,
+    };
+    match made(dir) {
+        Err(e) if e.kind() == ErrorKind::NotFound => {
+            create_dirs_below(top, parent)?;
+            made(dir)
+        }
+        made => made,
+    }
+}
+
 /// The relative path `rel` with `.` dropped and each `..` taking back the
 /// name before it; `None` when it climbs above where it starts (or is
 /// absolute): where `rel` leads, read from a folder, if it stays below it.

@@ -604,11 +604,11 @@ impl Repo {
         for entry in entries.iter().filter(|e| stays_inside(&e.path)) {
             let target = dest.join(&entry.path);
             if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent)?;
+                crate::paths::create_dirs_below(dest, parent)?;
             }
             match entry.mode.as_str() {
                 "160000" => {
-                    std::fs::create_dir_all(&target)?;
+                    crate::paths::create_dirs_below(dest, &target)?;
                     written.submodules.push(entry.path.clone());
                 }
                 _ if entry.size.unwrap_or(0) > LARGE_BLOB_BYTES && !is_deciding(&entry.path) => {

@@ -87,7 +87,7 @@ impl Repo {
                 return false;
             }
             if meta.is_dir() {
-                if !into_folder && std::fs::create_dir_all(&to).is_err() {
+                if !into_folder && crate::paths::create_dirs_below(dest, &to).is_err() {
                     continue;
                 }
                 let Ok(entries) = std::fs::read_dir(&from) else { continue };
@@ -99,7 +99,7 @@ impl Repo {
                 pending.extend(names);
                 continue;
             }
-            if to.parent().is_some_and(|parent| std::fs::create_dir_all(parent).is_err()) {
+            if to.parent().is_some_and(|parent| crate::paths::create_dirs_below(dest, parent).is_err()) {
                 continue;
             }
             let copied = if meta.is_symlink() {
