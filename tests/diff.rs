@@ -1487,6 +1487,31 @@ fn a_folder_the_working_tree_lacks_has_no_skills_there() {
     }
 }
 
+/// `--home` through a symlink the repository tracks is read as each
+/// revision has the link: where it leads there, as a checkout would.
+#[cfg(unix)]
+#[test]
+fn a_home_given_through_a_tracked_symlink_is_where_each_revision_leads() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "homes/one/skills/tools/x", "x", "The first home's.", "");
+    skill(&repo, "homes/two/skills/tools/z", "z", "The second home's.", "");
+    std::os::unix::fs::symlink("homes/one", repo.join("current")).unwrap();
+    commit(&repo, "homes, the first current");
+    std::fs::remove_file(repo.join("current")).unwrap();
+    std::os::unix::fs::symlink("homes/two", repo.join("current")).unwrap();
+    commit(&repo, "the second current");
+    let expected = "- x (skills/tools/x)";
+    for args in [&["HEAD~1", "--home", "current", "--stat"][..], &["HEAD~1", "HEAD", "--home", "current", "--stat"]] {
+        let stat = String::from_utf8_lossy(&diff_in(&repo, args).stdout).into_owned();
+        assert!(stat.starts_with(expected) && stat.contains("\n+ z (skills/tools/z)"), "{args:?}: {stat}");
+    }
+    // Through a symlink the working tree no longer has.
+    git(&repo, &["rm", "-q", "current"]);
+    let stat =
+        String::from_utf8_lossy(&diff_in(&repo, &["HEAD", "--home", "current/skills", "--stat"]).stdout).into_owned();
+    assert!(stat.starts_with("- z (tools/z)"), "{stat}");
+}
+
 #[test]
 fn a_hermes_home_in_a_folder_of_the_repository_is_read_from_anywhere_in_it() {
     for folder in ["hermes", ".hermes"] {

@@ -131,32 +131,58 @@ fn or_head(rev: &str) -> &str {
 /// The folder compared: the one given, else the repository the current
 /// folder is in (its top, or the Hermes home it holds).
 fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
-    let start = match &global.home {
-        Some(path) => path.clone(),
-        None => std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?,
+    let Some(given) = &global.home else {
+        let here = std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?;
+        let here = here.canonicalize().map_err(|e| format!("{}: {e}", here.display()))?;
+        let repo = Repo::discover(&here).map_err(|e| e.to_string())?;
+        let folder = repository_folder(&repo);
+        return Ok((repo, folder));
     };
-    let start = match start.canonicalize() {
-        Ok(path) => path,
-        // A folder the working tree lacks may be a revision's: found in
-        // the repository of the folder nearest to it.
-        Err(e) if e.kind() == io::ErrorKind::NotFound && global.home.is_some() => {
-            let missing = || format!("{}: {e}", start.display());
-            let within = within_existing(&start).ok_or_else(missing)?;
-            let existing = within.ancestors().find(|dir| dir.exists()).unwrap_or(&within);
-            let repo = Repo::discover(existing).map_err(|_| missing())?;
-            return Ok((repo, within));
+    let not_found = match given.canonicalize() {
+        Ok(real) if !real.is_dir() => return Err(SessionError::NotADirectory(real).to_string()),
+        Ok(real) => {
+            // The repository it leads into, else the one it is given in (a
+            // symlink of it may lead out).
+            let repo = Repo::discover(&real).or_else(|e| {
+                let parent =
+                    std::env::current_dir().ok().and_then(|here| here.join(given).parent()?.canonicalize().ok());
+                parent.and_then(|parent| Repo::discover(&parent).ok()).ok_or(e)
+            });
+            let repo = repo.map_err(|e| e.to_string())?;
+            let folder = as_given_in(&repo, given).unwrap_or(real);
+            return Ok((repo, folder));
         }
-        Err(e) => return Err(format!("{}: {e}", start.display())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => e,
+        Err(e) => return Err(format!("{}: {e}", given.display())),
     };
-    if !start.is_dir() {
-        return Err(SessionError::NotADirectory(start).to_string());
-    }
-    let repo = Repo::discover(&start).map_err(|e| e.to_string())?;
-    if global.home.is_some() {
-        return Ok((repo, start));
-    }
-    let folder = repository_folder(&repo);
+    // A folder the working tree lacks may be a revision's: found in the
+    // repository of the folder nearest to it.
+    let missing = || format!("{}: {not_found}", given.display());
+    let within = within_existing(given).ok_or_else(missing)?;
+    let existing = within.ancestors().find(|dir| dir.exists()).unwrap_or(&within);
+    let repo = Repo::discover(existing).map_err(|_| missing())?;
+    let folder = as_given_in(&repo, given).unwrap_or(within);
     Ok((repo, folder))
+}
+
+/// `given` below the repository's real top, its part inside the
+/// repository as given: a symlink on the way stays one, since a revision's
+/// may lead elsewhere than the working tree's. None for a path that steps
+/// up (`..`) or enters the repository only through a symlink.
+fn as_given_in(repo: &Repo, given: &Path) -> Option<PathBuf> {
+    let root = repo.root.canonicalize().ok()?;
+    let absolute = crate::engine::paths::normalize(&std::env::current_dir().ok()?.join(given));
+    if absolute.components().any(|c| c == std::path::Component::ParentDir) {
+        return None;
+    }
+    let top = absolute.ancestors().find(|dir| dir.canonicalize().is_ok_and(|real| real == root))?;
+    Some(root.join(absolute.strip_prefix(top).ok()?))
+}
+
+/// Whether a folder on the way from the repository's top `root` to
+/// `folder` (itself included) is a symlink.
+fn through_a_symlink(folder: &Path, root: &Path) -> bool {
+    folder.ancestors().take_while(|dir| *dir != root && dir.starts_with(root)).any(Path::is_symlink)
 }
 
 /// `path`, which does not exist, as a real path: its nearest folder that
@@ -274,14 +300,11 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    // A folder the working tree lacks must be a revision's, read whole.
-    if !folder.exists() {
-        if let Err(e) = in_a_revision(&repo, &span, &folder) {
-            say(e);
-            return EXIT_USAGE;
-        }
-    }
-    let overlaid = folder.exists().then(|| read_overlaid(global, args, &repo, &span, &folder)).flatten();
+    // A folder the working tree lacks, or reaches through a symlink (whose
+    // revisions may lead elsewhere), is read whole in each revision.
+    let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
+    let as_its_own = folder.exists() && !through_a_symlink(&folder, &root);
+    let overlaid = as_its_own.then(|| read_overlaid(global, args, &repo, &span, &folder)).flatten();
     let report = match overlaid {
         Some(report) => report,
         None => read_whole(global, args, &repo, &span, &folder),
@@ -315,23 +338,6 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             eprintln!("skillscope: {e}");
             EXIT_NO_ANSWER
         }
-    }
-}
-
-/// Whether a revision compared holds `folder`, which the working tree lacks.
-fn in_a_revision(repo: &Repo, span: &Span, folder: &Path) -> Result<(), String> {
-    let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
-    let rel = crate::engine::paths::strip_prefix(folder, &root).map(crate::engine::paths::rel_string);
-    let revisions = [Some((&span.from, &span.from_name)), span.to.as_ref().map(|to| (to, &span.to_name))];
-    let revisions: Vec<_> = revisions.into_iter().flatten().collect();
-    if rel.is_some_and(|rel| revisions.iter().any(|(commit, _)| repo.has_folder(commit, &rel))) {
-        return Ok(());
-    }
-    let names: Vec<&str> = revisions.iter().map(|(_, name)| name.as_str()).collect();
-    let names = names.join(" or ");
-    match span.to {
-        None => Err(format!("{}: no such folder in the working tree, nor in {names}", folder.display())),
-        Some(_) => Err(format!("{}: no such folder in {names}", folder.display())),
     }
 }
 
@@ -411,9 +417,18 @@ fn read_whole(
     };
     let (from_home, from_map) = side(Some(&from_tree.0));
     let (to_home, to_map) = side(to_tree.as_ref().map(|t| &t.0));
-    // A folder the revision lacks holds nothing there: made empty in its
-    // copy (ours), it reads as a home without skills.
-    for (home, written) in [(&from_home, &from_map), (&to_home, &to_map)] {
+    // A folder no state has is a mistake (a typo); one a revision lacks
+    // holds nothing there: made empty in its copy (ours), it reads as a
+    // home without skills.
+    let sides = [(&from_home, &from_map), (&to_home, &to_map)];
+    if lacking.is_some() && sides.iter().all(|(home, written)| written.is_none() || !home.is_dir()) {
+        let names = [Some(&span.from_name), span.to.as_ref().map(|_| &span.to_name)];
+        let names: Vec<&str> = names.into_iter().flatten().map(String::as_str).collect();
+        let tree = if span.to.is_none() { "the working tree, nor in " } else { "" };
+        say(format_args!("{}: no such folder in {tree}{}", folder.display(), names.join(" or ")));
+        return Err(EXIT_USAGE);
+    }
+    for (home, written) in sides {
         if let Some((top, _)) = written.as_ref().filter(|_| !home.exists()) {
             let _ = crate::engine::paths::create_dirs_below(top, home);
         }
@@ -437,7 +452,16 @@ fn read_whole(
     };
     let root_of = |map: &Option<(PathBuf, PathBuf)>| map.as_ref().map_or_else(|| repo_root.clone(), |(w, _)| w.clone());
     let (from_root, to_root) = (root_of(&from_map), root_of(&to_map));
-    let (mut from_map, to_map) = (with_externals(from_map, &from_externals), with_externals(to_map, &to_externals));
+    let (mut from_map, mut to_map) = (with_externals(from_map, &from_externals), with_externals(to_map, &to_externals));
+    // A folder reached through a symlink (a skill folder's paths lead where
+    // it does) is shown as given, the first mapping tried.
+    for (home, map) in [(&from_home, &mut from_map), (&to_home, &mut to_map)] {
+        if let Ok(real) = home.canonicalize().map(|real| crate::engine::paths::normalize(&real)) {
+            if real != crate::engine::paths::normalize(home) {
+                map.insert(0, (real, folder.to_path_buf()));
+            }
+        }
+    }
     // A folder of skills is read through a stand-in home of each state's
     // own; messages naming it (its config.yaml) name the later one.
     if from_session.folder.is_some() && to_session.folder.is_some() {

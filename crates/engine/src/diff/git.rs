@@ -404,13 +404,6 @@ impl Repo {
 
     /// Every file of a commit's tree, without sizes ([`Repo::sized`]): the
     /// tree objects alone are read, not one object per file.
-    /// Whether `commit`'s tree holds a folder at `rel` (a path from the
-    /// repository's top).
-    pub fn has_folder(&self, commit: &str, rel: &str) -> bool {
-        let object = format!("{commit}:{rel}");
-        run(&self.root, &["cat-file", "-t", "--end-of-options", &object]).is_ok_and(|kind| kind.trim_ascii() == b"tree")
-    }
-
     pub fn tree(&self, commit: &str) -> Result<Vec<TreeEntry>, GitError> {
         let out = run(&self.root, &["ls-tree", "-r", "-z", "--full-tree", commit])?;
         Ok(out.split(|&b| b == 0).filter(|l| !l.is_empty()).filter_map(parse_tree_line).collect())
