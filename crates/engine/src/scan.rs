@@ -234,10 +234,15 @@ impl Scan {
     }
 }
 
+/// Whether the guard reads a file of this name for patterns.
+pub(crate) fn is_scanned(name: &str) -> bool {
+    name == "SKILL.md" || SCANNABLE.contains(&paths::suffix(&name.to_lowercase()))
+}
+
 /// `scan_file`: the patterns, then invisible characters, of one text file.
 fn scan_file(path: &Path, rel: &str, findings: &mut Vec<ScanFinding>, notes: &mut Vec<String>) {
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-    if name != "SKILL.md" && !SCANNABLE.contains(&paths::suffix(&name.to_lowercase())) {
+    if !is_scanned(&name) {
         return;
     }
     // UTF-8 only (Hermes skips other files), with Python's universal newlines.

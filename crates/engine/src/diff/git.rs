@@ -11,9 +11,19 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-/// Blobs bigger than this are not read unless a skill is decided by them
-/// ([`is_deciding`]): a stand-in of the same size, all zeros, takes their place.
+/// Blobs bigger than this are not read unless something reads them
+/// ([`stood_in`]): a stand-in of the same size, all zeros, takes their place.
 pub const LARGE_BLOB_BYTES: u64 = 1 << 20;
+
+/// Whether a file of `size` bytes at `path` is stood in for rather than
+/// written: one over [`LARGE_BLOB_BYTES`] that neither decides a skill
+/// ([`is_deciding`]) nor is read by the guard (a text file it scans, up to
+/// the size it reads), as a large binary file.
+pub fn stood_in(path: &str, size: u64) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let scanned = crate::scan::is_scanned(name) && size <= crate::guard::MAX_SCANNED_BYTES;
+    size > LARGE_BLOB_BYTES && !is_deciding(path) && !scanned
+}
 
 /// How many bytes of large files a written tree takes from the work tree
 /// where the work tree has them as the revision does
@@ -604,7 +614,7 @@ impl Repo {
                     crate::paths::create_dirs_below(dest, &target)?;
                     written.submodules.push(entry.path.clone());
                 }
-                _ if entry.size.unwrap_or(0) > LARGE_BLOB_BYTES && !is_deciding(&entry.path) => {
+                _ if stood_in(&entry.path, entry.size.unwrap_or(0)) => {
                     std::fs::File::create(&target)?.set_len(entry.size.unwrap_or(0))?;
                     written.not_read.push(entry.path.clone());
                 }
@@ -812,7 +822,7 @@ pub(super) fn stays_inside(path: &str) -> bool {
 /// About how much room writing `entries` takes: their bytes (large files
 /// stand in as sparse files) and a block for each.
 pub fn room_needed(entries: &[TreeEntry]) -> u64 {
-    entries.iter().map(|e| e.size.filter(|&s| s <= LARGE_BLOB_BYTES || is_deciding(&e.path)).unwrap_or(0) + 4096).sum()
+    entries.iter().map(|e| e.size.filter(|&s| !stood_in(&e.path, s)).unwrap_or(0) + 4096).sum()
 }
 
 /// Files that decide what Hermes makes of a skill or a home: always read,
@@ -874,5 +884,16 @@ mod tests {
         assert!(is_deciding("skills/a/SKILL.md"));
         assert!(is_deciding("config.yaml"));
         assert!(!is_deciding("skills/a/assets/video.mp4"));
+    }
+
+    #[test]
+    fn only_large_files_nothing_reads_are_stood_in() {
+        let (large, huge) = (LARGE_BLOB_BYTES + 1, crate::guard::MAX_SCANNED_BYTES + 1);
+        assert!(stood_in("skills/a/assets/video.mp4", large));
+        assert!(!stood_in("skills/a/assets/video.mp4", LARGE_BLOB_BYTES));
+        assert!(!stood_in("skills/a/SKILL.md", huge));
+        // Scripts the guard scans, up to what it reads.
+        assert!(!stood_in("skills/a/scripts/run.SH", large));
+        assert!(stood_in("skills/a/scripts/run.sh", huge));
     }
 }

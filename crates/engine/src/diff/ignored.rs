@@ -5,7 +5,7 @@
 //! revision has nothing at their path, and `diff` never reports that a
 //! revision lacks the keys the agent has.
 
-use super::git::{is_deciding, GitError, Repo, Written, LARGE_BLOB_BYTES};
+use super::git::{stood_in, GitError, Repo, Written};
 use crate::discover::is_excluded_name;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -106,7 +106,7 @@ impl Repo {
                 std::fs::read_link(&from).and_then(|target| {
                     super::git::symlink(&super::git::target_from_copy(&self.root, &rel, &target), &to)
                 })
-            } else if meta.is_file() && meta.len() > LARGE_BLOB_BYTES && !is_deciding(&rel) {
+            } else if meta.is_file() && stood_in(&rel, meta.len()) {
                 written.not_read.push(rel.clone());
                 std::fs::File::create(&to).and_then(|f| f.set_len(meta.len()))
             } else if meta.is_file() {
@@ -145,6 +145,7 @@ fn through_folders_only(dest: &Path, rel: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diff::git::LARGE_BLOB_BYTES;
 
     fn write(path: &Path, bytes: &[u8]) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();

@@ -6,7 +6,7 @@
 //! attributes name `filter=lfs`, the pointer is replaced as a checkout
 //! would replace it, reading the local store only (nothing is fetched).
 
-use super::git::{is_deciding, run, GitError, Repo, Written, LARGE_BLOB_BYTES};
+use super::git::{is_deciding, run, stood_in, GitError, Repo, Written};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -78,7 +78,7 @@ pub(super) fn smudge(
     for PointerFile { path, mode, pointer } in pointers.into_iter().filter(|p| filtered.contains(&p.path)) {
         let target = dest.join(&path);
         let object = store.join(&pointer.oid[..2]).join(&pointer.oid[2..4]).join(&pointer.oid);
-        let large = pointer.size > LARGE_BLOB_BYTES && !is_deciding(&path);
+        let large = stood_in(&path, pointer.size);
         let stored = !large && std::fs::metadata(&object).is_ok_and(|m| m.is_file() && m.len() == pointer.size);
         if !stored && !large && is_deciding(&path) {
             return Err(GitError::LfsAbsent { path, oid: pointer.oid });
