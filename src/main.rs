@@ -9,6 +9,7 @@ fn main() {
     let code = skillscope::cli::run(std::env::args_os());
     // A signal may have ended what ran (a `git` that the same Ctrl-C
     // reached): its thread ends the process, with the signal's status.
-    skillscope::scratch::wait_if_ending();
+    // Else what background jobs still hold is removed.
+    skillscope::scratch::finish();
     std::process::exit(code);
 }

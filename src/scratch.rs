@@ -27,6 +27,10 @@ pub fn ending() -> bool {
 /// How often a folder is removed again while a thread still writes into it.
 const REMOVAL_TRIES: usize = 100;
 
+/// How long a signal's end waits for children it did not reach before a
+/// last removal.
+const LATE_WRITERS_MS: u64 = 100;
+
 /// A temporary folder, removed when dropped or when a signal ends the
 /// process.
 pub struct ScratchDir {
@@ -84,11 +88,13 @@ impl Drop for Tracked {
     }
 }
 
-/// Removes every tracked path. Called once [`ending`] holds, so no path is
-/// tracked after: the lock is held until all are gone.
-fn remove_live() {
+/// Removes every tracked path, and names them. Called once [`ending`]
+/// holds, so no path is tracked after: the lock is held until all are gone.
+fn remove_live() -> Vec<PathBuf> {
     // A thread that panicked holding the lock left the list intact.
-    remove_all(&LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner()));
+    let live = LIVE.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    remove_all(&live);
+    live.clone()
 }
 
 /// Removes each folder or file; what cannot be removed is left. A thread
@@ -133,7 +139,11 @@ pub fn on_signals(before_exit: fn()) {
                 // The terminal first: the user has it back at once.
                 ENDING.store(true, Ordering::SeqCst);
                 before_exit();
-                remove_live();
+                let removed = remove_live();
+                // A child the signal did not reach (a `git` writing the
+                // demo's commit) may make a removed folder again: a last look.
+                std::thread::sleep(std::time::Duration::from_millis(LATE_WRITERS_MS));
+                remove_all(&removed);
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
                 // A signal whose default action does not end the process.
                 std::process::exit(128 + signal);
@@ -163,13 +173,18 @@ fn ignored(signal: i32) -> bool {
 }
 
 /// Waits, when a signal is ending the process, for its thread to end it
-/// ([`on_signals`]); else returns at once.
-pub fn wait_if_ending() {
+/// ([`on_signals`]); else removes the scratch paths still alive (a
+/// browser's background job that was still reading a revision when the
+/// user quit holds one) and returns: the last thing before the process
+/// exits, which runs no other thread's destructors.
+pub fn finish() {
     if ending() {
         loop {
             std::thread::park();
         }
     }
+    ENDING.store(true, Ordering::SeqCst);
+    remove_live();
 }
 
 /// Elsewhere destructors are all there is.

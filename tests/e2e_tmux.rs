@@ -887,3 +887,50 @@ fn a_browser_ended_by_a_signal_gives_the_terminal_back_and_leaves_no_scratch() {
     assert_eq!(state.trim(), "0 1 0", "alternate screen off, cursor shown, mouse released");
     assert_eq!(leftovers(), 0);
 }
+
+/// Quitting while `--since` still reads the revision in the background
+/// leaves nothing of that read behind.
+#[cfg(unix)]
+#[test]
+fn quitting_while_a_revision_is_read_leaves_no_scratch() {
+    let tmux = Tmux::new("since-quit");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let repo = tmp.path().join("repo");
+    write(&repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy the app.\n---\nRun it.\n");
+    common::commit_all(&repo);
+    write(&repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy it safely.\n---\nRun it.\n");
+    // A `git` that holds the revision's files until the test ends.
+    let (bin, scratch, held) = (tmp.path().join("bin"), tmp.path().join("scratch"), tmp.path().join("held"));
+    std::fs::create_dir_all(&scratch).expect("scratch");
+    let real_git = Command::new("sh").args(["-c", "command -v git"]).output().expect("sh").stdout;
+    let script = format!(
+        "#!/bin/sh\ncase \" $* \" in *\" cat-file --batch \"*) : > '{}'; sleep 30;; esac\nexec {} \"$@\"\n",
+        held.display(),
+        String::from_utf8_lossy(&real_git).trim()
+    );
+    write(&bin.join("git"), &script);
+    make_executable(&bin.join("git"));
+    let command = format!(
+        "cd {repo} && env TERM=xterm-256color HOME={home} TMPDIR={scratch} PATH={bin}:$PATH {exe} --since HEAD .",
+        repo = repo.display(),
+        home = tmp.path().display(),
+        scratch = scratch.display(),
+        bin = bin.display(),
+        exe = env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.launch((120, 30), &command);
+    tmux.wait_for("the tree", |s| s.contains("deploy"));
+    let start = Instant::now();
+    while !held.exists() {
+        assert!(start.elapsed() < Duration::from_secs(15), "the revision was never read");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let names = || -> Vec<String> {
+        let entries = std::fs::read_dir(&scratch).expect("scratch");
+        entries.map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect()
+    };
+    assert!(names().iter().any(|n| n.starts_with("skillscope-rev-")), "{:?}", names());
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
+    assert_eq!(names(), Vec::<String>::new());
+}
