@@ -791,6 +791,34 @@ fn a_skill_behind_a_symlink_gains_and_loses_findings_where_it_leads() {
     }
 }
 
+/// A category's own line of the index (its `DESCRIPTION.md`) changes what
+/// the agent gets with no skill changed: the report says which, and how.
+#[test]
+fn a_category_line_that_changed_is_named() {
+    let (_tmp, repo) = skills_repo();
+    std::fs::write(repo.join("tools/DESCRIPTION.md"), "---\ndescription: Tools for the code.\n---\n").unwrap();
+    commit(&repo, "a category description");
+    std::fs::write(repo.join("tools/DESCRIPTION.md"), "---\ndescription: Tools for the code base.\n---\n").unwrap();
+    skill(&repo, "ml/train", "train", "Train a model.", "");
+    let out = diff_in(&repo, &["--json", "--exit-code"]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = json_of(&out);
+    let categories = report["categories"].as_array().unwrap();
+    let named = |name: &str| categories.iter().find(|c| c["category"] == name).unwrap_or_else(|| panic!("{report:#}"));
+    assert_eq!(named("tools")["change"], "modified");
+    let line = &named("tools")["fields"]["index_line"];
+    assert!(line["before"].as_str().unwrap().ends_with("tools: Tools for the code."), "{line}");
+    assert!(line["after"].as_str().unwrap().ends_with("tools: Tools for the code base."), "{line}");
+    assert_eq!(named("ml")["change"], "added");
+    assert_eq!(categories.len(), 2, "{report:#}");
+    assert_eq!(report["summary"]["categories"], 2);
+    let stat = String::from_utf8_lossy(&diff_in(&repo, &["--stat"]).stdout).into_owned();
+    assert!(
+        stat.contains("~ tools (category)  index_line: tools: Tools for the code. → tools: Tools for the code base."),
+        "{stat}"
+    );
+}
+
 #[test]
 fn without_the_git_command_diff_says_what_it_needs() {
     let (_tmp, repo) = skills_repo();

@@ -584,7 +584,17 @@ fn index_line(report: &DiffReport) -> String {
 
 fn counts_line(report: &DiffReport) -> String {
     let parts: Vec<String> = report.counts().iter().map(|(k, n)| format!("{n} {}", k.name())).collect();
-    format!("skills: {}; bundles: {} changed", parts.join(", "), report.bundles.len())
+    let mut line = format!("skills: {}; bundles: {} changed", parts.join(", "), report.bundles.len());
+    // Said when there are some: most changes leave every category's line.
+    if !report.categories.is_empty() {
+        line.push_str(&format!("; categories: {} changed", report.categories.len()));
+    }
+    line
+}
+
+/// A category's change in brief, for --stat and tables.
+fn category_gist(category: &diff::CategoryChange) -> String {
+    compare::change_line(&category.line)
 }
 
 /// The short summary of a skill's change, for --stat and tables.
@@ -644,6 +654,10 @@ fn write_stat(report: &DiffReport, out: &mut Out) -> io::Result<()> {
             clean_line(&bundle.slug),
             compare::bundle_gist(bundle)
         )?;
+    }
+    for category in &report.categories {
+        let (mark, name) = (category.change.mark(), clean_line(&category.name));
+        writeln!(out, "{mark} {name} (category)  {}", category_gist(category))?;
     }
     // One line per skill stays one line per skill: the notes (what was
     // left aside) go to stderr.
@@ -743,6 +757,13 @@ fn write_text(
             write_diff(&diff, &paint, out)?;
         }
     }
+    for category in &report.categories {
+        writeln!(out)?;
+        let title =
+            format!("{} {} (category) {}", category.change.mark(), clean_line(&category.name), category.change.name());
+        writeln!(out, "{}", paint.wrap("36", &title))?;
+        writeln!(out, "    {}", compare::change_line(&category.line))?;
+    }
     if !report.home_findings.is_empty() {
         writeln!(out, "\nhome:")?;
         write_findings(&report.home_findings, out)?;
@@ -817,13 +838,15 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         counts_line(report),
         index_line(report)
     ));
-    if !report.skills.is_empty() || !report.bundles.is_empty() {
+    if !report.skills.is_empty() || !report.bundles.is_empty() || !report.categories.is_empty() {
         // The header goes with the first row: never a table with no rows.
         let mut header = Some("| | Skill | Folder | Change | What changed |\n|---|---|---|---|---|\n");
         let rows = report.skills.iter().map(|s| (s.change, cell(&s.name), cell(&s.folder), gist(s)));
         let bundles =
             report.bundles.iter().map(|b| (b.change, cell(&b.slug), "(bundle)".into(), compare::bundle_gist(b)));
-        for (change, name, folder, what) in rows.chain(bundles) {
+        let categories =
+            report.categories.iter().map(|c| (c.change, cell(&c.name), "(category)".into(), category_gist(c)));
+        for (change, name, folder, what) in rows.chain(bundles).chain(categories) {
             let (mark, change, what) = (change.mark(), change.name(), markdown_text(&what));
             let row = header.take().unwrap_or_default().to_owned()
                 + &format!("| {mark} | {name} | {folder} | {change} | {what} |\n");

@@ -27,7 +27,9 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 pub use crate::overlay::Overlay;
-pub use report::{unified, BundleChange, ChangeKind, DiffReport, FieldChange, FindingChanges, FindingRef, SkillChange};
+pub use report::{
+    unified, BundleChange, CategoryChange, ChangeKind, DiffReport, FieldChange, FindingChanges, FindingRef, SkillChange,
+};
 
 /// A state's walk: the names lookups need noted, the index's walks made,
 /// no skill's own rules run (those are for the skills a change touched).
@@ -422,6 +424,7 @@ pub fn compare<'a>(before: &'a State, after: &'a State, home: &Path, touched: &T
     DiffReport {
         skills,
         bundles,
+        categories: report::category_changes(&before.index, &after.index),
         home_findings,
         index_before: before.cost.index,
         index_after: after.cost.index,

@@ -389,6 +389,51 @@ impl BundleChange {
     }
 }
 
+/// A category whose own line of the index changed (its `DESCRIPTION.md`,
+/// or shown names-only), or that one state's index lacks.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CategoryChange {
+    pub name: String,
+    pub change: ChangeKind,
+    /// Its line (`  name: description`), before and after.
+    pub line: FieldChange,
+}
+
+impl CategoryChange {
+    pub fn to_json(&self) -> Json {
+        let line = json!({"before": self.line.before, "after": self.line.after});
+        json!({"change": self.change.name(), "category": self.name, "fields": {self.line.field: line}})
+    }
+}
+
+/// The categories whose line in the index differs between the states, in
+/// the later index's order, then those only the earlier has.
+pub(super) fn category_changes(
+    before: &crate::prompt::PromptIndex,
+    after: &crate::prompt::PromptIndex,
+) -> Vec<CategoryChange> {
+    let headers = |index: &crate::prompt::PromptIndex| -> Vec<(String, String)> {
+        index.categories.iter().map(|c| (c.name.clone(), c.header.trim_end().to_owned())).collect()
+    };
+    let (old, new) = (headers(before), headers(after));
+    let find = |list: &[(String, String)], name: &str| list.iter().find(|(n, _)| n == name).map(|(_, h)| h.clone());
+    let mut changes = Vec::new();
+    for (name, header) in &new {
+        let (change, was) = match find(&old, name) {
+            Some(was) if was == *header => continue,
+            Some(was) => (ChangeKind::Modified, Json::String(was)),
+            None => (ChangeKind::Added, Json::Null),
+        };
+        let line = FieldChange::new("index_line", was, Json::String(header.clone()));
+        changes.push(CategoryChange { name: name.clone(), change, line });
+    }
+    for (name, header) in old.iter().filter(|(name, _)| find(&new, name).is_none()) {
+        let line = FieldChange::new("index_line", Json::String(header.clone()), Json::Null);
+        changes.push(CategoryChange { name: name.clone(), change: ChangeKind::Removed, line });
+    }
+    changes
+}
+
 /// Bundles added, removed, or whose composition or message changed.
 /// Messages are rendered for the bundles whose composition changed and those
 /// `renders` picks (a member's message changed).
@@ -462,6 +507,8 @@ pub struct DiffReport {
     /// Changed skills, in the order the states list them.
     pub skills: Vec<SkillChange>,
     pub bundles: Vec<BundleChange>,
+    /// Categories whose own line of the index changed.
+    pub categories: Vec<CategoryChange>,
     /// Findings of no one skill (config, bundles, the home).
     pub home_findings: FindingChanges,
     pub index_before: Size,
@@ -492,6 +539,7 @@ impl DiffReport {
             summary.insert(kind.name().into(), json!(n));
         }
         summary.insert("bundles".into(), json!(self.bundles.len()));
+        summary.insert("categories".into(), json!(self.categories.len()));
         summary.insert(
             "index".into(),
             json!({
@@ -507,6 +555,7 @@ impl DiffReport {
             "summary": summary,
             "skills": self.skills.iter().map(SkillChange::to_json).collect::<Vec<_>>(),
             "bundles": self.bundles.iter().map(BundleChange::to_json).collect::<Vec<_>>(),
+            "categories": self.categories.iter().map(CategoryChange::to_json).collect::<Vec<_>>(),
             "home_findings": findings_json(&self.home_findings),
             "notes": self.notes,
         })
