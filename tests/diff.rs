@@ -1542,6 +1542,25 @@ fn a_folder_the_working_tree_lacks_has_no_skills_there() {
     }
 }
 
+/// Two revisions compared leave the working tree aside: a file where they
+/// have the folder is no matter. A revision with a file there has no
+/// skills there.
+#[test]
+fn a_file_at_the_folder_s_path_holds_no_skills() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "notes/old", "old", "Old notes, reread.", "");
+    commit(&repo, "notes reread");
+    std::fs::remove_dir_all(repo.join("notes")).unwrap();
+    std::fs::write(repo.join("notes"), "not a folder any more\n").unwrap();
+    let stat =
+        String::from_utf8_lossy(&diff_in(&repo, &["HEAD~1", "HEAD", "--home", "notes", "--stat"]).stdout).into_owned();
+    assert!(stat.starts_with("~ old (old)"), "{stat}");
+    commit(&repo, "notes a file");
+    let stat =
+        String::from_utf8_lossy(&diff_in(&repo, &["HEAD~1", "HEAD", "--home", "notes", "--stat"]).stdout).into_owned();
+    assert!(stat.starts_with("- old (old)"), "{stat}");
+}
+
 /// `--home` through a symlink the repository tracks is read as each
 /// revision has the link: where it leads there, as a checkout would.
 #[cfg(unix)]

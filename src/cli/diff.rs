@@ -139,11 +139,12 @@ fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
         return Ok((repo, folder));
     };
     let not_found = match given.canonicalize() {
-        Ok(real) if !real.is_dir() => return Err(SessionError::NotADirectory(real).to_string()),
         Ok(real) => {
             // The repository it leads into, else the one it is given in (a
-            // symlink of it may lead out).
-            let repo = Repo::discover(&real).or_else(|e| {
+            // symlink of it may lead out). A file is no folder in the working
+            // tree, which two revisions compared leave aside.
+            let dir = if real.is_dir() { real.as_path() } else { real.parent().unwrap_or(&real) };
+            let repo = Repo::discover(dir).or_else(|e| {
                 let parent =
                     std::env::current_dir().ok().and_then(|here| here.join(given).parent()?.canonicalize().ok());
                 parent.and_then(|parent| Repo::discover(&parent).ok()).ok_or(e)
@@ -300,10 +301,14 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
+    if span.to.is_none() && folder.exists() && !folder.is_dir() {
+        say(SessionError::NotADirectory(folder));
+        return EXIT_USAGE;
+    }
     // A folder the working tree lacks, or reaches through a symlink (whose
     // revisions may lead elsewhere), is read whole in each revision.
     let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
-    let as_its_own = folder.exists() && !through_a_symlink(&folder, &root);
+    let as_its_own = folder.is_dir() && !through_a_symlink(&folder, &root);
     let overlaid = as_its_own.then(|| read_overlaid(global, args, &repo, &span, &folder)).flatten();
     let report = match overlaid {
         Some(report) => report,
@@ -388,7 +393,7 @@ fn read_whole(
     }
     // A folder the working tree lacks holds nothing there: an empty one of
     // ours stands for it.
-    let lacking = match folder.exists() {
+    let lacking = match folder.is_dir() {
         true => None,
         false => match crate::scratch::ScratchDir::new("skillscope-empty-") {
             Ok(empty) => Some(empty),
@@ -429,7 +434,11 @@ fn read_whole(
         return Err(EXIT_USAGE);
     }
     for (home, written) in sides {
-        if let Some((top, _)) = written.as_ref().filter(|_| !home.exists()) {
+        if let Some((top, _)) = written.as_ref().filter(|_| !home.is_dir()) {
+            // A file there (in our copy) holds no skills either.
+            if home.is_file() {
+                let _ = std::fs::remove_file(home);
+            }
             let _ = crate::engine::paths::create_dirs_below(top, home);
         }
     }
