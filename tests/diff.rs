@@ -1794,6 +1794,34 @@ fn a_markdown_file_a_name_lookup_now_finds_puts_that_name_in_play() {
     assert!(refused.as_str().is_some_and(|r| r.starts_with("Ambiguous skill name")), "{report:#}");
 }
 
+/// In a commit hook git hands its paths relative to the repository's top
+/// (`GIT_DIR=.git`, `GIT_INDEX_FILE=.git/index`): they are read from where
+/// diff runs, as git would, whatever folder is compared.
+#[test]
+fn git_s_paths_from_the_environment_are_read_as_git_would() {
+    let (_tmp, repo) = skills_repo();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    let expected = String::from_utf8_lossy(&diff_in(&repo, &["--home", "tools", "--stat"]).stdout).into_owned();
+    assert!(expected.starts_with("~ lint (lint)"), "{expected}");
+    let absolute = repo.join(".git");
+    let environments: [&[(&str, &std::ffi::OsStr)]; 3] = [
+        &[("GIT_DIR", ".git".as_ref()), ("GIT_INDEX_FILE", ".git/index".as_ref())],
+        &[("GIT_DIR", ".git".as_ref()), ("GIT_WORK_TREE", ".".as_ref())],
+        &[("GIT_DIR", absolute.as_os_str())],
+    ];
+    for env in environments {
+        let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .current_dir(&repo)
+            .args(["diff", "--home", "tools", "--stat"])
+            .env_remove("HERMES_HOME")
+            .env("HOME", &repo)
+            .envs(env.iter().copied())
+            .output()
+            .unwrap();
+        assert_eq!(String::from_utf8_lossy(&out.stdout), expected, "{env:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
 /// A reader that stops early (`diff --exit-code | head`) leaves the
 /// verdict as it is.
 #[test]

@@ -230,6 +230,10 @@ pub enum Command {
     /// commands, messages, readiness, bundles, findings and install
     /// decisions, between a git revision (default HEAD) and the working
     /// tree or another revision
+    #[command(
+        after_help = "Without --home or PATH, diff reads the git repository the current folder is in (its top, or the \
+                      one Hermes home it holds), not $HERMES_HOME: run it inside the repository, or name a folder of it."
+    )]
     Diff(diff::DiffArgs),
     /// Check skills against agentskills.io and what Hermes does with them
     Check {

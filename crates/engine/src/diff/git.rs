@@ -219,7 +219,31 @@ fn bare_git(repo: &Path) -> Command {
         .env("GIT_TERMINAL_PROMPT", "0")
         .env("LC_ALL", "C")
         .stdin(Stdio::null());
+    command.envs(environment_as_started().iter().map(|(var, path)| (var, path)));
     command
+}
+
+/// The paths git takes from the environment, as git started here would
+/// read them: relative ones are the current folder's (a commit hook's
+/// `GIT_INDEX_FILE=.git/index`), not `-C`'s, and with `GIT_DIR` alone the
+/// current folder is the work tree's top.
+fn environment_as_started() -> &'static [(&'static str, PathBuf)] {
+    static PATHS: std::sync::OnceLock<Vec<(&'static str, PathBuf)>> = std::sync::OnceLock::new();
+    PATHS.get_or_init(|| {
+        let Ok(here) = std::env::current_dir() else { return Vec::new() };
+        let mut paths = Vec::new();
+        for var in ["GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR"] {
+            match std::env::var_os(var).map(PathBuf::from) {
+                Some(path) if path.as_os_str().is_empty() => {}
+                Some(path) if path.is_relative() => paths.push((var, here.join(path))),
+                _ => {}
+            }
+        }
+        if std::env::var_os("GIT_DIR").is_some() && std::env::var_os("GIT_WORK_TREE").is_none() {
+            paths.push(("GIT_WORK_TREE", here));
+        }
+        paths
+    })
 }
 
 /// Settings that keep git from running programs a repository's settings
