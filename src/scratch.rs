@@ -24,6 +24,36 @@ pub fn ending() -> bool {
     ENDING.load(Ordering::SeqCst)
 }
 
+/// Folders no scratch path may lie in (the repository a diff reads: a copy
+/// inside it would be walked as part of the working tree).
+static KEPT_OUT_OF: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Keeps scratch paths made from now on out of `folder` (a `TMPDIR` inside
+/// it is passed over for the system's own temporary folders).
+pub fn keep_out_of(folder: &Path) {
+    let folder = folder.canonicalize().unwrap_or_else(|_| folder.to_path_buf());
+    KEPT_OUT_OF.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push(folder);
+}
+
+/// Whether a scratch path may lie in `base`.
+fn may_hold_scratch(base: &Path) -> bool {
+    let base = base.canonicalize().unwrap_or_else(|_| base.to_path_buf());
+    let kept_out = KEPT_OUT_OF.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    !kept_out.iter().any(|folder| base.starts_with(folder))
+}
+
+/// Where a new scratch folder goes: the temporary folder (`TMPDIR`), else,
+/// where that lies in a folder kept out of, the first of the system's own
+/// that exists and does not.
+fn scratch_base() -> PathBuf {
+    let given = std::env::temp_dir();
+    if may_hold_scratch(&given) {
+        return given;
+    }
+    let system = ["/tmp", "/var/tmp", "/dev/shm"].map(PathBuf::from);
+    system.into_iter().find(|dir| dir.is_dir() && may_hold_scratch(dir)).unwrap_or(given)
+}
+
 /// How often a folder is removed again while a thread still writes into it.
 const REMOVAL_TRIES: usize = 100;
 
@@ -39,9 +69,10 @@ pub struct ScratchDir {
 }
 
 impl ScratchDir {
-    /// A new folder named `prefix…` in the system's temporary folder.
+    /// A new folder named `prefix…` in the system's temporary folder (not
+    /// in a folder [`keep_out_of`] names).
     pub fn new(prefix: &str) -> std::io::Result<ScratchDir> {
-        ScratchDir::tracking(tempfile::Builder::new().prefix(prefix).tempdir()?)
+        ScratchDir::new_in(prefix, &scratch_base())
     }
 
     /// A new folder named `prefix…` in `base`.
@@ -208,6 +239,16 @@ mod tests {
         drop(dir);
         assert!(!path.exists());
         assert!(!is_live(&path));
+    }
+
+    #[test]
+    fn a_temporary_folder_kept_out_of_is_passed_over() {
+        let kept = tempfile::tempdir().unwrap();
+        assert!(may_hold_scratch(&kept.path().join("tmp")));
+        keep_out_of(kept.path());
+        assert!(!may_hold_scratch(&kept.path().join("tmp")));
+        assert!(!may_hold_scratch(kept.path()));
+        assert!(may_hold_scratch(kept.path().parent().unwrap()));
     }
 
     #[test]

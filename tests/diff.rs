@@ -1822,6 +1822,30 @@ fn git_s_paths_from_the_environment_are_read_as_git_would() {
     }
 }
 
+/// A `TMPDIR` inside the repository (a CI job's `$PWD/.tmp`) holds no copy
+/// of ours: the working tree's walk would read it as skills.
+#[test]
+fn a_temporary_folder_inside_the_repository_is_passed_over() {
+    let (_tmp, repo) = skills_repo();
+    std::fs::create_dir_all(repo.join(".tmp")).unwrap();
+    skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
+    for args in [&["--stat"][..], &["HEAD", "--stat", "--home", "."], &["HEAD~0", "HEAD", "--stat", "--inline-shell"]] {
+        let expected = diff_in(&repo, args);
+        let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .current_dir(&repo)
+            .arg("diff")
+            .args(args)
+            .env_remove("HERMES_HOME")
+            .env("HOME", &repo)
+            .env("TMPDIR", repo.join(".tmp"))
+            .output()
+            .unwrap();
+        assert!(String::from_utf8_lossy(&expected.stdout).contains("skills: "), "{args:?}");
+        assert_eq!(String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&expected.stdout), "{args:?}");
+        assert_eq!(std::fs::read_dir(repo.join(".tmp")).unwrap().count(), 0, "{args:?}");
+    }
+}
+
 /// A reader that stops early (`diff --exit-code | head`) leaves the
 /// verdict as it is.
 #[test]

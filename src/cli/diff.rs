@@ -294,6 +294,8 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
+    // Our copies go where the working tree's walk does not see them.
+    crate::scratch::keep_out_of(&repo.root);
     let span = match span(&repo, args) {
         Ok(span) => span,
         Err(e) => {

@@ -593,6 +593,16 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
                 return EXIT_USAGE;
             }
         }
+        // A revision's copy goes where the working tree's walk does not
+        // see it.
+        let repo = global
+            .since
+            .as_ref()
+            .and(global.home.as_deref())
+            .and_then(|home| crate::engine::diff::git::Repo::discover(&home.canonicalize().ok()?).ok());
+        if let Some(repo) = repo {
+            crate::scratch::keep_out_of(&repo.root);
+        }
         return browse(&global);
     };
     // The rule list needs no home.
