@@ -184,7 +184,7 @@ pub fn compare_sides<'a>(
         let overrides = Overrides { min_severity: Some(min), ..Overrides::default() };
         let mut policy = resolve(&overrides, side.home).map_err(|e| e.to_string())?.policy;
         policy.only = skill_filter(changed.as_ref().filter(|_| no_links), &trees, side.root);
-        let options = ReadOptions { policy, ..ReadOptions::default() };
+        let options = ReadOptions { policy, posture_cwd: std::env::current_dir().ok(), ..ReadOptions::default() };
         State::read(side.engine, &options, side.written_as)
             .map_err(|e| format!("Hermes fails to build the skills index: {e}"))
     };
@@ -397,7 +397,7 @@ pub fn against_worktree<'a>(
         Ok(resolved) => resolved.policy,
         Err(e) => return Some(Err(e.to_string())),
     };
-    let options = ReadOptions { policy, ..ReadOptions::default() };
+    let options = ReadOptions { policy, posture_cwd: std::env::current_dir().ok(), ..ReadOptions::default() };
     let walked = State::walk(worktree, &options);
     let (mut untracked, mut later_tree) = untracked.join().ok()?.ok()?;
     // Git lists no file of a folder it cannot list (another user's), nor

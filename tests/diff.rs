@@ -791,6 +791,33 @@ fn a_skill_behind_a_symlink_gains_and_loses_findings_where_it_leads() {
     }
 }
 
+/// Each state's index is the one a session where diff runs gets: under the
+/// focus posture (`agent.coding_context: focus`) in a code workspace, the
+/// non-coding categories show names only, as `cost` measures them.
+#[test]
+fn each_index_has_the_posture_of_where_diff_runs() {
+    let (tmp, home) = new_repo("home");
+    skill(&home, "skills/cooking/pasta", "pasta", "Cook pasta.", "");
+    skill(&home, "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    std::fs::write(home.join("config.yaml"), "agent:\n  coding_context: focus\n").unwrap();
+    std::fs::write(home.join("Cargo.toml"), "[package]\nname = \"x\"\n").unwrap();
+    commit(&home, "a home in a code workspace");
+    skill(&home, "skills/cooking/stew", "stew", "Cook a stew.", "");
+    // The user's home is no workspace: another folder than the repository.
+    let run = |args: &[&str]| {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+        command.current_dir(&home).args(args).env_remove("HERMES_HOME").env("HOME", tmp.path());
+        command.output().unwrap()
+    };
+    let report = json_of(&run(&["diff", "--json"]));
+    let cost: Json = serde_json::from_slice(&run(&["cost", "--json", "--home", "."]).stdout).unwrap();
+    assert_eq!(cost["compact"].as_array().map(|c| c.contains(&Json::from("cooking"))), Some(true), "{cost:#}");
+    assert_eq!(report["summary"]["index"]["after"]["chars"], cost["index"]["chars"], "{report:#}");
+    let stew = &by_folder(&report)["skills/cooking/stew"];
+    let line = stew["fields"]["index_line"]["after"].as_str().unwrap_or_default();
+    assert!(!line.contains("Cook a stew"), "names only: {stew:#}");
+}
+
 /// A category's own line of the index (its `DESCRIPTION.md`) changes what
 /// the agent gets with no skill changed: the report says which, and how.
 #[test]

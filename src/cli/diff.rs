@@ -303,10 +303,6 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
             return EXIT_USAGE;
         }
     };
-    if span.to.is_none() && folder.exists() && !folder.is_dir() {
-        say(SessionError::NotADirectory(folder));
-        return EXIT_USAGE;
-    }
     // A folder the working tree lacks, or reaches through a symlink (whose
     // revisions may lead elsewhere), is read whole in each revision.
     let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
@@ -429,6 +425,10 @@ fn read_whole(
     // home without skills.
     let sides = [(&from_home, &from_map), (&to_home, &to_map)];
     if lacking.is_some() && sides.iter().all(|(home, written)| written.is_none() || !home.is_dir()) {
+        if folder.exists() {
+            say(SessionError::NotADirectory(folder.to_path_buf()));
+            return Err(EXIT_USAGE);
+        }
         let names = [Some(&span.from_name), span.to.as_ref().map(|_| &span.to_name)];
         let names: Vec<&str> = names.into_iter().flatten().map(String::as_str).collect();
         let tree = if span.to.is_none() { "the working tree, nor in " } else { "" };
@@ -437,8 +437,9 @@ fn read_whole(
     }
     for (home, written) in sides {
         if let Some((top, _)) = written.as_ref().filter(|_| !home.is_dir()) {
-            // A file there (in our copy) holds no skills either.
-            if home.is_file() {
+            // A file or a symlink leading to none (in our copy) holds no
+            // skills either.
+            if std::fs::symlink_metadata(home).is_ok() {
                 let _ = std::fs::remove_file(home);
             }
             let _ = crate::engine::paths::create_dirs_below(top, home);

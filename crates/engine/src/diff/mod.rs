@@ -61,6 +61,10 @@ pub struct ReadOptions {
     pub policy: Policy,
     pub index: IndexRequest,
     pub tokenizer: Tokenizer,
+    /// The session's working directory: each state's index shows names-only
+    /// the categories its own settings' posture says for it
+    /// (`agent.coding_context`), over `index.compact`.
+    pub posture_cwd: Option<PathBuf>,
 }
 
 impl<'a> State<'a> {
@@ -143,10 +147,14 @@ impl<'a> State<'a> {
         progress: &Progress,
         written_as: Vec<(PathBuf, PathBuf)>,
     ) -> Result<State<'a>, PyError> {
-        let checked = engine.finish_home(walked, progress, &options.policy, Some(&options.index));
+        let mut request = options.index.clone();
+        if let Some(cwd) = &options.posture_cwd {
+            request.compact = crate::posture::compact_categories(&engine, None, cwd);
+        }
+        let checked = engine.finish_home(walked, progress, &options.policy, Some(&request));
         let CheckedHome { catalog, findings, md_names, index, bundle_members } = checked;
-        let index = index.unwrap_or_else(|| engine.prompt_index(&options.index))?;
-        let request = CostRequest { index: options.index.clone(), tokenizer: options.tokenizer, loaded: false };
+        let index = index.unwrap_or_else(|| engine.prompt_index(&request))?;
+        let request = CostRequest { index: request, tokenizer: options.tokenizer, loaded: false };
         let cost = engine.cost_of(&index, &request);
         let written_text =
             written_as.iter().map(|(written, real)| (paths::path_string(written), paths::path_string(real))).collect();
