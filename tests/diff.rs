@@ -1906,19 +1906,8 @@ impl HeldDiff {
         skill(&repo, "tools/lint", "lint", "Lint the code base, strictly.", "");
         let (bin, scratch, marker) = (tmp.path().join("bin"), tmp.path().join("scratch"), tmp.path().join("held"));
         let release = tmp.path().join("release");
-        std::fs::create_dir_all(&bin).unwrap();
         std::fs::create_dir_all(&scratch).unwrap();
-        let real_git =
-            String::from_utf8(Command::new("sh").args(["-c", "command -v git"]).output().unwrap().stdout).unwrap();
-        let script = format!(
-            "#!/bin/sh\ncase \" $* \" in *\" cat-file --batch \"*) : > '{}'; \
-             while [ ! -e '{}' ]; do sleep 0.05; done;; esac\nexec {} \"$@\"\n",
-            marker.display(),
-            release.display(),
-            real_git.trim()
-        );
-        std::fs::write(bin.join("git"), script).unwrap();
-        Command::new("chmod").arg("+x").arg(bin.join("git")).status().unwrap();
+        common::git_held_at_blobs(&bin, &marker, &release);
         let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
         let mut command = Command::new(env!("CARGO_BIN_EXE_skillscope"));
         command.current_dir(&repo).args(["diff", "--stat"]).env_remove("HERMES_HOME").env("HOME", &repo);
@@ -1935,17 +1924,12 @@ impl HeldDiff {
             }
         }
         let child = command.spawn().unwrap();
-        let start = std::time::Instant::now();
-        while !marker.exists() {
-            assert!(start.elapsed() < std::time::Duration::from_secs(30), "the copy was never written");
-            std::thread::sleep(std::time::Duration::from_millis(20));
-        }
+        common::wait_for_file(&marker);
         HeldDiff { child, scratch, release, _tmp: tmp }
     }
 
     fn scratch_names(&self) -> Vec<String> {
-        let entries = std::fs::read_dir(&self.scratch).unwrap();
-        entries.map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect()
+        common::names_in(&self.scratch)
     }
 
     /// Sends `signal` to the diff, or to its whole group (as Ctrl-C does).

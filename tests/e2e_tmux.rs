@@ -877,15 +877,14 @@ fn a_browser_ended_by_a_signal_gives_the_terminal_back_and_leaves_no_scratch() {
     );
     tmux.launch((120, 40), &command);
     tmux.wait_for("the tree", |s| s.contains("s3-sync"));
-    let leftovers = || std::fs::read_dir(&scratch).expect("scratch").count();
-    assert!(leftovers() > 0, "the demo home is in the scratch folder while the browser runs");
+    assert!(!common::names_in(&scratch).is_empty(), "the demo home is in the scratch folder while the browser runs");
     let pid: libc::pid_t = std::fs::read_to_string(&pid_file).expect("pid").trim().parse().expect("a pid");
     // SAFETY: `kill` sends a signal to the browser this test started.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
     tmux.wait_for("the exit", |s| s.contains("SKILLSCOPE-EXITED 143"));
     let state = tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
     assert_eq!(state.trim(), "0 1 0", "alternate screen off, cursor shown, mouse released");
-    assert_eq!(leftovers(), 0);
+    assert_eq!(common::names_in(&scratch), Vec::<String>::new());
 }
 
 /// Quitting while `--since` still reads the revision in the background
@@ -899,17 +898,11 @@ fn quitting_while_a_revision_is_read_leaves_no_scratch() {
     write(&repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy the app.\n---\nRun it.\n");
     common::commit_all(&repo);
     write(&repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy it safely.\n---\nRun it.\n");
-    // A `git` that holds the revision's files until the test ends.
+    // A `git` that holds the revision's files until the browser is gone.
     let (bin, scratch, held) = (tmp.path().join("bin"), tmp.path().join("scratch"), tmp.path().join("held"));
+    let release = tmp.path().join("release");
     std::fs::create_dir_all(&scratch).expect("scratch");
-    let real_git = Command::new("sh").args(["-c", "command -v git"]).output().expect("sh").stdout;
-    let script = format!(
-        "#!/bin/sh\ncase \" $* \" in *\" cat-file --batch \"*) : > '{}'; sleep 30;; esac\nexec {} \"$@\"\n",
-        held.display(),
-        String::from_utf8_lossy(&real_git).trim()
-    );
-    write(&bin.join("git"), &script);
-    make_executable(&bin.join("git"));
+    common::git_held_at_blobs(&bin, &held, &release);
     let command = format!(
         "cd {repo} && env TERM=xterm-256color HOME={home} TMPDIR={scratch} PATH={bin}:$PATH {exe} --since HEAD .",
         repo = repo.display(),
@@ -920,17 +913,11 @@ fn quitting_while_a_revision_is_read_leaves_no_scratch() {
     );
     tmux.launch((120, 30), &command);
     tmux.wait_for("the tree", |s| s.contains("deploy"));
-    let start = Instant::now();
-    while !held.exists() {
-        assert!(start.elapsed() < Duration::from_secs(15), "the revision was never read");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let names = || -> Vec<String> {
-        let entries = std::fs::read_dir(&scratch).expect("scratch");
-        entries.map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect()
-    };
-    assert!(names().iter().any(|n| n.starts_with("skillscope-rev-")), "{:?}", names());
+    common::wait_for_file(&held);
+    let names = common::names_in(&scratch);
+    assert!(names.iter().any(|n| n.starts_with("skillscope-rev-")), "{names:?}");
     tmux.keys(&["q"]);
     tmux.exits_ok();
-    assert_eq!(names(), Vec::<String>::new());
+    assert_eq!(common::names_in(&scratch), Vec::<String>::new());
+    std::fs::write(&release, "").expect("release");
 }

@@ -604,11 +604,6 @@ fn counts_line(report: &DiffReport) -> String {
     line
 }
 
-/// A category's change in brief, for --stat and tables.
-fn category_gist(category: &diff::CategoryChange) -> String {
-    compare::change_line(&category.line)
-}
-
 /// The short summary of a skill's change, for --stat and tables.
 fn gist(skill: &SkillChange) -> String {
     let mut parts: Vec<String> = skill
@@ -669,7 +664,7 @@ fn write_stat(report: &DiffReport, out: &mut Out) -> io::Result<()> {
     }
     for category in &report.categories {
         let (mark, name) = (category.change.mark(), clean_line(&category.name));
-        writeln!(out, "{mark} {name} (category)  {}", category_gist(category))?;
+        writeln!(out, "{mark} {name} (category)  {}", compare::change_line(&category.line))?;
     }
     // One line per skill stays one line per skill: the notes (what was
     // left aside) go to stderr.
@@ -856,8 +851,10 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         let rows = report.skills.iter().map(|s| (s.change, cell(&s.name), cell(&s.folder), gist(s)));
         let bundles =
             report.bundles.iter().map(|b| (b.change, cell(&b.slug), "(bundle)".into(), compare::bundle_gist(b)));
-        let categories =
-            report.categories.iter().map(|c| (c.change, cell(&c.name), "(category)".into(), category_gist(c)));
+        let categories = report
+            .categories
+            .iter()
+            .map(|c| (c.change, cell(&c.name), "(category)".into(), compare::change_line(&c.line)));
         for (change, name, folder, what) in rows.chain(bundles).chain(categories) {
             let (mark, change, what) = (change.mark(), change.name(), markdown_text(&what));
             let row = header.take().unwrap_or_default().to_owned()

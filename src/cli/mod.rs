@@ -527,14 +527,13 @@ fn scan_path(
 
 /// The exit status of a command's `result` once its output is flushed.
 fn flushed(result: std::io::Result<i32>, out: &mut dyn std::io::Write) -> i32 {
-    let closed = |e: &std::io::Error| e.kind() == std::io::ErrorKind::BrokenPipe;
-    // A closed pipe (`| head`) is not an error worth reporting: the reader
-    // stopped early, and a verdict already made stands.
-    match (result, out.flush()) {
-        (Ok(code), Ok(())) => code,
-        (Ok(code), Err(e)) if closed(&e) => code,
-        (Err(e), _) if closed(&e) => EXIT_OK,
-        (Err(e), _) | (Ok(_), Err(e)) => {
+    // A closed pipe (`| head`) is not an error worth reporting: a verdict
+    // already made stands ([`output::verdict`]), else the answer is a
+    // success cut short.
+    match result.and_then(|code| output::verdict(out.flush(), code)) {
+        Ok(code) => code,
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => EXIT_OK,
+        Err(e) => {
             eprintln!("skillscope: {e}");
             EXIT_USAGE
         }

@@ -415,3 +415,38 @@ pub fn status_with_output_closed(command: &mut std::process::Command) -> std::pr
     drop(child.stdout.take());
     child.wait().expect("waits")
 }
+
+/// Writes a `git` into `bin` (put first in PATH) that, asked for a
+/// revision's blobs (`cat-file --batch`, once the caller's scratch folders
+/// exist), makes `held` and waits until `release` exists, then runs the
+/// real git.
+#[cfg(unix)]
+pub fn git_held_at_blobs(bin: &Path, held: &Path, release: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let real = std::process::Command::new("sh").args(["-c", "command -v git"]).output().expect("sh").stdout;
+    let script = format!(
+        "#!/bin/sh\ncase \" $* \" in *\" cat-file --batch \"*) : > '{}'; \
+         while [ ! -e '{}' ]; do sleep 0.05; done;; esac\nexec {} \"$@\"\n",
+        held.display(),
+        release.display(),
+        String::from_utf8_lossy(&real).trim()
+    );
+    std::fs::create_dir_all(bin).expect("mkdir");
+    std::fs::write(bin.join("git"), script).expect("write");
+    std::fs::set_permissions(bin.join("git"), std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// Waits (up to 30 s) until `path` exists.
+pub fn wait_for_file(path: &Path) {
+    let start = std::time::Instant::now();
+    while !path.exists() {
+        assert!(start.elapsed() < std::time::Duration::from_secs(30), "{} never came", path.display());
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
+/// The names in a folder.
+pub fn names_in(dir: &Path) -> Vec<String> {
+    let entries = std::fs::read_dir(dir).expect("read_dir");
+    entries.map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect()
+}

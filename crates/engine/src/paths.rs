@@ -695,6 +695,20 @@ pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn folders_are_made_below_a_top_never_the_top_itself() {
+        let tmp = tempfile::tempdir().expect("tmp");
+        let top = tmp.path().join("top");
+        fs::create_dir(&top).expect("mkdir");
+        create_dirs_below(&top, &top.join("a/b/c")).expect("made");
+        assert!(top.join("a/b/c").is_dir());
+        create_dirs_below(&top, &top.join("a/b")).expect("already there");
+        assert!(create_dirs_below(&top, &tmp.path().join("elsewhere")).is_err());
+        fs::remove_dir_all(&top).expect("rm");
+        assert!(create_dirs_below(&top, &top.join("a/b")).is_err());
+        assert!(!top.exists(), "a top removed stays removed");
+    }
+
     /// A folder set covers a path as the definition says: the path is one
     /// of its folders or below one, and an empty set covers nothing.
     #[test]

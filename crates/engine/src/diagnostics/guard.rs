@@ -25,7 +25,13 @@ pub fn rule_id(id: String) -> std::borrow::Cow<'static, str> {
 }
 
 fn scanned(path: &Path) -> bool {
-    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    scans_name(&path.file_name().map(|n| n.to_string_lossy()).unwrap_or_default())
+}
+
+/// Whether these rules read a file of this name (those Hermes' guard scans,
+/// and files with no suffix, scripts most often): the widest reading of a
+/// skill's text files.
+pub(crate) fn scans_name(name: &str) -> bool {
     name == "SKILL.md" || SCANNED.contains(&crate::paths::suffix(&name.to_lowercase()))
 }
 

@@ -17,11 +17,12 @@ pub const LARGE_BLOB_BYTES: u64 = 1 << 20;
 
 /// Whether a file of `size` bytes at `path` is stood in for rather than
 /// written: one over [`LARGE_BLOB_BYTES`] that neither decides a skill
-/// ([`is_deciding`]) nor is read by the guard (a text file it scans, up to
-/// the size it reads), as a large binary file.
+/// ([`is_deciding`]) nor is read for the guard's patterns (a text file the
+/// guard or `check`'s guard rules scan, up to the size they read), as a
+/// large binary file.
 pub fn stood_in(path: &str, size: u64) -> bool {
     let name = path.rsplit('/').next().unwrap_or(path);
-    let scanned = crate::scan::is_scanned(name) && size <= crate::guard::MAX_SCANNED_BYTES;
+    let scanned = crate::diagnostics::guard::scans_name(name) && size <= crate::guard::MAX_SCANNED_BYTES;
     size > LARGE_BLOB_BYTES && !is_deciding(path) && !scanned
 }
 
@@ -918,6 +919,7 @@ mod tests {
         assert!(!stood_in("skills/a/SKILL.md", huge));
         // Scripts the guard scans, up to what it reads.
         assert!(!stood_in("skills/a/scripts/run.SH", large));
+        assert!(!stood_in("skills/a/scripts/run", large));
         assert!(stood_in("skills/a/scripts/run.sh", huge));
     }
 }

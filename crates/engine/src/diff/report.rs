@@ -412,24 +412,26 @@ pub(super) fn category_changes(
     before: &crate::prompt::PromptIndex,
     after: &crate::prompt::PromptIndex,
 ) -> Vec<CategoryChange> {
-    let headers = |index: &crate::prompt::PromptIndex| -> Vec<(String, String)> {
-        index.categories.iter().map(|c| (c.name.clone(), c.header.trim_end().to_owned())).collect()
-    };
+    // A big home has thousands of categories: looked up by name.
+    fn headers(index: &crate::prompt::PromptIndex) -> Vec<(&str, &str)> {
+        index.categories.iter().map(|c| (c.name.as_str(), c.header.trim_end())).collect()
+    }
     let (old, new) = (headers(before), headers(after));
-    let find = |list: &[(String, String)], name: &str| list.iter().find(|(n, _)| n == name).map(|(_, h)| h.clone());
+    let (old_by_name, new_by_name): (HashMap<&str, &str>, HashMap<&str, &str>) =
+        (old.iter().copied().collect(), new.iter().copied().collect());
     let mut changes = Vec::new();
-    for (name, header) in &new {
-        let (change, was) = match find(&old, name) {
-            Some(was) if was == *header => continue,
-            Some(was) => (ChangeKind::Modified, Json::String(was)),
+    for &(name, header) in &new {
+        let (change, was) = match old_by_name.get(name) {
+            Some(&was) if was == header => continue,
+            Some(&was) => (ChangeKind::Modified, Json::from(was)),
             None => (ChangeKind::Added, Json::Null),
         };
-        let line = FieldChange::new("index_line", was, Json::String(header.clone()));
-        changes.push(CategoryChange { name: name.clone(), change, line });
+        let line = FieldChange::new("index_line", was, Json::from(header));
+        changes.push(CategoryChange { name: name.to_owned(), change, line });
     }
-    for (name, header) in old.iter().filter(|(name, _)| find(&new, name).is_none()) {
-        let line = FieldChange::new("index_line", Json::String(header.clone()), Json::Null);
-        changes.push(CategoryChange { name: name.clone(), change: ChangeKind::Removed, line });
+    for &(name, header) in old.iter().filter(|(name, _)| !new_by_name.contains_key(name)) {
+        let line = FieldChange::new("index_line", Json::from(header), Json::Null);
+        changes.push(CategoryChange { name: name.to_owned(), change: ChangeKind::Removed, line });
     }
     changes
 }
