@@ -195,7 +195,7 @@ pub fn on_signals(before_exit: fn()) {
 /// Whether `signal` is ignored (`SIG_IGN`), as a process started by `nohup`
 /// has SIGHUP.
 #[cfg(unix)]
-fn ignored(signal: i32) -> bool {
+pub(crate) fn ignored(signal: i32) -> bool {
     // SAFETY: with no new action, `sigaction` only fills `current`.
     let mut current: libc::sigaction = unsafe { std::mem::zeroed() };
     // SAFETY: as above; a null new action changes nothing.

@@ -921,3 +921,59 @@ fn quitting_while_a_revision_is_read_leaves_no_scratch() {
     assert_eq!(common::names_in(&scratch), Vec::<String>::new());
     std::fs::write(&release, "").expect("release");
 }
+
+/// Ctrl-z, or a `kill -TSTP`, stops the browser and gives the terminal back
+/// to the shell as it found it; `fg` takes it again and draws it whole.
+#[cfg(unix)]
+#[test]
+fn a_stopped_browser_gives_the_terminal_back_and_fg_brings_it_again() {
+    let tmux = Tmux::new("stop");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().display().to_string();
+    // An interactive shell with job control, as a user's is.
+    let shell = format!("env -i PATH=\"$PATH\" HOME={dir} TERM=xterm-256color PS1='$ ' bash --norc --noprofile -i");
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &shell]);
+    let run = format!(
+        "cd {dir} && stty -g > modes-before && sh -c 'echo $$ > pid; exec {bin} --demo'",
+        bin = env!("CARGO_BIN_EXE_skillscope")
+    );
+    tmux.keys(&[&run, "Enter"]);
+    tmux.wait_for("the tree", |s| s.contains("s3-sync"));
+    let state = || tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
+
+    tmux.keys(&["C-z"]);
+    tmux.wait_for("the shell", |s| s.contains("Stopped"));
+    assert_eq!(state().trim(), "0 1 0", "main screen, cursor shown, mouse released");
+    tmux.keys(&["stty -g > modes-stopped; echo SAVED", "Enter"]);
+    tmux.wait_for("the modes", |s| s.contains("SAVED\n"));
+    let modes = |name: &str| std::fs::read_to_string(tmp.path().join(name)).expect("stty -g");
+    assert_eq!(modes("modes-stopped"), modes("modes-before"), "the terminal's modes as before the browser");
+
+    tmux.keys(&["clear; fg", "Enter"]);
+    let screen = tmux.wait_for("the tree again", |s| s.contains("s3-sync"));
+    assert!(!screen.contains("SAVED"), "the whole screen drawn again:\n{screen}");
+    wait_until(|| state().trim() == "1 0 1", "alternate screen, cursor hidden, mouse captured");
+
+    // A stop from outside, as `kill -TSTP` sends.
+    let pid: libc::pid_t = std::fs::read_to_string(tmp.path().join("pid")).expect("pid").trim().parse().expect("a pid");
+    // SAFETY: `kill` sends a signal to the browser this test started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGTSTP) }, 0);
+    tmux.wait_for("the shell", |s| s.matches("Stopped").count() >= 1 && s.trim_end().ends_with('$'));
+    assert_eq!(state().trim(), "0 1 0");
+    tmux.keys(&["clear; fg", "Enter"]);
+    tmux.wait_for("the tree again", |s| s.contains("s3-sync"));
+    wait_until(|| state().trim() == "1 0 1", "the terminal taken again");
+    tmux.keys(&["q"]);
+    wait_until(|| state().trim() == "0 1 0", "the terminal given back at the end");
+    tmux.wait_for("the prompt", |s| s.trim_end().ends_with('$'));
+    tmux.keys(&["echo EXITED $?", "Enter"]);
+    tmux.wait_for("the exit", |s| s.contains("EXITED 0"));
+}
+
+fn wait_until(done: impl Fn() -> bool, what: &str) {
+    let start = Instant::now();
+    while !done() {
+        assert!(start.elapsed() < Duration::from_secs(15), "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}

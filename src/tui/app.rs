@@ -59,6 +59,8 @@ pub enum Effect {
     Pager {
         text: String,
     },
+    /// Stop the job, as Ctrl-z does in a shell (`fg` continues it).
+    Stop,
     Quit,
 }
 
@@ -346,6 +348,10 @@ impl App {
         // Ctrl-c quits from every mode, whatever a config file binds.
         if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
             return vec![Effect::Quit];
+        }
+        // Ctrl-z stops the job from every mode, as in a shell.
+        if key.code == KeyCode::Char('z') && key.modifiers.contains(KeyModifiers::CONTROL) {
+            return vec![Effect::Stop];
         }
         let mode = self.mode();
         if mode == Mode::CopyMenu {

@@ -323,6 +323,7 @@ pub static BINDINGS: &[Binding] = &[
     bind!("p d r m n", MenuMode, Action::Activate, "", "copy that item (or j/k and Enter)", |_k| false),
     bind!("Esc", MenuMode, Action::Back, "", "close the menu", |k| k.code == KeyCode::Esc || plain(k, 'q')),
     bind!("Ctrl-c", Normal, Action::Quit, "", "quit, from anywhere", |k| ctrl(k, 'c')),
+    bind!("Ctrl-z", Normal, Action::Top, "", "stop, from anywhere (the shell's fg continues)", |_k| false),
 ];
 
 /// The keymap in force: the defaults, with a config file's rebindings.

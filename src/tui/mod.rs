@@ -78,6 +78,8 @@ enum Message {
     Rescanned(Box<rescan::Rescanned>),
     /// A headless run's events have all been sent.
     InputClosed,
+    /// The process continued after a stop by job control (`fg`).
+    Continued,
     /// The Hermes installation on PATH was looked for.
     HermesFound(Option<crate::engine::hermes_install::HermesInstall>),
     /// The database layer's rows were read ([`db_feed::Poller`]).
@@ -133,6 +135,15 @@ pub trait Host {
     /// Leaves the screen to another program (the input thread paused).
     fn suspend(&mut self) -> io::Result<()>;
     fn resume(&mut self) -> io::Result<()>;
+    /// Stops the job as Ctrl-z does in a shell: false when nothing could
+    /// continue it.
+    fn stop_job(&mut self) -> bool {
+        false
+    }
+    /// Draws the next frame whole (the screen came back empty).
+    fn repaint(&mut self) -> io::Result<()> {
+        Ok(())
+    }
     /// An input event was applied to the app.
     fn applied(&mut self, _event: &Event, _app: &App) {}
     /// A frame was drawn.
@@ -161,6 +172,14 @@ impl Host for TerminalHost {
         self.guard.resume()?;
         self.input.resume();
         Ok(())
+    }
+
+    fn stop_job(&mut self) -> bool {
+        terminal::stop_job()
+    }
+
+    fn repaint(&mut self) -> io::Result<()> {
+        self.guard.repaint()
     }
 }
 
@@ -197,6 +216,10 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
     config.apply(&mut app);
 
     let guard = terminal::Guard::new()?;
+    let continued_tx = tx.clone();
+    terminal::on_job_control(move || {
+        let _ = continued_tx.send(Message::Continued);
+    });
     let input_tx = tx.clone();
     let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev)).is_ok());
     let poller = app.layers.as_ref().and_then(|l| Some((l.db.clone()?, l.user.clone()))).map(|(db, user)| {
@@ -368,6 +391,10 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                     dirty = true;
                 }
                 Message::InputClosed => effects.push(Effect::Quit),
+                Message::Continued => {
+                    host.repaint()?;
+                    dirty = true;
+                }
                 Message::FilesChanged(event) => reload.changed(event, Instant::now()),
                 Message::WatcherReady(request, result) if request == watch_request => {
                     match result {
@@ -451,6 +478,12 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                 Effect::Copy { text, what } => {
                     app.notice = Some(copy_notice(&text, &what, clipboard::copy(&text)));
                     dirty = true;
+                }
+                Effect::Stop => {
+                    if !host.stop_job() {
+                        app.notice = Some("Ctrl-z: no job control here to come back from (q quits)".into());
+                        dirty = true;
+                    }
                 }
                 Effect::Pager { text } => {
                     host.suspend()?;
