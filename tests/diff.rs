@@ -286,6 +286,34 @@ fn no_program_the_repository_names_is_run() {
     }
 }
 
+/// A pull-request comment shows a skill's markdown as written: no image,
+/// link or emphasis of its own outside code, and no @mention that would
+/// notify whoever it names when CI posts it.
+#[test]
+fn a_comment_makes_no_markup_or_mention_of_a_skill_s_text() {
+    let (_tmp, repo) = skills_repo();
+    let description = "\"@octocat ![ok](https://e.example/ok.png) [docs](https://e.example) *now*\"";
+    skill(&repo, "tools/lint", "lint", description, "");
+    let md = String::from_utf8(diff_in(&repo, &["--format", "markdown"]).stdout).unwrap();
+    let outside_code: String = md.split("```").step_by(2).collect();
+    for markup in ["![ok]", "[docs]", "@octocat", "*now*"] {
+        assert!(!outside_code.contains(markup), "{markup} outside code: {md}");
+    }
+    assert!(md.contains("@&#8203;octocat !\\[ok\\](https://e.example/ok.png) \\[docs\\]"), "{md}");
+}
+
+/// The title line names the repository's folder without its escapes.
+#[test]
+fn the_title_line_shows_the_folder_without_its_escapes() {
+    let (_tmp, repo) = new_repo("repo\u{1b}]0;title\u{7}\u{1b}[2J");
+    skill(&repo, "tools/lint", "lint", "Lint the code base.", "");
+    commit(&repo, "one");
+    skill(&repo, "tools/lint", "lint", "Lint it all.", "");
+    let out = String::from_utf8(diff_in(&repo, &["--format", "text"]).stdout).unwrap();
+    assert!(out.starts_with("HEAD → working tree"), "{out}");
+    assert!(!out.contains(['\u{1b}', '\u{7}']), "{out:?}");
+}
+
 #[test]
 fn markdown_and_stat_outputs() {
     let (_tmp, repo) = skills_repo();

@@ -11,7 +11,7 @@ use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{GitError, Repo, Written};
 use crate::engine::diff::{self, DiffReport, SkillChange};
 use crate::engine::env::Env;
-use crate::sanitize::{clean_line, markdown_text};
+use crate::sanitize::{clean_line, html_text as html, markdown_text};
 use serde_json::json;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -699,7 +699,10 @@ fn write_text(
     writeln!(
         out,
         "{}",
-        paint.wrap("1", &format!("{} → {}  ({})", clean_line(from), clean_line(to), folder.display()))
+        paint.wrap(
+            "1",
+            &format!("{} → {}  ({})", clean_line(from), clean_line(to), clean_line(&folder.to_string_lossy()))
+        )
     )?;
     writeln!(out, "{}", index_line(report))?;
     writeln!(out, "{}", counts_line(report))?;
@@ -975,10 +978,6 @@ fn fenced_diff(diff: &str) -> String {
     }
     out.push_str("```");
     out
-}
-
-fn html(text: &str) -> String {
-    clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 #[cfg(test)]

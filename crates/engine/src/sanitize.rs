@@ -32,10 +32,33 @@ pub fn clean_line(text: &str) -> String {
     clean(text).chars().map(|c| if c == '\n' || c == '\t' { ' ' } else { c }).collect()
 }
 
-/// Text for a markdown comment outside code: one line, no HTML, no table
-/// breaks, no escapes.
+/// Text for a markdown comment outside code, shown as written: one line,
+/// no HTML, no table breaks, no escapes, and none of markdown's own markup
+/// (an image, a link, emphasis) from a skill's text. An @mention is broken
+/// by a zero-width space: posted by CI, it would notify whoever it names.
 pub fn markdown_text(text: &str) -> String {
-    clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('|', "\\|")
+    let line = clean_line(text);
+    let mut out = String::with_capacity(line.len());
+    for c in line.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '@' => out.push_str("@&#8203;"),
+            '\\' | '`' | '*' | '_' | '[' | ']' | '~' | '|' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Text inside an HTML element of a markdown comment (`<summary>`), where
+/// markdown is not read: one line, no escapes, no HTML.
+pub fn html_text(text: &str) -> String {
+    clean_line(text).replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
 
 #[cfg(test)]
@@ -48,6 +71,16 @@ mod tests {
         let out = clean(evil);
         assert!(!out.chars().any(|c| c.is_control()));
         assert_eq!(out, "desc␛]52;c;ZXZpbA==␇␛[2J␍\u{fffd}x");
+    }
+
+    #[test]
+    fn skill_text_makes_no_markdown_of_its_own() {
+        let evil = "@octocat ![ok](https://e.example/ok.png) [docs](u) *x* a_b ~~y~~ `c` \\[ <b>|";
+        assert_eq!(
+            markdown_text(evil),
+            "@&#8203;octocat !\\[ok\\](https://e.example/ok.png) \\[docs\\](u) \\*x\\* a\\_b \\~\\~y\\~\\~ \\`c\\` \\\\\\[ &lt;b&gt;\\|"
+        );
+        assert_eq!(html_text("<code>a|b & @c</code>"), "&lt;code&gt;a|b &amp; @c&lt;/code&gt;");
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::Report;
 use crate::diagnostics::rules;
 use crate::diagnostics::{Finding, Severity};
-use crate::sanitize::{clean_line, markdown_text as md};
+use crate::sanitize::{clean_line, html_text, markdown_text as md};
 use serde_json::{json, Value as Json};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -289,7 +289,7 @@ fn markdown(report: &Report, paths: &Paths, limit: Option<usize>) -> String {
     while i < report.findings.len() {
         let file = paths.of(&report.findings[i]);
         let same: Vec<&Finding> = report.findings[i..].iter().take_while(|f| paths.of(f) == file).collect();
-        let mut folded = format!("<details><summary><code>{}</code> ({})</summary>\n\n", md(&file), same.len());
+        let mut folded = format!("<details><summary><code>{}</code> ({})</summary>\n\n", html_text(&file), same.len());
         for f in &same {
             let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
             let _ =
