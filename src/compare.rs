@@ -43,6 +43,21 @@ impl SinceAnswer {
     /// agent gets did (a skill hidden here, an edit no answer shows): each
     /// pair the revision's file and the one now, the first absent where
     /// the revision has none.
+    /// The answer with paths under `real` named under `shown` instead, as
+    /// the browser's engine names its skills.
+    fn shown_at(mut self, real: &Path, shown: &Path) -> SinceAnswer {
+        let at = |path: PathBuf| match path.strip_prefix(real) {
+            Ok(rest) if !rest.as_os_str().is_empty() => shown.join(rest),
+            _ => path,
+        };
+        for skill in &mut self.report.skills {
+            skill.files = (skill.files.0.take().map(at), skill.files.1.take().map(at));
+        }
+        self.skill_md_diff = self.skill_md_diff.into_iter().map(|(path, diff)| (at(path), diff)).collect();
+        self.changed_at = self.changed_at.into_iter().map(|(path, i)| (at(path), i)).collect();
+        self
+    }
+
     fn add_quiet_diffs(&mut self, pairs: Vec<(PathBuf, PathBuf)>) {
         for (was, now) in pairs {
             if self.skill_md_diff.contains_key(&now) {
@@ -86,9 +101,18 @@ pub fn since_reading(
     rev: &str,
     reading: Reading,
 ) -> Result<SinceAnswer, String> {
+    let given = folder;
     let folder = folder.canonicalize().map_err(|e| format!("{}: {e}", folder.display()))?;
+    // A home reached through a symlink (`~/.hermes` into a dotfiles
+    // repository, a home folder through a link) is compared at its real
+    // path, as `diff --home` reads it, then its skills named as shown.
+    if folder != given && engine.home.root == given {
+        let at_real = crate::engine::Engine::new(folder.clone(), engine.env.clone(), engine.options.clone());
+        let answer = since_reading(&at_real, &folder, rev, reading)?;
+        return Ok(answer.shown_at(&folder, given));
+    }
     let repo = Repo::discover(&folder).map_err(|e| e.to_string())?;
-    let commit = repo.commit(rev).map_err(|e| e.to_string())?;
+    let commit = since_commit(&repo, rev)?;
     if reading == Reading::Overlaid {
         if let Some(overlaid) = against_worktree(engine, &repo, &commit, None, &folder, Severity::Warning) {
             let overlaid = overlaid?;
@@ -134,6 +158,27 @@ pub fn since_reading(
     let changed_skill_mds = changed.iter().flatten().filter(|p| *p == "SKILL.md" || p.ends_with("/SKILL.md"));
     answer.add_quiet_diffs(changed_skill_mds.map(|rel| (written.join(rel), repo_root.join(rel))).collect());
     Ok(answer)
+}
+
+/// The commit `--since` compares with: a revision, or the merge base of
+/// `A...B` as `git diff` reads it (an empty side is `HEAD`).
+fn since_commit(repo: &Repo, rev: &str) -> Result<String, String> {
+    let Some((a, b)) = rev.split_once("...") else {
+        if let Some((a, _)) = rev.split_once("..") {
+            let one = if a.is_empty() { "HEAD" } else { a };
+            return Err(format!(
+                "{rev} names two revisions; the marks compare one with the working tree: give {one}, or A...B for their merge base"
+            ));
+        }
+        return repo.commit(rev).map_err(|e| e.to_string());
+    };
+    let side = |r: &str| if r.is_empty() { "HEAD".to_owned() } else { r.to_owned() };
+    let (a, b) = (side(a), side(b));
+    let base = || -> Result<String, git::GitError> {
+        let (ca, cb) = (repo.commit(&a)?, repo.commit(&b)?);
+        repo.merge_base(&ca, &cb)?.ok_or(git::GitError::NoMergeBase { a: a.clone(), b: b.clone() })
+    };
+    base().map_err(|e| e.to_string())
 }
 
 /// The browser's answer from a report, each changed skill's SKILL.md diff
