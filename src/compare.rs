@@ -162,7 +162,7 @@ pub fn since_reading(
 
 /// The commit `--since` compares with: a revision, or the merge base of
 /// `A...B` as `git diff` reads it (an empty side is `HEAD`).
-fn since_commit(repo: &Repo, rev: &str) -> Result<String, String> {
+fn since_commit<'a>(repo: &Repo, rev: &'a str) -> Result<String, String> {
     let Some((a, b)) = rev.split_once("...") else {
         if let Some((a, _)) = rev.split_once("..") {
             let one = if a.is_empty() { "HEAD" } else { a };
@@ -172,13 +172,8 @@ fn since_commit(repo: &Repo, rev: &str) -> Result<String, String> {
         }
         return repo.commit(rev).map_err(|e| e.to_string());
     };
-    let side = |r: &str| if r.is_empty() { "HEAD".to_owned() } else { r.to_owned() };
-    let (a, b) = (side(a), side(b));
-    let base = || -> Result<String, git::GitError> {
-        let (ca, cb) = (repo.commit(&a)?, repo.commit(&b)?);
-        repo.merge_base(&ca, &cb)?.ok_or(git::GitError::NoMergeBase { a: a.clone(), b: b.clone() })
-    };
-    base().map_err(|e| e.to_string())
+    let side = |r: &'a str| if r.is_empty() { "HEAD" } else { r };
+    repo.base_of(side(a), side(b)).map_err(|e| e.to_string())
 }
 
 /// The browser's answer from a report, each changed skill's SKILL.md diff

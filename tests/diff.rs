@@ -2005,3 +2005,100 @@ fn a_diff_ended_by_a_signal_leaves_no_scratch_folder() {
     assert_eq!(out.status.code(), Some(0), "{out:?}");
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("~ lint (tools/lint)"), "{out:?}");
 }
+
+/// A file kept to edit with `git update-index --skip-worktree` (a local
+/// config.yaml, a SKILL.md) may differ from the revision unsaid by git:
+/// its edit is a change.
+#[test]
+fn an_edited_skip_worktree_file_is_a_change() {
+    let (_tmp, home) = devops_home();
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
+    commit(&home, "two skills");
+    for file in ["config.yaml", "skills/devops/deploy/SKILL.md"] {
+        git(&home, &["update-index", "--skip-worktree", file]);
+    }
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [rollback]\n").unwrap();
+    skill(&home, "skills/devops/deploy", "deploy", "Deploy it, locally.", "");
+    let report = json_of(&diff_in(&home, &["--json"]));
+    let skills = by_folder(&report);
+    let changed: Vec<&str> = skills.keys().map(String::as_str).collect();
+    assert_eq!(changed, ["skills/devops/deploy", "skills/devops/rollback"], "{report:#}");
+    assert_eq!(diff_in(&home, &["--exit-code"]).status.code(), Some(1));
+}
+
+/// `A...B` in a shallow clone that lacks their merge base says so, and how
+/// to fetch it, rather than that they share no history.
+#[test]
+fn a_merge_base_a_shallow_clone_lacks_is_said_so() {
+    let (tmp, repo) = skills_repo();
+    git(&repo, &["branch", "base"]);
+    for (i, text) in ["Lint, once.", "Lint, twice."].iter().enumerate() {
+        skill(&repo, "tools/lint", "lint", text, "");
+        commit(&repo, &format!("main {i}"));
+    }
+    git(&repo, &["checkout", "-q", "base"]);
+    skill(&repo, "tools/keys", "keys", "Rotate keys on the base branch.", "");
+    commit(&repo, "base moves on");
+    git(&repo, &["checkout", "-q", "main"]);
+    let shallow = tmp.path().join("shallow");
+    let url = format!("file://{}", repo.display());
+    git(tmp.path(), &["clone", "-q", "--depth", "1", &url, shallow.to_str().unwrap()]);
+    git(&shallow, &["fetch", "-q", "--depth", "1", "origin", "base:refs/remotes/origin/base"]);
+    let out = diff_in(&shallow, &["origin/base...HEAD"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no merge base in this shallow clone") && err.contains("--unshallow"), "{err}");
+}
+
+/// Where git refuses a repository for another reason than there being
+/// none (dubious ownership, in a container), its own words are said.
+#[cfg(unix)]
+#[test]
+fn a_repository_git_refuses_is_said_in_git_s_words() {
+    use std::os::unix::fs::PermissionsExt;
+    let (tmp, repo) = skills_repo();
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let real = Command::new("sh").args(["-c", "command -v git"]).output().unwrap().stdout;
+    let refusing = format!(
+        "#!/bin/sh\ncase \" $* \" in *\" --show-toplevel \"*) printf \"%s\\n\" \"fatal: detected dubious ownership in \
+         repository at '$PWD'\" \"To add an exception for this directory, call:\" \"\" \"\tgit config --global --add \
+         safe.directory '$PWD'\" >&2; exit 128;; esac\nexec {} \"$@\"\n",
+        String::from_utf8_lossy(&real).trim()
+    );
+    std::fs::write(bin.join("git"), refusing).unwrap();
+    std::fs::set_permissions(bin.join("git"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap_or_default());
+    let out = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(&repo)
+        .args(["diff"])
+        .env("PATH", path)
+        .env("HOME", &repo)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("git refuses to read this repository: detected dubious ownership"), "{err}");
+    assert!(err.contains("safe.directory") && !err.contains("not in a git repository"), "{err}");
+}
+
+/// With `core.symlinks=false` (a filesystem without symlinks; Git for
+/// Windows) a checkout writes a symlink as a file holding its target: so
+/// is a revision read, and a linked skill folder is no skill there either.
+#[cfg(unix)]
+#[test]
+fn a_symlink_is_a_file_where_git_writes_none() {
+    let (tmp, origin) = new_repo("origin");
+    skill(&origin, "shared/alpha", "alpha", "Alpha.", "");
+    skill(&origin, "skills/dev/beta", "beta", "Beta.", "");
+    std::os::unix::fs::symlink("../../shared/alpha", origin.join("skills/dev/alpha")).unwrap();
+    commit(&origin, "a linked skill");
+    let clone = tmp.path().join("clone");
+    git(tmp.path(), &["clone", "-q", "-c", "core.symlinks=false", origin.to_str().unwrap(), clone.to_str().unwrap()]);
+    assert!(!clone.join("skills/dev/alpha").is_symlink(), "the clone holds the link as a file");
+    // A settings file changing nothing makes the revision be read whole.
+    std::fs::write(clone.join("skills/config.yaml"), "skills:\n  disabled: []\n").unwrap();
+    std::fs::write(clone.join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
+    let report = json_of(&diff_in(&clone, &["--json"]));
+    assert_eq!(by_folder(&report).len(), 0, "{report:#}");
+}

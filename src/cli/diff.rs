@@ -84,9 +84,7 @@ fn span(repo: &Repo, args: &DiffArgs) -> Result<Span, GitError> {
     if args.rev2.is_none() {
         if let Some((a, b)) = rev.split_once("...") {
             let (a, b) = (or_head(a), or_head(b));
-            let (ca, cb) = (repo.commit(a)?, repo.commit(b)?);
-            let base =
-                repo.merge_base(&ca, &cb)?.ok_or_else(|| GitError::NoMergeBase { a: a.to_owned(), b: b.to_owned() })?;
+            let (base, cb) = (repo.base_of(a, b)?, repo.commit(b)?);
             return Ok(Span {
                 from: base,
                 from_name: format!("merge base of {a} and {b}"),

@@ -44,6 +44,13 @@ pub enum GitError {
     NoWorkTree(PathBuf),
     #[error("{a} and {b} share no history (no merge base): `{a}..{b}` compares them as they are")]
     NoMergeBase { a: String, b: String },
+    #[error(
+        "{a} and {b} have no merge base in this shallow clone: it lacks the history they share (fetch more of it: \
+         git fetch --deepen=N, or --unshallow)"
+    )]
+    ShallowNoMergeBase { a: String, b: String },
+    #[error("{dir}: git refuses to read this repository: {message}")]
+    Refused { dir: PathBuf, message: String },
     #[error("{rev} names a {kind}, not a commit: diff compares commits")]
     NotACommit { rev: String, kind: String },
     #[error("{rev}: no such revision in {repo}{why}")]
@@ -87,6 +94,9 @@ pub struct Unlooked {
     /// `skip-worktree` (a sparse checkout's): the work tree lacks these
     /// files, or may differ unsaid.
     pub skipped: BTreeSet<String>,
+    /// Some skipped file is in the work tree (`git update-index
+    /// --skip-worktree` on a file kept to edit): it may differ unsaid.
+    pub skipped_present: bool,
     /// Every `SKILL.md` the index holds.
     pub skill_files: std::collections::HashSet<String>,
     /// The submodules the index holds (their folders).
@@ -99,7 +109,7 @@ impl Unlooked {
     /// tree's own comparison (`two revisions`), where a checkout skipped
     /// files (a sparse checkout lacks skills the revision has).
     pub fn walk_stands_for_revisions(&self, two_revisions: bool) -> bool {
-        !(self.assumed || (!self.skipped.is_empty() && two_revisions))
+        !(self.assumed || self.skipped_present || (!self.skipped.is_empty() && two_revisions))
     }
 
     /// The skipped files the work tree lacks (below `top`): outside a
@@ -259,6 +269,9 @@ struct Quiet {
     settings: Vec<(String, String)>,
     /// The filter drivers the settings name.
     drivers: Vec<String>,
+    /// `core.symlinks`: false where a checkout writes a symlink as a file
+    /// holding its target (a filesystem without them; Git for Windows).
+    symlinks: bool,
 }
 
 fn quiet_settings(repo: &Path) -> std::sync::Arc<Quiet> {
@@ -267,12 +280,20 @@ fn quiet_settings(repo: &Path) -> std::sync::Arc<Quiet> {
     if let Some(known) = KNOWN.lock().ok().and_then(|k| k.as_ref().and_then(|k| k.get(repo).cloned())) {
         return known;
     }
-    let listed = bare_git(repo).args(["config", "-z", "--get-regexp", r"^filter\."]).output();
+    let listed = bare_git(repo).args(["config", "-z", "--get-regexp", r"^filter\.|^core\.symlinks$"]).output();
     let listed = listed.map(|out| out.stdout).unwrap_or_default();
-    let mut drivers = BTreeSet::new();
+    let (mut drivers, mut symlinks) = (BTreeSet::new(), true);
     for entry in listed.split(|&b| b == 0) {
-        let key = entry.split(|&b| b == b'\n').next().unwrap_or_default();
+        let (key, value) = match entry.iter().position(|&b| b == b'\n') {
+            Some(at) => (&entry[..at], Some(&entry[at + 1..])),
+            None => (entry, None),
+        };
         let key = String::from_utf8_lossy(key);
+        if key.eq_ignore_ascii_case("core.symlinks") {
+            // The last one set wins; a key with no value is true.
+            symlinks = !value.is_some_and(|v| is_false(&String::from_utf8_lossy(v)));
+            continue;
+        }
         if let Some(name) = key.strip_prefix("filter.").and_then(|k| k.rsplit_once('.')).map(|(name, _)| name) {
             drivers.insert(name.to_owned());
         }
@@ -283,11 +304,22 @@ fn quiet_settings(repo: &Path) -> std::sync::Arc<Quiet> {
             settings.push((format!("filter.{name}.{var}"), value.to_owned()));
         }
     }
-    let quiet = std::sync::Arc::new(Quiet { settings, drivers: drivers.into_iter().collect() });
+    let quiet = std::sync::Arc::new(Quiet { settings, drivers: drivers.into_iter().collect(), symlinks });
     if let Ok(mut known) = KNOWN.lock() {
         known.get_or_insert_with(Known::new).insert(repo.to_path_buf(), quiet.clone());
     }
     quiet
+}
+
+/// A boolean setting's false, as git reads one.
+fn is_false(value: &str) -> bool {
+    ["false", "no", "off", "0", ""].iter().any(|f| value.trim().eq_ignore_ascii_case(f))
+}
+
+/// What git said, without its `fatal: ` and on one line.
+fn said(message: &str) -> String {
+    let lines = message.lines().map(|l| l.trim().trim_start_matches("fatal: ")).filter(|l| !l.is_empty());
+    lines.collect::<Vec<_>>().join(" ")
 }
 
 /// Runs `git ARGS` in `repo`, its standard output on success.
@@ -350,7 +382,14 @@ impl Repo {
             Err(GitError::Failed { message, .. }) if message.contains("must be run in a work tree") => {
                 return Err(GitError::NoWorkTree(dir.to_path_buf()))
             }
-            Err(GitError::Failed { .. }) => return Err(GitError::NotARepository(dir.to_path_buf())),
+            Err(GitError::Failed { message, .. }) if message.contains("not a git repository") || message.is_empty() => {
+                return Err(GitError::NotARepository(dir.to_path_buf()))
+            }
+            // Another reason (dubious ownership, a ceiling, no permission):
+            // git's own words say what to do.
+            Err(GitError::Failed { message, .. }) => {
+                return Err(GitError::Refused { dir: dir.to_path_buf(), message: said(&message) })
+            }
             Err(e) => return Err(e),
         };
         let mut lines = out.lines();
@@ -434,6 +473,19 @@ impl Repo {
             // Exit 1 and nothing said: no common ancestor.
             Err(GitError::Failed { message, .. }) if message.is_empty() => Ok(None),
             Err(e) => Err(e),
+        }
+    }
+
+    /// The commit `A...B` compares from: the merge base of the commits the
+    /// revisions `a` and `b` name; an error saying why where there is none
+    /// (a shallow clone may lack it).
+    pub fn base_of(&self, a: &str, b: &str) -> Result<String, GitError> {
+        let (ca, cb) = (self.commit(a)?, self.commit(b)?);
+        let (a, b) = (a.to_owned(), b.to_owned());
+        match self.merge_base(&ca, &cb)? {
+            Some(base) => Ok(base),
+            None if self.shallow => Err(GitError::ShallowNoMergeBase { a, b }),
+            None => Err(GitError::NoMergeBase { a, b }),
         }
     }
 
@@ -554,6 +606,7 @@ impl Repo {
             // A lowercase tag marks an assumed entry; `S` (or `s`) a skipped one.
             unlooked.assumed |= tag.is_ascii_lowercase();
             if tag.eq_ignore_ascii_case(&b'S') {
+                unlooked.skipped_present |= std::fs::symlink_metadata(self.root.join(&*path)).is_ok();
                 unlooked.skipped.insert(path.clone().into_owned());
             }
             if meta.get(2..8) == Some(b"160000") {
@@ -698,6 +751,7 @@ impl Repo {
         if entries.is_empty() {
             return Ok((missing, pointers));
         }
+        let symlinks = quiet_settings(&self.root).symlinks;
         let mut batch = CatFile::start(&self.root, "--batch", entries.iter().map(|e| e.oid.as_str()))?;
         let mut header = String::new();
         let mut body = Vec::new();
@@ -719,7 +773,7 @@ impl Repo {
             batch.reader.read_exact(&mut body)?;
             let content = &body[..size];
             let target = dest.join(&entry.path);
-            if entry.mode == "120000" {
+            if entry.mode == "120000" && symlinks {
                 write_symlink(&self.root, &entry.path, content, &target)?;
             } else {
                 std::fs::write(&target, content)?;
