@@ -2102,3 +2102,36 @@ fn a_symlink_is_a_file_where_git_writes_none() {
     let report = json_of(&diff_in(&clone, &["--json"]));
     assert_eq!(by_folder(&report).len(), 0, "{report:#}");
 }
+
+/// A revision's files are written as a checkout converts them (`ident`,
+/// `working-tree-encoding`), not as git stores them: a change beside them
+/// changes nothing the agent gets.
+#[test]
+fn a_revision_s_files_are_converted_as_a_checkout_converts_them() {
+    let (_tmp, repo) = new_repo("repo");
+    std::fs::write(repo.join(".gitattributes"), "ident/SKILL.md ident\nwide/SKILL.md working-tree-encoding=UTF-16\n")
+        .unwrap();
+    skill(&repo, "ident", "ident", "Carries its id.", "");
+    let with_id = std::fs::read_to_string(repo.join("ident/SKILL.md")).unwrap() + "Version: $Id$\n";
+    std::fs::write(repo.join("ident/SKILL.md"), with_id).unwrap();
+    let text = "---\nname: wide\ndescription: Stored in UTF-8, checked out in UTF-16.\n---\nBody.\n";
+    let wide: Vec<u8> = [0xFF, 0xFE].into_iter().chain(text.encode_utf16().flat_map(u16::to_le_bytes)).collect();
+    std::fs::create_dir_all(repo.join("wide")).unwrap();
+    std::fs::write(repo.join("wide/SKILL.md"), wide).unwrap();
+    for folder in ["ident", "wide"] {
+        std::fs::create_dir_all(repo.join(folder).join("references")).unwrap();
+        std::fs::write(repo.join(folder).join("references/notes.txt"), "Notes.\n").unwrap();
+    }
+    commit(&repo, "converted on checkout");
+    // The working tree as a checkout writes it.
+    std::fs::remove_file(repo.join("ident/SKILL.md")).unwrap();
+    git(&repo, &["checkout", "--", "ident/SKILL.md"]);
+    let checked_out = std::fs::read_to_string(repo.join("ident/SKILL.md")).unwrap();
+    assert!(checked_out.contains("$Id: "), "{checked_out}");
+    for folder in ["ident", "wide"] {
+        std::fs::write(repo.join(folder).join("references/notes.txt"), "Notes, edited.\n").unwrap();
+    }
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(by_folder(&report).len(), 0, "{report:#}");
+    assert_eq!(diff_in(&repo, &["HEAD", "--exit-code"]).status.code(), Some(0));
+}

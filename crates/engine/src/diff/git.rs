@@ -704,8 +704,43 @@ impl Repo {
         }
         let pointers;
         (written.missing, pointers) = self.write_blobs(&wanted, dest)?;
+        wanted.retain(|e| !written.missing.contains(&e.path));
+        self.convert_as_checkout(&wanted, dest)?;
         super::lfs::smudge(self, pointers, dest, &mut written)?;
         Ok(written)
+    }
+
+    /// Writes again, as a checkout converts them beyond line endings (the
+    /// `ident` and `working-tree-encoding` attributes), the files of
+    /// `entries` their attributes name: [`Repo::write_blobs`] wrote the bytes
+    /// git stores. Git converts them (`cat-file --filters`), one process
+    /// each; filter drivers stay unrun ([`quiet_settings`]).
+    fn convert_as_checkout(&self, entries: &[&TreeEntry], dest: &Path) -> Result<(), GitError> {
+        let files: Vec<&TreeEntry> = entries.iter().copied().filter(|e| e.mode.starts_with("100")).collect();
+        if files.is_empty() {
+            return Ok(());
+        }
+        let args = ["check-attr", "-z", "--stdin", "ident", "working-tree-encoding"];
+        let input: Vec<u8> = files.iter().flat_map(|e| e.path.bytes().chain([0])).collect();
+        let (child, feeder) = fed(&self.root, &args, input)?;
+        let output = child.wait_with_output().map_err(GitError::NoGit)?;
+        let _ = feeder.join();
+        if !output.status.success() {
+            let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+            return Err(GitError::Failed { args: args.join(" "), message });
+        }
+        // `PATH NUL ATTRIBUTE NUL VALUE NUL` for each path and attribute.
+        let fields: Vec<&[u8]> = output.stdout.split(|&b| b == 0).collect();
+        let converted: BTreeSet<String> = fields
+            .chunks_exact(3)
+            .filter(|f| f[2] != b"unspecified" && f[2] != b"unset")
+            .map(|f| String::from_utf8_lossy(f[0]).into_owned())
+            .collect();
+        for entry in files.into_iter().filter(|e| converted.contains(&e.path)) {
+            let content = run(&self.root, &["cat-file", "--filters", &format!("--path={}", entry.path), &entry.oid])?;
+            std::fs::write(dest.join(&entry.path), content)?;
+        }
+        Ok(())
     }
 
     /// Files `written` stood in for (large, or missing from the objects)
