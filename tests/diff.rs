@@ -2135,3 +2135,53 @@ fn a_revision_s_files_are_converted_as_a_checkout_converts_them() {
     assert_eq!(by_folder(&report).len(), 0, "{report:#}");
     assert_eq!(diff_in(&repo, &["HEAD", "--exit-code"]).status.code(), Some(0));
 }
+
+/// A repository holding two Hermes homes: which to compare is the user's
+/// to say (a CI gate reading both as one folder of skills missed changes).
+#[test]
+fn two_homes_in_a_repository_ask_which() {
+    let (_tmp, repo) = new_repo("repo");
+    for home in ["prod", "staging"] {
+        std::fs::create_dir_all(repo.join(home)).unwrap();
+        std::fs::write(repo.join(home).join("config.yaml"), "skills:\n  disabled: []\n").unwrap();
+        skill(&repo.join(home), "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    }
+    commit(&repo, "two homes");
+    skill(&repo.join("staging"), "skills/devops/deploy", "deploy", "Deploy the app to staging.", "");
+    let out = diff_in(&repo, &["--exit-code"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("holds 2 Hermes homes (prod, staging): pass the one to compare with --home"), "{err}");
+    let staging = json_of(&diff_in(&repo, &["--json", "--home", "staging"]));
+    assert_eq!(by_folder(&staging).keys().cloned().collect::<Vec<_>>(), ["skills/devops/deploy"]);
+}
+
+/// A home whose external dirs lie elsewhere in the repository is the
+/// folder read: its settings (a skill disabled there) hold.
+#[test]
+fn a_home_with_external_dirs_beside_it_is_the_folder_read() {
+    let (_tmp, repo) = new_repo("repo");
+    std::fs::create_dir_all(repo.join("hermes")).unwrap();
+    std::fs::write(repo.join("hermes/config.yaml"), "skills:\n  disabled: [old]\n  external_dirs: [../shared]\n")
+        .unwrap();
+    skill(&repo.join("hermes"), "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    skill(&repo, "shared/team/old", "old", "An old skill, disabled.", "");
+    commit(&repo, "a home and its external dir");
+    skill(&repo, "shared/team/old", "old", "An old skill, disabled, edited.", "");
+    let out = diff_in(&repo, &["--exit-code"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "a disabled skill's edit changes nothing the agent gets: {text}");
+    assert!(text.contains("/hermes)"), "the home is the folder read: {text}");
+}
+
+/// Paths after `--`, as `git diff` takes them, are refused and said why,
+/// never read as a revision.
+#[test]
+fn paths_after_dashes_are_refused() {
+    let (_tmp, repo) = skills_repo();
+    git(&repo, &["branch", "tools"]);
+    let out = diff_in(&repo, &["--exit-code", "HEAD", "--", "tools"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no paths after `--` (`tools`)") && err.contains("--home"), "{err}");
+}

@@ -65,6 +65,9 @@ pub struct DiffArgs {
     /// Compare findings at or above: error, warning or info
     #[arg(long, value_name = "LEVEL", value_parser = super::parse_severity, default_value = "warning")]
     pub min_severity: Severity,
+    /// Paths after `--`, as `git diff` takes them: refused, said why.
+    #[arg(last = true, hide = true)]
+    pub paths: Vec<String>,
 }
 
 /// The two revisions compared: commit ids, `to` none for the working tree.
@@ -133,7 +136,7 @@ fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
         let here = std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?;
         let here = here.canonicalize().map_err(|e| format!("{}: {e}", here.display()))?;
         let repo = Repo::discover(&here).map_err(|e| e.to_string())?;
-        let folder = repository_folder(&repo);
+        let folder = repository_folder(&repo)?;
         return Ok((repo, folder));
     };
     let not_found = match given.canonicalize() {
@@ -202,35 +205,65 @@ fn within_existing(path: &Path) -> Option<PathBuf> {
 
 /// The folder of a repository that `diff` reads when given none: its top,
 /// or the one Hermes home it holds.
-fn repository_folder(repo: &Repo) -> PathBuf {
+fn repository_folder(repo: &Repo) -> Result<PathBuf, String> {
     let root = repo.root.canonicalize().unwrap_or_else(|_| repo.root.clone());
-    held_home(&root).unwrap_or(root)
+    match held_home(&root) {
+        Held::None => Ok(root),
+        Held::One(home) => Ok(home),
+        Held::Several(homes) => {
+            let names: Vec<String> =
+                homes.iter().filter_map(|h| h.file_name()).map(|n| clean_line(&n.to_string_lossy())).collect();
+            Err(format!(
+                "{} holds {} Hermes homes ({}): pass the one to compare with --home (e.g. --home {})",
+                clean_line(&root.to_string_lossy()),
+                names.len(),
+                names.join(", "),
+                names.first().map(String::as_str).unwrap_or_default()
+            ))
+        }
+    }
 }
 
 /// The folder `diff` would read in the current folder's git repository,
 /// when that holds skills or is a Hermes home: the browser's `--since`
-/// opens it when no home is given.
-pub fn current_repository_folder() -> Option<PathBuf> {
-    let start = std::env::current_dir().ok()?.canonicalize().ok()?;
-    let folder = repository_folder(&Repo::discover(&start).ok()?);
-    crate::open::shows_skills(&folder).then_some(folder)
+/// opens it when no home is given; an error where it holds several
+/// Hermes homes and nothing says which.
+pub fn current_repository_folder() -> Result<Option<PathBuf>, String> {
+    let Some(repo) = std::env::current_dir()
+        .ok()
+        .and_then(|here| here.canonicalize().ok())
+        .and_then(|start| Repo::discover(&start).ok())
+    else {
+        return Ok(None);
+    };
+    let folder = repository_folder(&repo)?;
+    Ok(crate::open::shows_skills(&folder).then_some(folder))
+}
+
+/// The Hermes homes a repository's top holds.
+enum Held {
+    /// None, or skills outside it: the top is read.
+    None,
+    One(PathBuf),
+    /// More than one: which to compare is the user's to say.
+    Several(Vec<PathBuf>),
 }
 
 /// The Hermes home a repository's top holds in a folder of its own (a
 /// dotfiles repository's `.hermes/`, a deployment's `hermes/`): the one
 /// folder just below the top with a home's marks (`skills/`,
 /// `skill-bundles/`, `config.yaml`), when the top has none and no skill
-/// lies outside it.
-fn held_home(root: &Path) -> Option<PathBuf> {
+/// lies outside it but in its external dirs.
+fn held_home(root: &Path) -> Held {
     let marked = |dir: &Path| {
         ["skills", "skill-bundles"].iter().any(|d| dir.join(d).is_dir()) || dir.join("config.yaml").is_file()
     };
     if marked(root) || root.join("SKILL.md").exists() {
-        return None;
+        return Held::None;
     }
-    let mut homes = Vec::new();
-    let mut others = Vec::new();
-    for entry in std::fs::read_dir(root).ok()?.flatten() {
+    let (mut homes, mut others) = (Vec::new(), Vec::new());
+    let Ok(entries) = std::fs::read_dir(root) else { return Held::None };
+    for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name();
         let hidden = name.to_string_lossy().starts_with('.');
@@ -242,8 +275,18 @@ fn held_home(root: &Path) -> Option<PathBuf> {
             false => others.push(path),
         }
     }
-    let skills_elsewhere = || others.iter().any(|dir| crate::open::shows_skills(dir));
-    (homes.len() == 1 && !skills_elsewhere()).then(|| homes.remove(0))
+    if homes.len() > 1 {
+        homes.sort();
+        return Held::Several(homes);
+    }
+    let Some(home) = homes.pop() else { return Held::None };
+    let external = crate::engine::home::Home::load(home.clone(), &Env::from_process()).external_dirs;
+    let external: Vec<PathBuf> = external.iter().map(|d| d.canonicalize().unwrap_or_else(|_| d.clone())).collect();
+    let its_own = |dir: &Path| external.iter().any(|e| e.starts_with(dir) || dir.starts_with(e));
+    match others.iter().any(|dir| !its_own(dir) && crate::open::shows_skills(dir)) {
+        true => Held::None,
+        false => Held::One(home),
+    }
 }
 
 /// Output flags that ask for two outputs at once, said rather than one
@@ -265,6 +308,13 @@ fn conflicting_outputs(global: &GlobalArgs, args: &DiffArgs) -> Option<String> {
 }
 
 pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
+    if let Some(path) = args.paths.first() {
+        say(format_args!(
+            "no paths after `--` (`{}`): diff compares what the agent gets from a whole home; pass the folder with --home",
+            clean_line(path)
+        ));
+        return EXIT_USAGE;
+    }
     if let Some(conflict) = conflicting_outputs(global, args) {
         say(conflict);
         return EXIT_USAGE;
@@ -541,19 +591,30 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
             notes.push(format!("submodule {sub} left aside (its folder is empty in the revision read)"));
         }
         notes.extend(crate::engine::diff::git::sparse_note(&written.sparse));
-        for file in &written.not_read {
-            notes.push(format!("{file}: larger than 1 MiB, not read (stood in for by a file of its size)"));
-        }
-        for file in &written.lfs_absent {
-            notes.push(format!(
-                "{file}: a Git LFS file whose object is not in the local LFS store (diff fetches none): stood in for by a file of its size"
-            ));
-        }
-        for file in &written.missing {
-            notes.push(format!(
-                "{file}: not in the repository's objects (a partial clone leaves files out, and diff fetches none): stood in for by an empty file"
-            ));
-        }
+        per_file(
+            &mut notes,
+            &written.not_read,
+            (
+                "larger than 1 MiB, not read (stood in for by a file of its size)",
+                "files larger than 1 MiB not read, each stood in for by a file of its size",
+            ),
+        );
+        per_file(
+            &mut notes,
+            &written.lfs_absent,
+            (
+                "a Git LFS file whose object is not in the local LFS store (diff fetches none): stood in for by a file of its size",
+                "Git LFS files whose objects are not in the local LFS store (diff fetches none), each stood in for by a file of its size",
+            ),
+        );
+        per_file(
+            &mut notes,
+            &written.missing,
+            (
+                "not in the repository's objects (a partial clone leaves files out, and diff fetches none): stood in for by an empty file",
+                "files not in the repository's objects (a partial clone leaves files out, and diff fetches none), each stood in for by an empty file",
+            ),
+        );
         if written.ignored > 0 {
             let files = if written.ignored == 1 { "file" } else { "files" };
             notes.push(format!(
@@ -569,6 +630,19 @@ fn notes(from: &Written, to: Option<&Written>) -> Vec<String> {
         }
     }
     notes
+}
+
+/// A note per file, `one` saying what of it, up to a few files; beyond,
+/// one note, `many` saying what of them all, naming the first few: a
+/// partial clone may leave out thousands, and a comment has a limit.
+fn per_file(notes: &mut Vec<String>, files: &[String], (one, many): (&str, &str)) {
+    const NAMED: usize = 5;
+    if files.len() <= NAMED {
+        notes.extend(files.iter().map(|file| format!("{file}: {one}")));
+    } else {
+        let (named, rest) = (files[..NAMED].join(", "), files.len() - NAMED);
+        notes.push(format!("{} {many}: {named} and {rest} more", files.len()));
+    }
 }
 
 fn sign(n: i128) -> String {
@@ -980,7 +1054,19 @@ fn fenced_diff(diff: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::cell;
+    use super::{cell, per_file};
+
+    #[test]
+    fn a_few_files_are_a_note_each_many_one_note() {
+        let what = ("left out", "files left out");
+        let files = |n: usize| (1..=n).map(|i| format!("f{i}")).collect::<Vec<_>>();
+        let mut notes = Vec::new();
+        per_file(&mut notes, &files(5), what);
+        assert_eq!(notes, ["f1: left out", "f2: left out", "f3: left out", "f4: left out", "f5: left out"]);
+        notes.clear();
+        per_file(&mut notes, &files(500), what);
+        assert_eq!(notes, ["500 files left out: f1, f2, f3, f4, f5 and 495 more"]);
+    }
 
     #[test]
     fn a_code_span_holds_any_backticks_and_pipes() {

@@ -578,7 +578,13 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         // `--since` compares with a revision of the repository you are in:
         // without a home given, the browser opens what `diff` would read.
         if global.since.is_some() && global.home.is_none() && !global.demo {
-            global.home = diff::current_repository_folder();
+            global.home = match diff::current_repository_folder() {
+                Ok(folder) => folder,
+                Err(e) => {
+                    eprintln!("skillscope: --since: {e}");
+                    return EXIT_USAGE;
+                }
+            };
             // Else the Hermes home, if there is one: not the demo, which is
             // no repository of the user's.
             let home = resolve_home_path(None, &Env::from_process());
