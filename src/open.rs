@@ -73,6 +73,12 @@ pub fn shows_skills(path: &Path) -> bool {
     has_home_marks(path) || path.join("SKILL.md").is_file() || has_skill_below(path)
 }
 
+/// Whether `path` is a skill's folder or has one below it (home marks
+/// alone, such as a `config.yaml`, are not skills).
+pub fn holds_skill_md(path: &Path) -> bool {
+    path.join("SKILL.md").is_file() || has_skill_below(path)
+}
+
 fn has_home_marks(path: &Path) -> bool {
     ["skills", "skill-bundles"].iter().any(|d| path.join(d).is_dir()) || path.join("config.yaml").exists()
 }

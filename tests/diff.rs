@@ -2185,3 +2185,35 @@ fn paths_after_dashes_are_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("no paths after `--` (`tools`)") && err.contains("--home"), "{err}");
 }
+
+/// A folder with a `config.yaml` and no skills beside the home (a
+/// deployment's settings) is no second home: the home is read.
+#[test]
+fn a_settings_folder_beside_the_home_is_no_home() {
+    let (_tmp, repo) = new_repo("repo");
+    std::fs::create_dir_all(repo.join("deploy")).unwrap();
+    std::fs::write(repo.join("deploy/config.yaml"), "replicas: 2\n").unwrap();
+    skill(&repo.join("hermes"), "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    commit(&repo, "a home and deployment settings");
+    skill(&repo.join("hermes"), "skills/devops/deploy", "deploy", "Deploy the app, carefully.", "");
+    let out = diff_in(&repo, &["--exit-code"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("/hermes)"), "the home is the folder read: {text}");
+}
+
+/// Skills beside a home's external dir but outside it are not the home's:
+/// the repository's top is read, so that their changes show.
+#[test]
+fn skills_beside_an_external_dir_are_not_the_home_s() {
+    let (_tmp, repo) = new_repo("repo");
+    std::fs::create_dir_all(repo.join("hermes")).unwrap();
+    std::fs::write(repo.join("hermes/config.yaml"), "skills:\n  external_dirs: [../shared/team]\n").unwrap();
+    skill(&repo.join("hermes"), "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    skill(&repo, "shared/team/lint", "lint", "Lint the code.", "");
+    skill(&repo, "shared/other/loose", "loose", "A loose skill.", "");
+    commit(&repo, "a home, its external dir and a loose skill");
+    skill(&repo, "shared/other/loose", "loose", "A loose skill, edited.", "");
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    assert_eq!(by_folder(&report).keys().cloned().collect::<Vec<_>>(), ["shared/other/loose"], "{report:#}");
+}

@@ -941,7 +941,8 @@ fn a_stopped_browser_gives_the_terminal_back_and_fg_brings_it_again() {
     tmux.wait_for("the tree", |s| s.contains("s3-sync"));
     let state = || tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on} #{cursor_flag} #{mouse_any_flag}"]);
 
-    tmux.keys(&["C-z"]);
+    // Pressed twice before the stop: one stop, one `fg`.
+    tmux.keys(&["C-z", "C-z"]);
     tmux.wait_for("the shell", |s| s.contains("Stopped"));
     assert_eq!(state().trim(), "0 1 0", "main screen, cursor shown, mouse released");
     tmux.keys(&["stty -g > modes-stopped; echo SAVED", "Enter"]);
@@ -953,6 +954,8 @@ fn a_stopped_browser_gives_the_terminal_back_and_fg_brings_it_again() {
     let screen = tmux.wait_for("the tree again", |s| s.contains("s3-sync"));
     assert!(!screen.contains("SAVED"), "the whole screen drawn again:\n{screen}");
     wait_until(|| state().trim() == "1 0 1", "alternate screen, cursor hidden, mouse captured");
+    std::thread::sleep(Duration::from_millis(500));
+    assert_eq!(state().trim(), "1 0 1", "no second stop after one fg");
 
     // A stop from outside, as `kill -TSTP` sends.
     let pid: libc::pid_t = std::fs::read_to_string(tmp.path().join("pid")).expect("pid").trim().parse().expect("a pid");

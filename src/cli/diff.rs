@@ -218,7 +218,7 @@ fn repository_folder(repo: &Repo) -> Result<PathBuf, String> {
                 clean_line(&root.to_string_lossy()),
                 names.len(),
                 names.join(", "),
-                names.first().map(String::as_str).unwrap_or_default()
+                homes.first().map(|h| clean_line(&h.to_string_lossy())).unwrap_or_default()
             ))
         }
     }
@@ -251,9 +251,10 @@ enum Held {
 
 /// The Hermes home a repository's top holds in a folder of its own (a
 /// dotfiles repository's `.hermes/`, a deployment's `hermes/`): the one
-/// folder just below the top with a home's marks (`skills/`,
-/// `skill-bundles/`, `config.yaml`), when the top has none and no skill
-/// lies outside it but in its external dirs.
+/// folder just below the top that is a home (`skills/` or `skill-bundles/`
+/// in it, or external dirs its `config.yaml` names; a `config.yaml` alone
+/// may be anything's), when the top has no home's marks and no skill lies
+/// outside it but in its external dirs.
 fn held_home(root: &Path) -> Held {
     let marked = |dir: &Path| {
         ["skills", "skill-bundles"].iter().any(|d| dir.join(d).is_dir()) || dir.join("config.yaml").is_file()
@@ -261,6 +262,7 @@ fn held_home(root: &Path) -> Held {
     if marked(root) || root.join("SKILL.md").exists() {
         return Held::None;
     }
+    let env = Env::from_process();
     let (mut homes, mut others) = (Vec::new(), Vec::new());
     let Ok(entries) = std::fs::read_dir(root) else { return Held::None };
     for entry in entries.flatten() {
@@ -270,23 +272,47 @@ fn held_home(root: &Path) -> Held {
         if !entry.file_type().is_ok_and(|t| t.is_dir()) || (hidden && name != ".hermes") {
             continue;
         }
-        match marked(&path) {
-            true => homes.push(path),
-            false => others.push(path),
+        match marked(&path).then(|| home_external_dirs(&path, &env)).flatten() {
+            Some(external) => homes.push((path, external)),
+            None => others.push(path),
         }
     }
     if homes.len() > 1 {
+        let mut homes: Vec<PathBuf> = homes.into_iter().map(|(home, _)| home).collect();
         homes.sort();
         return Held::Several(homes);
     }
-    let Some(home) = homes.pop() else { return Held::None };
-    let external = crate::engine::home::Home::load(home.clone(), &Env::from_process()).external_dirs;
-    let external: Vec<PathBuf> = external.iter().map(|d| d.canonicalize().unwrap_or_else(|_| d.clone())).collect();
-    let its_own = |dir: &Path| external.iter().any(|e| e.starts_with(dir) || dir.starts_with(e));
-    match others.iter().any(|dir| !its_own(dir) && crate::open::shows_skills(dir)) {
+    let Some((home, external)) = homes.pop() else { return Held::None };
+    match others.iter().any(|dir| skills_outside(dir, &external)) {
         true => Held::None,
         false => Held::One(home),
     }
+}
+
+/// The external dirs of `dir`, a folder with a home's marks, when it is a
+/// home: it has `skills/` or `skill-bundles/`, or names external dirs.
+fn home_external_dirs(dir: &Path, env: &Env) -> Option<Vec<PathBuf>> {
+    let own = ["skills", "skill-bundles"].iter().any(|d| dir.join(d).is_dir());
+    let external = crate::engine::home::Home::load(dir.to_path_buf(), env).external_dirs;
+    let external: Vec<PathBuf> = external.iter().map(|d| d.canonicalize().unwrap_or_else(|_| d.clone())).collect();
+    (own || !external.is_empty()).then_some(external)
+}
+
+/// Whether `dir` holds a skill outside the folders of `external`.
+fn skills_outside(dir: &Path, external: &[PathBuf]) -> bool {
+    if external.iter().any(|e| dir.starts_with(e)) {
+        return false;
+    }
+    if !external.iter().any(|e| e.starts_with(dir)) {
+        return crate::open::holds_skill_md(dir);
+    }
+    // An external dir lies below: what else the folder holds.
+    let Ok(entries) = std::fs::read_dir(dir) else { return false };
+    dir.join("SKILL.md").is_file()
+        || entries.flatten().any(|entry| {
+            let visible = !entry.file_name().to_string_lossy().starts_with('.');
+            visible && entry.file_type().is_ok_and(|t| t.is_dir()) && skills_outside(&entry.path(), external)
+        })
 }
 
 /// Output flags that ask for two outputs at once, said rather than one

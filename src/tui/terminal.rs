@@ -82,11 +82,16 @@ pub fn on_job_control(continued: impl Fn() + Send + 'static) {
         let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGTSTP]) else {
             return;
         };
-        let spawned = std::thread::Builder::new().name("job control".into()).spawn(move || {
-            for _ in signals.forever() {
-                if stop_until_continued() {
-                    continued();
-                }
+        let spawned = std::thread::Builder::new().name("job control".into()).spawn(move || loop {
+            if signals.wait().count() == 0 {
+                continue;
+            }
+            let taken_again = stop_until_continued();
+            // Stops asked for before this one ended (Ctrl-z pressed twice)
+            // are this one: SIGCONT drops a stop the kernel still holds.
+            let _ = signals.pending().count();
+            if taken_again {
+                continued();
             }
         });
         STOPS_HANDLED.store(spawned.is_ok(), Ordering::SeqCst);
