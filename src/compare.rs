@@ -280,6 +280,8 @@ impl Overlaid<'_> {
 /// the two differ, the skill folders holding them (read from the
 /// revision's copy), and the revision's files there.
 struct Near {
+    /// The revision (its commit).
+    rev: String,
     changed: BTreeSet<String>,
     regions: BTreeSet<String>,
     wanted: Vec<git::TreeEntry>,
@@ -578,7 +580,7 @@ pub fn against_worktree<'a>(
     let mut tracked_skills: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (changed, rev, entries) in resolved {
         let entries = entries.unwrap_or_else(|| {
-            unseen.push(rev);
+            unseen.push(rev.clone());
             Vec::new()
         });
         let rooted = |rel: &String| rel.is_empty() || entries.iter().any(|e| e.path.starts_with(&format!("{rel}/")));
@@ -602,7 +604,7 @@ pub fn against_worktree<'a>(
         if wanted.iter().any(|e| e.mode == "120000") {
             return None;
         }
-        sides.push(Near { changed, regions, wanted, submodules, engine: None });
+        sides.push(Near { rev, changed, regions, wanted, submodules, engine: None });
     }
     // So may one lead to config.yaml, read as the working tree's in both
     // states where a revision's settings differ.
@@ -709,7 +711,7 @@ fn overlaid<'a>(
         // Git lists the ignored files while the revision's are written.
         let (copied, ignored) = std::thread::scope(|scope| {
             let ignored = scope.spawn(|| ignored_within(repo, &side.regions));
-            let copied = repo.write_entries(&side.wanted, copy.path());
+            let copied = repo.write_entries(&side.wanted, copy.path(), &side.rev);
             (copied, ignored.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic)))
         });
         let mut copied = copied.map_err(|e| e.to_string())?;
@@ -1054,7 +1056,7 @@ pub fn read_revision(
     entries.retain(|e| !sparse.contains(&e.path));
     repo.sized(&mut entries).map_err(|e| e.to_string())?;
     let dir = scratch_dir(&entries)?;
-    let mut written = repo.write_entries(&entries, dir.path()).map_err(|e| e.to_string())?;
+    let mut written = repo.write_entries(&entries, dir.path(), commit).map_err(|e| e.to_string())?;
     written.sparse = sparse.into_iter().collect();
     let ignored = repo.ignored(&[]).map_err(|e| e.to_string())?;
     repo.carry_ignored(&ignored, roots, dir.path(), &mut written);

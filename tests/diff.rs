@@ -2217,3 +2217,21 @@ fn skills_beside_an_external_dir_are_not_the_home_s() {
     let report = json_of(&diff_in(&repo, &["--json"]));
     assert_eq!(by_folder(&report).keys().cloned().collect::<Vec<_>>(), ["shared/other/loose"], "{report:#}");
 }
+
+/// A revision's files are converted by its own attributes, as a checkout
+/// of it reads them: not by an `ident` the working tree adds since.
+#[test]
+fn a_revision_is_converted_by_its_own_attributes() {
+    let (_tmp, repo) = new_repo("repo");
+    skill(&repo, "ident", "ident", "Carries its id.", "");
+    let with_id = std::fs::read_to_string(repo.join("ident/SKILL.md")).unwrap() + "Version: $Id$\n";
+    std::fs::write(repo.join("ident/SKILL.md"), with_id).unwrap();
+    std::fs::create_dir_all(repo.join("ident/references")).unwrap();
+    std::fs::write(repo.join("ident/references/notes.txt"), "Notes.\n").unwrap();
+    commit(&repo, "no attributes yet");
+    // Added since: the file checked out before keeps its `$Id$` unexpanded.
+    std::fs::write(repo.join(".gitattributes"), "ident/SKILL.md ident\n").unwrap();
+    std::fs::write(repo.join("ident/references/notes.txt"), "Notes, edited.\n").unwrap();
+    let out = diff_in(&repo, &["--exit-code"]);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
+}

@@ -678,8 +678,8 @@ impl Repo {
 
     /// Writes a tree's files ([`Repo::tree`], [`Repo::sized`]: a large
     /// file stands in as a sparse one of its size) into `dest`, an empty
-    /// folder of ours.
-    pub fn write_entries(&self, entries: &[TreeEntry], dest: &Path) -> Result<Written, GitError> {
+    /// folder of ours; `commit` is the revision they are of.
+    pub fn write_entries(&self, entries: &[TreeEntry], dest: &Path, commit: &str) -> Result<Written, GitError> {
         let mut written = Written::default();
         let mut wanted: Vec<&TreeEntry> = Vec::new();
         for entry in entries.iter().filter(|e| stays_inside(&e.path)) {
@@ -705,7 +705,7 @@ impl Repo {
         let pointers;
         (written.missing, pointers) = self.write_blobs(&wanted, dest)?;
         wanted.retain(|e| !written.missing.contains(&e.path));
-        self.convert_as_checkout(&wanted, dest)?;
+        self.convert_as_checkout(&wanted, dest, commit)?;
         super::lfs::smudge(self, pointers, dest, &mut written)?;
         Ok(written)
     }
@@ -714,15 +714,22 @@ impl Repo {
     /// `ident` and `working-tree-encoding` attributes), the files of
     /// `entries` their attributes name: [`Repo::write_blobs`] wrote the bytes
     /// git stores. Git converts them (`cat-file --filters`), one process
-    /// each; filter drivers stay unrun ([`quiet_settings`]).
-    fn convert_as_checkout(&self, entries: &[&TreeEntry], dest: &Path) -> Result<(), GitError> {
+    /// each; filter drivers stay unrun ([`quiet_settings`]). The attributes
+    /// are `commit`'s own, as a checkout of it reads them
+    /// (`GIT_ATTR_SOURCE`, git 2.42; an older git reads the working tree's).
+    fn convert_as_checkout(&self, entries: &[&TreeEntry], dest: &Path, commit: &str) -> Result<(), GitError> {
         let files: Vec<&TreeEntry> = entries.iter().copied().filter(|e| e.mode.starts_with("100")).collect();
         if files.is_empty() {
             return Ok(());
         }
         let args = ["check-attr", "-z", "--stdin", "ident", "working-tree-encoding"];
         let input: Vec<u8> = files.iter().flat_map(|e| e.path.bytes().chain([0])).collect();
-        let (child, feeder) = fed(&self.root, &args, input)?;
+        let at_commit = || {
+            let mut command = git(&self.root);
+            command.env("GIT_ATTR_SOURCE", commit);
+            command
+        };
+        let (child, feeder) = fed_command(at_commit().args(args), input)?;
         let output = child.wait_with_output().map_err(GitError::NoGit)?;
         let _ = feeder.join();
         if !output.status.success() {
@@ -737,8 +744,14 @@ impl Repo {
             .map(|f| String::from_utf8_lossy(f[0]).into_owned())
             .collect();
         for entry in files.into_iter().filter(|e| converted.contains(&e.path)) {
-            let content = run(&self.root, &["cat-file", "--filters", &format!("--path={}", entry.path), &entry.oid])?;
-            std::fs::write(dest.join(&entry.path), content)?;
+            let path = format!("--path={}", entry.path);
+            let output =
+                at_commit().args(["cat-file", "--filters", &path, &entry.oid]).output().map_err(GitError::NoGit)?;
+            if !output.status.success() {
+                let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
+                return Err(GitError::Failed { args: format!("cat-file --filters {path}"), message });
+            }
+            std::fs::write(dest.join(&entry.path), output.stdout)?;
         }
         Ok(())
     }
@@ -878,13 +891,16 @@ pub(super) fn fed(
     args: &[&str],
     input: Vec<u8>,
 ) -> Result<(std::process::Child, std::thread::JoinHandle<std::io::Result<()>>), GitError> {
-    let mut child = git(repo)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(GitError::NoGit)?;
+    fed_command(git(repo).args(args), input)
+}
+
+/// [`fed`], for a command made ready.
+fn fed_command(
+    command: &mut Command,
+    input: Vec<u8>,
+) -> Result<(std::process::Child, std::thread::JoinHandle<std::io::Result<()>>), GitError> {
+    let mut child =
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().map_err(GitError::NoGit)?;
     let mut stdin = child.stdin.take().expect("piped stdin");
     let feeder = std::thread::spawn(move || stdin.write_all(&input));
     Ok((child, feeder))
