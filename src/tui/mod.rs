@@ -64,7 +64,9 @@ const FIRST_SCAN_WAIT: Duration = Duration::from_millis(60);
 const NOTICE_TTL: Duration = Duration::from_secs(4);
 
 enum Message {
-    Input(Event),
+    /// An input event, and how many stops by job control there had been
+    /// when it was read.
+    Input(Event, u64),
     /// The watcher saw changes (or lost some: an overflow).
     FilesChanged(WatchEvent),
     /// The watches are set up (off the UI thread, after the first frame).
@@ -221,7 +223,7 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
         let _ = continued_tx.send(Message::Continued);
     });
     let input_tx = tx.clone();
-    let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev)).is_ok());
+    let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev, terminal::stops())).is_ok());
     let poller = app.layers.as_ref().and_then(|l| Some((l.db.clone()?, l.user.clone()))).map(|(db, user)| {
         let db_tx = tx.clone();
         db_feed::Poller::start(db, user, move |read| db_tx.send(Message::DbRead(Box::new(read))).is_ok())
@@ -245,7 +247,7 @@ pub fn run_headless(
     let input_tx = tx.clone();
     std::thread::spawn(move || {
         for event in events {
-            if input_tx.send(Message::Input(event)).is_err() {
+            if input_tx.send(Message::Input(event, 0)).is_err() {
                 return;
             }
         }
@@ -382,7 +384,10 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
         let mut effects = Vec::new();
         for m in messages {
             match m {
-                Message::Input(ev) => {
+                // A Ctrl-z read before a stop that has happened since is
+                // that stop's (pressed twice): none after `fg`.
+                Message::Input(ev, stops) if stops != terminal::stops() && is_ctrl_z(&ev) => {}
+                Message::Input(ev, _) => {
                     if app.notice.is_some() && matches!(ev, Event::Key(_)) {
                         app.notice = None;
                     }
@@ -575,6 +580,11 @@ pub fn first_frame(engine: Engine, setup: Setup, width: u16, height: u16) -> Str
         out.push('\n');
     }
     out
+}
+
+fn is_ctrl_z(event: &Event) -> bool {
+    use crossterm::event::{KeyCode, KeyModifiers};
+    matches!(event, Event::Key(k) if k.code == KeyCode::Char('z') && k.modifiers.contains(KeyModifiers::CONTROL))
 }
 
 fn run_effects(effects: &[Effect], app: &mut App, worker: &jobs::Worker) {

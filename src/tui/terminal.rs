@@ -8,7 +8,7 @@ use crossterm::terminal::{self, EnterAlternateScreen, LeaveAlternateScreen};
 use crossterm::{cursor, execute};
 use ratatui::Terminal;
 use std::io::{self, Stdout};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 pub type Term = Terminal<SgrBackend<Stdout>>;
@@ -27,6 +27,20 @@ static SCREEN: Mutex<()> = Mutex::new(());
 /// Whether SIGTSTP gives the terminal back before the process stops
 /// ([`on_job_control`]).
 static STOPS_HANDLED: AtomicBool = AtomicBool::new(false);
+
+/// Set from Ctrl-z's stop until the process continues: a second Ctrl-z
+/// read meanwhile (keys read apart on a busy machine) asks for no second
+/// stop, which would land after `fg`.
+static STOPPING: AtomicBool = AtomicBool::new(false);
+
+/// How many stops by job control the process has come back from.
+static STOPS: AtomicU64 = AtomicU64::new(0);
+
+/// How many stops by job control the process has come back from: an
+/// input event read before one is that stop's past.
+pub fn stops() -> u64 {
+    STOPS.load(Ordering::SeqCst)
+}
 
 fn screen() -> std::sync::MutexGuard<'static, ()> {
     SCREEN.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -90,6 +104,8 @@ pub fn on_job_control(continued: impl Fn() + Send + 'static) {
             // Stops asked for before this one ended (Ctrl-z pressed twice)
             // are this one: SIGCONT drops a stop the kernel still holds.
             let _ = signals.pending().count();
+            STOPS.fetch_add(1, Ordering::SeqCst);
+            STOPPING.store(false, Ordering::SeqCst);
             if taken_again {
                 continued();
             }
@@ -106,8 +122,15 @@ pub fn on_job_control(_continued: impl Fn() + Send + 'static) {}
 pub fn stop_job() -> bool {
     #[cfg(unix)]
     if STOPS_HANDLED.load(Ordering::SeqCst) {
+        if STOPPING.swap(true, Ordering::SeqCst) {
+            return true;
+        }
         // SAFETY: `kill` on our own process group; our handler takes it.
-        return unsafe { libc::kill(0, libc::SIGTSTP) } == 0;
+        let sent = unsafe { libc::kill(0, libc::SIGTSTP) } == 0;
+        if !sent {
+            STOPPING.store(false, Ordering::SeqCst);
+        }
+        return sent;
     }
     false
 }
@@ -117,35 +140,80 @@ pub fn stop_job() -> bool {
 #[cfg(unix)]
 fn stop_until_continued() -> bool {
     let _screen = screen();
-    if GIVEN_BACK.load(Ordering::SeqCst) {
+    if GIVEN_BACK.load(Ordering::SeqCst) || !continuable() {
         return false;
     }
     let held = HELD.load(Ordering::SeqCst);
     if held {
+        discard_typed_ahead();
         restore();
     }
-    stop_by_default();
-    held && enter().is_ok()
+    // SIGSTOP, not SIGTSTP's default action put back for a moment: a
+    // second SIGTSTP in that moment (Ctrl-z typed twice, the terminal's
+    // own once given back) would stop the process again after `fg`.
+    // SAFETY: `raise` stops the process until SIGCONT.
+    unsafe { libc::raise(libc::SIGSTOP) };
+    let taken_again = held && enter().is_ok();
+    super::input::release_after_stop();
+    taken_again
 }
 
-/// Stops the process by SIGTSTP's own default action, not SIGSTOP: the
-/// kernel then discards it where no shell could continue the process (an
-/// orphaned process group, such as a program a terminal runs directly),
-/// and this returns at once.
+/// Drops the keys typed and not yet read: meant for the browser, they
+/// would reach the shell while it is stopped, or the browser after `fg`
+/// (a second Ctrl-z, a second stop). Those the input thread read ahead go
+/// too, once it is held ([`super::input::hold_for_stop`]).
 #[cfg(unix)]
-fn stop_by_default() {
-    // SAFETY: zeroed `sigaction`s are valid; the default action is put in
-    // place for the time of one `raise` on this thread, then ours again.
-    unsafe {
-        let mut ours: libc::sigaction = std::mem::zeroed();
-        let mut default: libc::sigaction = std::mem::zeroed();
-        default.sa_sigaction = libc::SIG_DFL;
-        if libc::sigaction(libc::SIGTSTP, &default, &mut ours) != 0 {
-            return;
-        }
-        libc::raise(libc::SIGTSTP);
-        libc::sigaction(libc::SIGTSTP, &ours, std::ptr::null_mut());
+fn discard_typed_ahead() {
+    use std::os::fd::AsRawFd;
+    if super::input::hold_for_stop() {
+        let zero = std::time::Duration::ZERO;
+        while crossterm::event::poll(zero).unwrap_or(false) && crossterm::event::read().is_ok() {}
     }
+    // SAFETY: `isatty` and `tcflush` take a descriptor and change nothing
+    // but the terminal's unread input.
+    unsafe {
+        if libc::isatty(libc::STDIN_FILENO) == 1 {
+            libc::tcflush(libc::STDIN_FILENO, libc::TCIFLUSH);
+        } else if let Ok(tty) = std::fs::File::open("/dev/tty") {
+            libc::tcflush(tty.as_raw_fd(), libc::TCIFLUSH);
+        }
+    }
+}
+
+/// Whether a shell could continue the process once stopped: its process
+/// group is not orphaned, as far as its ancestors in the group tell (one's
+/// parent is in another group of the same session: a job-control shell).
+/// A program a terminal runs directly is in an orphaned group, where the
+/// kernel discards a terminal's stop too.
+#[cfg(unix)]
+fn continuable() -> bool {
+    // SAFETY: these calls read process ids and change nothing.
+    let (group, session, mut pid) = unsafe { (libc::getpgrp(), libc::getsid(0), libc::getpid()) };
+    for _ in 0..64 {
+        let Some(parent) = parent_of(pid).filter(|&p| p > 0) else { return false };
+        // SAFETY: as above; an error (-1) matches no group or session.
+        let (parent_group, parent_session) = unsafe { (libc::getpgid(parent), libc::getsid(parent)) };
+        if parent_group != group {
+            return parent_session == session;
+        }
+        pid = parent;
+    }
+    false
+}
+
+/// The parent of `pid`: ours from the system, another's from `/proc`
+/// (Linux; elsewhere none).
+#[cfg(unix)]
+fn parent_of(pid: libc::pid_t) -> Option<libc::pid_t> {
+    // SAFETY: reads this process's id.
+    if pid == unsafe { libc::getpid() } {
+        // SAFETY: reads this process's parent's id.
+        return Some(unsafe { libc::getppid() });
+    }
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // `PID (COMMAND) STATE PPID …`: the command may hold spaces and `)`.
+    let after = stat.get(stat.rfind(')')? + 1..)?;
+    after.split_whitespace().nth(1)?.parse().ok()
 }
 
 /// Restores the terminal before a panic message is printed.
