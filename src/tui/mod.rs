@@ -459,7 +459,6 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
             effects.extend(follow_changes(app, &pending, &tx));
             dirty = true;
         }
-        let mut stopped_in_turn = false;
         for effect in effects {
             match effect {
                 Effect::Quit => return Ok(()),
@@ -485,10 +484,7 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                     app.notice = Some(copy_notice(&text, &what, clipboard::copy(&text)));
                     dirty = true;
                 }
-                // One stop for keys read together (Ctrl-z pressed twice).
-                Effect::Stop if stopped_in_turn => {}
                 Effect::Stop => {
-                    stopped_in_turn = true;
                     if !host.stop_job() {
                         app.notice = Some("Ctrl-z: no job control here to come back from (q quits)".into());
                         dirty = true;

@@ -28,11 +28,6 @@ static SCREEN: Mutex<()> = Mutex::new(());
 /// ([`on_job_control`]).
 static STOPS_HANDLED: AtomicBool = AtomicBool::new(false);
 
-/// Set from Ctrl-z's stop until the process continues: a second Ctrl-z
-/// read meanwhile (keys read apart on a busy machine) asks for no second
-/// stop, which would land after `fg`.
-static STOPPING: AtomicBool = AtomicBool::new(false);
-
 /// How many stops by job control the process has come back from.
 static STOPS: AtomicU64 = AtomicU64::new(0);
 
@@ -101,11 +96,11 @@ pub fn on_job_control(continued: impl Fn() + Send + 'static) {
                 continue;
             }
             let taken_again = stop_until_continued();
-            // Stops asked for before this one ended (Ctrl-z pressed twice)
-            // are this one: SIGCONT drops a stop the kernel still holds.
-            let _ = signals.pending().count();
+            // Counted first: a Ctrl-z read before this stop and handled
+            // from now on is dropped as this stop's; one handled until now
+            // asked for a stop that is this one, dropped here.
             STOPS.fetch_add(1, Ordering::SeqCst);
-            STOPPING.store(false, Ordering::SeqCst);
+            let _ = signals.pending().count();
             if taken_again {
                 continued();
             }
@@ -122,15 +117,8 @@ pub fn on_job_control(_continued: impl Fn() + Send + 'static) {}
 pub fn stop_job() -> bool {
     #[cfg(unix)]
     if STOPS_HANDLED.load(Ordering::SeqCst) {
-        if STOPPING.swap(true, Ordering::SeqCst) {
-            return true;
-        }
         // SAFETY: `kill` on our own process group; our handler takes it.
-        let sent = unsafe { libc::kill(0, libc::SIGTSTP) } == 0;
-        if !sent {
-            STOPPING.store(false, Ordering::SeqCst);
-        }
-        return sent;
+        return unsafe { libc::kill(0, libc::SIGTSTP) } == 0;
     }
     false
 }

@@ -324,11 +324,16 @@ fn said(message: &str) -> String {
 
 /// Runs `git ARGS` in `repo`, its standard output on success.
 pub(super) fn run(repo: &Path, args: &[&str]) -> Result<Vec<u8>, GitError> {
-    let output = git(repo).args(args).output().map_err(GitError::NoGit)?;
-    if output.status.success() {
-        return Ok(output.stdout);
+    succeeded(git(repo).args(args).output().map_err(GitError::NoGit)?, args.join(" "))
+}
+
+/// A git command's standard output when it succeeded, else what it said
+/// (`args` naming the command).
+fn succeeded(output: std::process::Output, args: String) -> Result<Vec<u8>, GitError> {
+    match output.status.success() {
+        true => Ok(output.stdout),
+        false => Err(GitError::Failed { args, message: String::from_utf8_lossy(&output.stderr).trim().to_owned() }),
     }
-    Err(GitError::Failed { args: args.join(" "), message: String::from_utf8_lossy(&output.stderr).trim().to_owned() })
 }
 
 /// One entry of `git diff-index -z`'s raw output (no renames: one path).
@@ -732,12 +737,9 @@ impl Repo {
         let (child, feeder) = fed_command(at_commit().args(args), input)?;
         let output = child.wait_with_output().map_err(GitError::NoGit)?;
         let _ = feeder.join();
-        if !output.status.success() {
-            let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-            return Err(GitError::Failed { args: args.join(" "), message });
-        }
+        let listed = succeeded(output, args.join(" "))?;
         // `PATH NUL ATTRIBUTE NUL VALUE NUL` for each path and attribute.
-        let fields: Vec<&[u8]> = output.stdout.split(|&b| b == 0).collect();
+        let fields: Vec<&[u8]> = listed.split(|&b| b == 0).collect();
         let converted: BTreeSet<String> = fields
             .chunks_exact(3)
             .filter(|f| f[2] != b"unspecified" && f[2] != b"unset")
@@ -747,11 +749,7 @@ impl Repo {
             let path = format!("--path={}", entry.path);
             let output =
                 at_commit().args(["cat-file", "--filters", &path, &entry.oid]).output().map_err(GitError::NoGit)?;
-            if !output.status.success() {
-                let message = String::from_utf8_lossy(&output.stderr).trim().to_owned();
-                return Err(GitError::Failed { args: format!("cat-file --filters {path}"), message });
-            }
-            std::fs::write(dest.join(&entry.path), output.stdout)?;
+            std::fs::write(dest.join(&entry.path), succeeded(output, format!("cat-file --filters {path}"))?)?;
         }
         Ok(())
     }
