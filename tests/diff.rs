@@ -2235,3 +2235,35 @@ fn a_revision_is_converted_by_its_own_attributes() {
     let out = diff_in(&repo, &["--exit-code"]);
     assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+/// An external dir's skills are shown to a person (text, `--stat`, a
+/// pull-request comment) from the home, as config.yaml names the dir, not
+/// by this checkout's absolute folders (a CI runner's); JSON keeps them.
+#[test]
+fn an_external_dir_s_skills_are_shown_from_the_home() {
+    let (_tmp, repo) = new_repo("repo");
+    std::fs::create_dir_all(repo.join("hermes")).unwrap();
+    std::fs::write(repo.join("hermes/config.yaml"), "skills:\n  external_dirs: [../shared]\n").unwrap();
+    skill(&repo.join("hermes"), "skills/devops/deploy", "deploy", "Deploy the app.", "");
+    skill(&repo, "shared/team/lint", "lint", "Lint the code base.", "");
+    skill(&repo, "shared/team/keys", "keys", "Rotate API keys.", "");
+    commit(&repo, "a home and its external dir");
+    skill(&repo, "shared/team/lint", "lint", "Lint the code base, strictly.", "");
+    std::fs::create_dir_all(repo.join("shared/ops")).unwrap();
+    std::fs::rename(repo.join("shared/team/keys"), repo.join("shared/ops/keys")).unwrap();
+    let real = repo.canonicalize().unwrap();
+    for args in [&[][..], &["--stat"], &["--format", "markdown"]] {
+        let out = diff_in(&repo, args);
+        let text = String::from_utf8_lossy(&out.stdout);
+        // The messages name the folders as the agent gets them: absolute.
+        let row = text.lines().find(|l| l.starts_with("~ lint") || l.contains("| `lint` |"));
+        let row = row.unwrap_or_else(|| panic!("{args:?}: {text}"));
+        assert!(row.contains("../shared/team/lint"), "{args:?}: {row}");
+        assert!(!row.contains(&real.display().to_string()), "{args:?}: no absolute folder: {row}");
+    }
+    let moved = String::from_utf8_lossy(&diff_in(&repo, &[]).stdout).into_owned();
+    assert!(moved.contains("../shared/team/keys") && moved.contains("../shared/ops/keys"), "{moved}");
+    let report = json_of(&diff_in(&repo, &["--json"]));
+    let folders = by_folder(&report);
+    assert!(folders.contains_key(&format!("{}/shared/team/lint", real.display())), "JSON keeps absolute: {folders:?}");
+}

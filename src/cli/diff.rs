@@ -399,6 +399,9 @@ pub fn run(global: &GlobalArgs, args: &DiffArgs) -> i32 {
     let from = json!({"rev": span.from_name, "commit": span.from});
     let to = json!({"rev": span.to_name, "commit": span.to});
     let format = if global.json { DiffFormat::Json } else { args.format.unwrap_or_default() };
+    if format != DiffFormat::Json {
+        report = report.shown_from(&folder, &root);
+    }
     super::max_chars_unused("diff", args.max_chars, format == DiffFormat::Markdown && !args.stat);
     let mut out = io::BufWriter::new(io::stdout().lock());
     let titles = (&span.from_name[..], &span.to_name[..]);

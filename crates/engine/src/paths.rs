@@ -187,6 +187,23 @@ pub fn relative_to<'a>(path: &'a Path, base: &Path) -> Option<&'a Path> {
     path.strip_prefix(base).ok()
 }
 
+/// `path` (absolute) as reached from `base` (absolute), climbing out of
+/// it with `..` where it lies elsewhere (`/r/ext/a` from `/r/home` is
+/// `../ext/a`); lexical, as config.yaml names an external dir beside the
+/// home. None when either is relative.
+pub fn climbed_to(path: &Path, base: &Path) -> Option<String> {
+    if !path.is_absolute() || !base.is_absolute() {
+        return None;
+    }
+    let (path, base) = (normalize(path), normalize(base));
+    let (ours, theirs): (Vec<_>, Vec<_>) = (path.components().collect(), base.components().collect());
+    let shared = ours.iter().zip(&theirs).take_while(|(a, b)| a == b).count();
+    let climbs = std::iter::repeat("..".to_owned()).take(theirs.len() - shared);
+    let rest = ours[shared..].iter().map(|c| c.as_os_str().to_string_lossy().into_owned());
+    let parts: Vec<String> = climbs.chain(rest).collect();
+    Some(if parts.is_empty() { ".".to_owned() } else { parts.join("/") })
+}
+
 /// A relative path as a `/`-joined string (what Python's `str()` prints).
 pub fn rel_string(path: &Path) -> String {
     // Most paths are already written so (joined by us): no component to
@@ -693,6 +710,17 @@ pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_path_is_climbed_to_from_a_folder_beside_it() {
+        let climbed = |path: &str, base: &str| climbed_to(Path::new(path), Path::new(base));
+        assert_eq!(climbed("/r/ext/a", "/r/home").as_deref(), Some("../ext/a"));
+        assert_eq!(climbed("/r/home/skills/a", "/r/home").as_deref(), Some("skills/a"));
+        assert_eq!(climbed("/r/home", "/r/home").as_deref(), Some("."));
+        assert_eq!(climbed("/x/y", "/r/home/deep").as_deref(), Some("../../../x/y"));
+        assert_eq!(climbed("/r/./ext/a", "/r/home/").as_deref(), Some("../ext/a"));
+        assert_eq!(climbed("ext/a", "/r/home"), None, "a relative path is left as it is");
+    }
+
     use super::*;
 
     #[test]

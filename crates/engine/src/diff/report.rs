@@ -6,6 +6,7 @@ use crate::context::Context;
 use crate::cost::Size;
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
+use std::path::Path;
 
 /// How a skill changed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -533,6 +534,39 @@ impl DiffReport {
         let count = |k: ChangeKind| self.skills.iter().filter(|s| s.change == k).count();
         [ChangeKind::Added, ChangeKind::Removed, ChangeKind::Moved, ChangeKind::Renamed, ChangeKind::Modified]
             .map(|k| (k, count(k)))
+    }
+
+    /// The report as a person reads it: a folder or file shown by its
+    /// absolute path (a skill of an external dir) that lies in `top` (the
+    /// repository) is shown from `home` instead (`../ext/tools/deploy`), as
+    /// config.yaml names the dir, not by where this checkout happens to be
+    /// (a CI runner's folders in a pull-request comment). JSON keeps the
+    /// absolute paths.
+    pub fn shown_from(mut self, home: &Path, top: &Path) -> DiffReport {
+        let climb = |text: &mut String| {
+            let path = Path::new(text.as_str());
+            if path.is_absolute() && crate::paths::strip_prefix(path, top).is_some() {
+                if let Some(climbed) = crate::paths::climbed_to(path, home) {
+                    *text = climbed;
+                }
+            }
+        };
+        let climb_findings = |changes: &mut FindingChanges| {
+            changes.new.iter_mut().chain(&mut changes.fixed).for_each(|f| climb(&mut f.file));
+        };
+        for skill in &mut self.skills {
+            climb(&mut skill.folder);
+            climb_findings(&mut skill.findings);
+            for field in skill.fields.iter_mut().filter(|f| f.field == "folder") {
+                for side in [&mut field.before, &mut field.after] {
+                    if let Json::String(text) = side {
+                        climb(text);
+                    }
+                }
+            }
+        }
+        climb_findings(&mut self.home_findings);
+        self
     }
 
     pub fn to_json(&self, from: Json, to: Json) -> Json {
