@@ -322,6 +322,17 @@ fn cases() -> Vec<Case> {
             vec![s("skills/a/SKILL.md", ok_skill("a", "", "")), s("config.yaml", "skills:\n  disabled: []\n".into())],
         ),
         (
+            "hermes-shell-timeout-invalid",
+            vec![
+                s("skills/a/SKILL.md", ok_skill("a", "", "")),
+                s("config.yaml", "skills:\n  inline_shell: true\n  inline_shell_timeout: soon\n".into()),
+            ],
+            vec![
+                s("skills/a/SKILL.md", ok_skill("a", "", "")),
+                s("config.yaml", "skills:\n  inline_shell: true\n  inline_shell_timeout: 30\n".into()),
+            ],
+        ),
+        (
             "bundle-member-disabled",
             vec![
                 s("skills/good/SKILL.md", ok_skill("good", "", "")),
@@ -379,6 +390,8 @@ fn every_rule_triggers_and_stays_quiet() {
         "hermes-dangling-symlink",
         "hermes-symlink-sandbox",
         "hermes-unreadable",
+        // Needs a .env that is not UTF-8: `an_unreadable_env_is_named`.
+        "hermes-env-unreadable",
         // Needs another user than root: tests/bad_input.rs covers it.
         "hermes-unreadable-folder",
         // Needs a file over 64 MiB or not UTF-8: covered below.
@@ -462,6 +475,39 @@ fn a_config_hermes_reads_as_empty_is_named() {
     let clean =
         findings(&[("skills/a/SKILL.md", &ok_skill("a", "", "")), ("config.yaml", "skills:\n  disabled: []\n")]);
     assert!(!has(&clean, "hermes-config-ignored"));
+}
+
+/// A `.env` Hermes cannot read fails every `skill_view`: named once, at
+/// the file.
+#[test]
+fn an_unreadable_env_is_named() {
+    for fixture in ["env_unreadable", "env_folder"] {
+        let engine = common::Scenario::fixture(fixture).engine();
+        let found = engine.check_catalog(&engine.catalog(), &Progress::default());
+        let hits: Vec<_> = found.iter().filter(|f| f.rule == "hermes-env-unreadable").collect();
+        assert_eq!(hits.len(), 1, "{fixture}: {found:?}");
+        assert!(hits[0].path.ends_with(".env") && hits[0].message.ends_with("every skill_view fails with this"));
+    }
+    let clean = findings(&[("skills/a/SKILL.md", &ok_skill("a", "", "")), (".env", "A=1\n")]);
+    assert!(!has(&clean, "hermes-env-unreadable"));
+}
+
+/// A timeout `int()` cannot read fails every message while inline shell
+/// is on; off, Hermes never reads it.
+#[test]
+fn an_inline_shell_timeout_hermes_cannot_read_is_named() {
+    let home = |config: &str| findings(&[("skills/a/SKILL.md", &ok_skill("a", "", "")), ("config.yaml", config)]);
+    let found = home("skills:\n  inline_shell: true\n  inline_shell_timeout: 2.5s\n");
+    let f = found.iter().find(|f| f.rule == "hermes-shell-timeout-invalid").expect("finding");
+    assert_eq!((&*f.rel_path, f.line), ("config.yaml", Some(3)));
+    assert!(f.message.contains("invalid literal for int() with base 10: '2.5s'"), "{f:?}");
+    for fine in [
+        "skills:\n  inline_shell: false\n  inline_shell_timeout: 2.5s\n",
+        "skills:\n  inline_shell: true\n  inline_shell_timeout: ' 1_0 '\n",
+        "skills:\n  inline_shell: true\n  inline_shell_timeout: 0\n",
+    ] {
+        assert!(!has(&home(fine), "hermes-shell-timeout-invalid"), "{fine}");
+    }
 }
 
 #[test]

@@ -93,9 +93,11 @@ impl Env {
         self.var(name).filter(|v| !v.is_empty())
     }
 
-    /// `env_var_enabled(name)`: `1`, `true`, `yes`, `on` (any case, trimmed).
+    /// `env_var_enabled(name)`: `1`, `true`, `yes`, `on` (any case, stripped
+    /// as Python strips: `\x1c`–`\x1f` too).
     pub fn enabled(&self, name: &str) -> bool {
-        self.var(name).is_some_and(|v| matches!(v.trim().to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on"))
+        let on = |v: &str| matches!(crate::py::py_strip(v).to_ascii_lowercase().as_str(), "1" | "true" | "yes" | "on");
+        self.var(name).is_some_and(on)
     }
 
     pub fn set(&mut self, name: &str, value: &str) {
@@ -214,5 +216,7 @@ mod tests {
         assert!(e.enabled("G"));
         assert!(!e.enabled("H"));
         assert!(!e.enabled("MISSING"));
+        let python_blanks = Env::with_vars([("G", "\x1f1\x1c")], Os::Linux);
+        assert!(python_blanks.enabled("G"), "str.strip() takes \\x1c-\\x1f too");
     }
 }

@@ -24,6 +24,10 @@ pub struct Home {
     pub external_dirs: Vec<PathBuf>,
     /// `HERMES_HOME/.env`, parsed.
     pub dotenv: IndexMap<String, String>,
+    /// Why `.env`, which is there, cannot be read (`str(e)` of Hermes'
+    /// `load_env`: not UTF-8, a folder, unreadable): every `skill_view`
+    /// then fails with it, and every message built from one.
+    pub dotenv_problem: Option<String>,
     /// Why config.yaml could not be used, if it could not.
     pub config_problem: Option<String>,
     /// config.yaml's text, where there is one to read: the lines findings
@@ -61,8 +65,18 @@ impl Home {
         };
         let merged_config = merged_config(&config_path, &raw_config, config_problem.is_some(), env);
         let external_dirs = external_dirs(&root, &skills_dir, &raw_config, env);
-        let dotenv = read_dotenv(&root.join(".env"));
-        Home { root, skills_dir, raw_config, merged_config, external_dirs, dotenv, config_problem, config_text }
+        let (dotenv, dotenv_problem) = read_dotenv(&root.join(".env"));
+        Home {
+            root,
+            skills_dir,
+            raw_config,
+            merged_config,
+            external_dirs,
+            dotenv,
+            dotenv_problem,
+            config_problem,
+            config_text,
+        }
     }
 
     /// This home as it is but for its config.yaml, which holds `config`
@@ -85,6 +99,7 @@ impl Home {
             merged_config,
             external_dirs,
             dotenv: self.dotenv.clone(),
+            dotenv_problem: self.dotenv_problem.clone(),
             config_problem,
             config_text,
         }
@@ -280,12 +295,17 @@ fn external_dirs(root: &Path, skills_dir: &Path, raw: &Map, env: &Env) -> Vec<Pa
 }
 
 /// `load_env()`: `KEY=value` lines, `export ` allowed, quotes stripped.
-fn read_dotenv(path: &Path) -> IndexMap<String, String> {
+/// `load_env()`: the variables of `.env`, or, where it is there (`exists()`
+/// follows links) but cannot be read as UTF-8 text, why not.
+fn read_dotenv(path: &Path) -> (IndexMap<String, String>, Option<String>) {
     let mut vars = IndexMap::new();
-    let Ok(bytes) = fs::read(path) else {
-        return vars;
+    if fs::metadata(path).is_err() {
+        return (vars, None);
+    }
+    let text = match super::source::read_text(path) {
+        Ok(text) => text,
+        Err(e) => return (vars, Some(e.message().to_owned())),
     };
-    let text = super::source::universal_newlines(String::from_utf8_lossy(&bytes).into_owned());
     for line in text.split('\n') {
         let line = crate::py::py_strip(line);
         if line.is_empty() || line.starts_with('#') || !line.contains('=') {
@@ -296,7 +316,7 @@ fn read_dotenv(path: &Path) -> IndexMap<String, String> {
         let value = crate::py::py_strip_chars(crate::py::py_strip(value), &['"', '\'']);
         vars.insert(crate::py::py_strip(key).to_owned(), value.to_owned());
     }
-    vars
+    (vars, None)
 }
 
 #[cfg(test)]
@@ -379,10 +399,30 @@ mod tests {
         let t = tempfile::tempdir().unwrap();
         let p = t.path().join(".env");
         fs::write(&p, "# c\nexport A=\"1\"\nB = two \nEMPTY=\nnoeq\n").unwrap();
-        let vars = read_dotenv(&p);
+        let (vars, problem) = read_dotenv(&p);
+        assert_eq!(problem, None);
         assert_eq!(vars["A"], "1");
         assert_eq!(vars["B"], "two");
         assert_eq!(vars["EMPTY"], "");
         assert!(!vars.contains_key("noeq"));
+    }
+
+    /// A `.env` Hermes cannot read is a problem it raises, not variables
+    /// read in part; one that is not there is none.
+    #[test]
+    fn an_unreadable_dotenv_is_a_problem() {
+        let t = tempfile::tempdir().unwrap();
+        let p = t.path().join(".env");
+        fs::write(&p, b"GOOD=1\n\xff\xfe=2\n").unwrap();
+        let (vars, problem) = read_dotenv(&p);
+        assert!(vars.is_empty());
+        assert_eq!(problem.as_deref(), Some("'utf-8' codec can't decode byte 0xff in position 7: invalid start byte"));
+        fs::remove_file(&p).unwrap();
+        fs::create_dir(&p).unwrap();
+        let (_, problem) = read_dotenv(&p);
+        assert_eq!(problem, Some(format!("[Errno 21] Is a directory: '{}'", p.display())));
+        assert_eq!(read_dotenv(&t.path().join("none")), (IndexMap::new(), None));
+        std::os::unix::fs::symlink(t.path().join("gone"), t.path().join("dangling")).unwrap();
+        assert_eq!(read_dotenv(&t.path().join("dangling")), (IndexMap::new(), None), "exists() is false");
     }
 }

@@ -29,26 +29,65 @@ impl PreprocessConfig {
         let inline_shell = cfg.get("inline_shell").is_some_and(Value::truthy);
         let timeout = match cfg.get("inline_shell_timeout").filter(|v| v.truthy()) {
             None => Ok(10),
-            Some(Value::Int(i)) => Ok(*i),
-            Some(Value::Bool(b)) => Ok(i64::from(*b)),
-            Some(Value::Float(f)) => Ok(f.trunc() as i64),
-            Some(Value::Str(s)) => py_strip(s).parse::<i64>().map_err(|_| {
-                PyError::value_error(format!("invalid literal for int() with base 10: {}", py_str_repr(s)))
-            }),
-            Some(other) => Err(PyError::type_error(format!(
-                "int() argument must be a string, a bytes-like object or a real number, not '{}'",
-                kind(other)
-            ))),
+            Some(value) => py_int(value),
         };
         PreprocessConfig { template_vars, inline_shell, timeout }
     }
 }
 
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Seq(_) => "list",
-        Value::Map(_) => "dict",
-        _ => "NoneType",
+/// Python's `int(value)`, an integer beyond `i64` held at its bound (a
+/// timeout that large fails alike: [`py_timeout_failure`]).
+fn py_int(value: &Value) -> Result<i64, PyError> {
+    let not_a_number = |kind: &str| {
+        PyError::type_error(format!(
+            "int() argument must be a string, a bytes-like object or a real number, not '{kind}'"
+        ))
+    };
+    let text = |s: &str| {
+        crate::py::int_text_saturating(s)
+            .ok_or_else(|| PyError::value_error(format!("invalid literal for int() with base 10: {}", py_str_repr(s))))
+    };
+    match value {
+        Value::Int(i) => Ok(*i),
+        Value::BigInt(digits) => Ok(if digits.starts_with('-') { i64::MIN } else { i64::MAX }),
+        Value::Bool(b) => Ok(i64::from(*b)),
+        Value::Float(f) if f.is_nan() => Err(PyError::value_error("cannot convert float NaN to integer")),
+        Value::Float(f) if f.is_infinite() => {
+            Err(PyError::new("OverflowError", "cannot convert float infinity to integer"))
+        }
+        // Saturating: past `i64` any timeout fails alike.
+        Value::Float(f) => Ok(f.trunc() as i64),
+        Value::Str(s) => text(s),
+        Value::Bytes(b) => match std::str::from_utf8(b) {
+            Ok(s) => crate::py::int_text_saturating(s).ok_or_else(|| {
+                PyError::value_error(format!("invalid literal for int() with base 10: {}", crate::py::py_bytes_repr(b)))
+            }),
+            Err(_) => Err(PyError::value_error(format!(
+                "invalid literal for int() with base 10: {}",
+                crate::py::py_bytes_repr(b)
+            ))),
+        },
+        Value::Null => Err(not_a_number("NoneType")),
+        Value::Date(_) => Err(not_a_number("datetime.date")),
+        Value::DateTime(_) => Err(not_a_number("datetime.datetime")),
+        Value::Seq(_) => Err(not_a_number("list")),
+        Value::Tuple(_) => Err(not_a_number("tuple")),
+        Value::Set(_) => Err(not_a_number("set")),
+        Value::Map(_) => Err(not_a_number("dict")),
+    }
+}
+
+/// Why Python's `subprocess.run` fails with a timeout of `seconds`, once the
+/// snippet is started (it is then killed): its wait polls with the time left
+/// in milliseconds, which its clock holds as nanoseconds in 64 bits, and
+/// `poll()` takes as a C `int`.
+fn py_timeout_failure(seconds: i64) -> Option<&'static str> {
+    const NANOSECONDS_HELD: i64 = i64::MAX / 1_000_000_000;
+    const MILLISECONDS_POLLED: i64 = i32::MAX as i64 / 1000;
+    match seconds {
+        s if s > NANOSECONDS_HELD => Some("timestamp too large to convert to C _PyTime_t"),
+        s if s > MILLISECONDS_POLLED => Some("timeout is too large"),
+        _ => None,
     }
 }
 
@@ -123,6 +162,10 @@ pub fn expand_inline_shell(content: &str, cwd: Option<&Path>, timeout: i64) -> S
 /// `run_inline_shell`: `bash -c`, stdin closed, stdout (else stderr) with
 /// trailing newlines removed, capped at 4000 characters.
 pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> String {
+    // Hermes starts the snippet and kills it at once: not run here.
+    if let Some(why) = py_timeout_failure(timeout) {
+        return format!("[inline-shell error: {why}]");
+    }
     let mut cmd = Command::new("bash");
     cmd.arg("-c").arg(command).stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped());
     if let Some(dir) = cwd {
@@ -147,11 +190,11 @@ pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> Stri
     };
     let out_reader = read_all(stdout.map(|p| Box::new(p) as Box<dyn Read + Send>));
     let err_reader = read_all(stderr.map(|p| Box::new(p) as Box<dyn Read + Send>));
-    let deadline = Instant::now() + Duration::from_secs(timeout.max(1) as u64);
+    let deadline = Instant::now().checked_add(Duration::from_secs(timeout.max(1) as u64));
     loop {
         match child.try_wait() {
             Ok(Some(_)) => break,
-            Ok(None) if Instant::now() >= deadline => {
+            Ok(None) if deadline.is_some_and(|d| Instant::now() >= d) => {
                 let _ = child.kill();
                 let _ = child.wait();
                 return format!("[inline-shell timeout after {timeout}s: {command}]");
@@ -160,8 +203,14 @@ pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> Stri
             Err(e) => return format!("[inline-shell error: {e}]"),
         }
     }
-    let stdout = String::from_utf8_lossy(&out_reader.join().unwrap_or_default()).into_owned();
-    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    // `text=True`: each stream decoded strictly, its line ends made `\n`.
+    let decoded =
+        |bytes: Vec<u8>| crate::source::decode(bytes).map(|text| text.replace("\r\n", "\n").replace('\r', "\n"));
+    let (stdout, stderr) =
+        match (decoded(out_reader.join().unwrap_or_default()), decoded(err_reader.join().unwrap_or_default())) {
+            (Ok(stdout), Ok(stderr)) => (stdout, stderr),
+            (Err(e), _) | (_, Err(e)) => return format!("[inline-shell error: {}]", e.message()),
+        };
     let mut output = stdout.trim_end_matches('\n').to_owned();
     if output.is_empty() && !stderr.is_empty() {
         output = stderr.trim_end_matches('\n').to_owned();
@@ -272,6 +321,53 @@ mod tests {
     #[test]
     fn shell_timeout_marker() {
         assert_eq!(run_inline_shell("sleep 5", None, 1), "[inline-shell timeout after 1s: sleep 5]");
+    }
+
+    /// `int(inline_shell_timeout)` as Python reads each kind of value.
+    #[test]
+    fn timeouts_are_read_as_python_int_reads_them() {
+        let timeout = |yaml: &str| {
+            let config = crate::yaml::load(&format!("inline_shell_timeout: {yaml}\n")).expect("yaml");
+            PreprocessConfig::from_skills(Some(&config)).timeout.map_err(|e| (e.kind, e.message))
+        };
+        assert_eq!(timeout("5"), Ok(5));
+        assert_eq!(timeout("' 1_0 '"), Ok(10));
+        assert_eq!(timeout("2.9"), Ok(2));
+        assert_eq!(timeout("0"), Ok(10), "falsy: `or 10`");
+        assert_eq!(timeout("100000000000000000000000000000"), Ok(i64::MAX));
+        assert_eq!(timeout("'-100000000000000000000000000000'"), Ok(i64::MIN));
+        let err = |yaml: &str| timeout(yaml).unwrap_err();
+        assert_eq!(err(".nan"), ("ValueError", "cannot convert float NaN to integer".into()));
+        assert_eq!(err(".inf"), ("OverflowError", "cannot convert float infinity to integer".into()));
+        assert_eq!(err("'2.5'"), ("ValueError", "invalid literal for int() with base 10: '2.5'".into()));
+        let not_a_number =
+            |kind: &str| format!("int() argument must be a string, a bytes-like object or a real number, not '{kind}'");
+        assert_eq!(err("2024-01-01").1, not_a_number("datetime.date"));
+        assert_eq!(err("[1]").1, not_a_number("list"));
+        assert_eq!(err("{a: 1}").1, not_a_number("dict"));
+    }
+
+    /// A timeout Python's clock or `poll()` cannot hold fails as there,
+    /// the snippet not run; none panics.
+    #[test]
+    fn timeouts_past_python_s_clock_fail_as_there() {
+        assert_eq!(run_inline_shell("echo hi", None, 2_147_483), "hi");
+        assert_eq!(run_inline_shell("echo hi", None, 2_147_484), "[inline-shell error: timeout is too large]");
+        let too_large = "[inline-shell error: timestamp too large to convert to C _PyTime_t]";
+        assert_eq!(run_inline_shell("echo hi", None, 9_223_372_037), too_large);
+        assert_eq!(run_inline_shell("echo hi", None, i64::MAX), too_large);
+        assert_eq!(run_inline_shell("echo hi", None, i64::MIN), "hi", "max(1, timeout)");
+    }
+
+    /// Output decoded as `text=True` decodes it: strictly, line ends made `\n`.
+    #[test]
+    fn output_is_decoded_as_python_text_mode() {
+        assert_eq!(run_inline_shell("printf 'a\\r\\nb\\rc'", None, 5), "a\nb\nc");
+        assert_eq!(
+            run_inline_shell("printf '\\377x'", None, 5),
+            "[inline-shell error: 'utf-8' codec can't decode byte 0xff in position 0: invalid start byte]"
+        );
+        assert_eq!(run_inline_shell("printf 'e\\r\\n' >&2", None, 5), "e");
     }
 
     #[test]

@@ -250,6 +250,18 @@ pub fn json_int(v: &Json) -> Option<i64> {
 /// `int(text)`: blanks around, a sign, ASCII digits with single
 /// underscores between them.
 pub fn int_text(text: &str) -> Option<i64> {
+    let t = int_literal(text)?;
+    t.replace('_', "").parse().ok()
+}
+
+/// [`int_text`], an integer beyond `i64` held at its bound.
+pub fn int_text_saturating(text: &str) -> Option<i64> {
+    let t = int_literal(text)?;
+    Some(t.replace('_', "").parse().unwrap_or(if t.starts_with('-') { i64::MIN } else { i64::MAX }))
+}
+
+/// `text` stripped, when it is an integer `int()` reads.
+fn int_literal(text: &str) -> Option<&str> {
     let t = py_strip(text);
     let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
     let well_formed = !digits.is_empty()
@@ -257,7 +269,7 @@ pub fn int_text(text: &str) -> Option<i64> {
         && !digits.ends_with('_')
         && !digits.contains("__")
         && digits.bytes().all(|b| b.is_ascii_digit() || b == b'_');
-    well_formed.then(|| t.replace('_', "").parse().ok()).flatten()
+    well_formed.then_some(t)
 }
 
 /// `float(value)` as Python gives it, `None` where it raises.

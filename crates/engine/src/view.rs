@@ -328,6 +328,10 @@ impl Engine {
         if let Some(e) = ready.view_error {
             return py_exception(e);
         }
+        // `load_env()` comes next in Hermes, and raises the same for every skill.
+        if let Some(problem) = &self.home.dotenv_problem {
+            return json!({"error": problem, "success": false});
+        }
         let skill_dir_str = found.skill_dir.as_deref().map(paths::path_string);
         let runtime_dir = found.skill_dir.as_deref().map(|d| self.runtime_path(d).path);
         let shown_dir = found.skill_dir.as_deref().map(|d| self.shown_skill_dir(d));

@@ -44,6 +44,17 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         };
         sink.add("hermes-unreadable-folder", None, msg);
     }
+    if let Some(problem) = &engine.home.dotenv_problem {
+        let dotenv = engine.home.root.join(".env");
+        let mut sink = Sink {
+            findings: &mut *findings,
+            skill_md: None,
+            skill_name: None,
+            rel_path: relative(&dotenv, roots),
+            path: dotenv.as_path().into(),
+        };
+        sink.add("hermes-env-unreadable", None, format!("{problem}: every skill_view fails with this"));
+    }
     let config = engine.home.config_path();
     let first = findings.len();
     let mut sink = Sink {
@@ -62,6 +73,14 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         sink.add("hermes-config-ignored", None, format!("{why}: Hermes uses none of its settings"));
     }
 
+    let shell = crate::preprocess::PreprocessConfig::from_skills(engine.home.merged_skills());
+    if let (true, Err(e)) = (shell.inline_shell, &shell.timeout) {
+        sink.add(
+            "hermes-shell-timeout-invalid",
+            config_line(&text, "inline_shell_timeout"),
+            format!("inline_shell_timeout: {}: every skill's message fails to build", e.message),
+        );
+    }
     let Some(skills) = engine.home.raw_skills() else { return };
     let names: HashSet<String> = catalog
         .skills

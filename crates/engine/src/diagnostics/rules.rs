@@ -162,6 +162,12 @@ rules! {
     "H033", "hermes-config-ignored", Error, "config.yaml is not YAML Hermes can use",
         "Fix it: Hermes reads a config.yaml that does not parse, or is not a mapping, as empty, so every skills setting in it (disabled, external_dirs, template_vars, ...) is silently ignored.",
         "skills:\n  disabled: [old-skill";
+    "H034", "hermes-env-unreadable", Error, "a .env Hermes cannot read",
+        "Save .env as UTF-8 text (a file): Hermes reads it for every skill_view, so while it fails no skill loads, no slash command or bundle runs, and nothing is preloaded.",
+        "API_KEY=caf\\xe9  # Latin-1, not UTF-8";
+    "H035", "hermes-shell-timeout-invalid", Error, "an inline_shell_timeout Hermes cannot read as an integer",
+        "Give a whole number of seconds: with inline_shell on, Hermes reads it with int() as it builds every /name, bundle and preloaded message, and each fails while it raises.",
+        "skills:\n  inline_shell: true\n  inline_shell_timeout: 2.5s";
     "B001", "bundle-unparseable", Error, "a bundle file Hermes skips",
         "Fix the YAML: a bundle needs a mapping with a non-empty `skills` list and a name that makes a slug.",
         "skills: [a";
