@@ -156,17 +156,51 @@ impl Env {
         out
     }
 
-    /// `os.path.expanduser` for `~` and `~/...` (other users' homes are kept).
+    /// `os.path.expanduser`: `~` and `~/...` from `HOME`, `~name/...` from
+    /// the user database (kept as written when there is no such user).
     pub fn expand_user(&self, text: &str) -> String {
-        if text == "~" || text.starts_with("~/") {
-            if let Some(home) = self.home_dir() {
-                let home = home.to_string_lossy();
-                let home = if text.len() > 1 { home.trim_end_matches('/') } else { &home };
-                return format!("{home}{}", &text[1..]);
+        let Some(after) = text.strip_prefix('~') else { return text.to_owned() };
+        let (user, rest) = after.split_at(after.find('/').unwrap_or(after.len()));
+        let home = match user {
+            "" => self.home_dir().map(|h| h.to_string_lossy().into_owned()),
+            name => user_home(name),
+        };
+        match home {
+            Some(home) => {
+                let joined = format!("{}{rest}", home.trim_end_matches('/'));
+                if joined.is_empty() {
+                    "/".to_owned()
+                } else {
+                    joined
+                }
             }
+            None => text.to_owned(),
         }
-        text.to_owned()
     }
+}
+
+/// `pwd.getpwnam(name).pw_dir`, none when there is no such user.
+#[cfg(unix)]
+fn user_home(name: &str) -> Option<String> {
+    let name = std::ffi::CString::new(name).ok()?;
+    // SAFETY: a zeroed `passwd` is a valid out-parameter; `getpwnam_r` writes
+    // strings only into `buf`, whose size it is told, and sets `found` to
+    // the record or null.
+    unsafe {
+        let mut record: libc::passwd = std::mem::zeroed();
+        let mut found: *mut libc::passwd = std::ptr::null_mut();
+        let mut buf = vec![0 as libc::c_char; 16 * 1024];
+        let code = libc::getpwnam_r(name.as_ptr(), &mut record, buf.as_mut_ptr(), buf.len(), &mut found);
+        if code != 0 || found.is_null() || record.pw_dir.is_null() {
+            return None;
+        }
+        Some(std::ffi::CStr::from_ptr(record.pw_dir).to_string_lossy().into_owned())
+    }
+}
+
+#[cfg(not(unix))]
+fn user_home(_name: &str) -> Option<String> {
+    None
 }
 
 /// `hermes_constants.is_container()`.
@@ -207,7 +241,11 @@ mod tests {
         assert_eq!(e.expand_user("~/x"), "/home/u/x");
         assert_eq!(e.expand_user("~"), "/home/u");
         assert_eq!(e.expand_user("a/~/x"), "a/~/x");
-        assert_eq!(e.expand_user("~bob/x"), "~bob/x");
+        assert_eq!(e.expand_user("~no-such-user-here/x"), "~no-such-user-here/x");
+        // Another user's home, from the user database (root's is `/root`
+        // on most systems; whatever it is, `~root` is not kept as written).
+        let root = user_home("root").expect("a root user");
+        assert_eq!(e.expand_user("~root/x"), format!("{}/x", root.trim_end_matches('/')));
     }
 
     #[test]
