@@ -307,6 +307,9 @@ fn sarif_is_valid_sarif_2_1_0() {
     let missing = results.iter().find(|r| r["ruleId"] == "H025").expect("a result");
     let location = &missing["locations"][0]["physicalLocation"];
     assert_eq!(location["artifactLocation"]["uri"], "skills/deploy/SKILL.md");
+    assert_eq!(location["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    let root = format!("file://{}/", repo.root.display());
+    assert_eq!(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], root.as_str());
     assert_eq!(location["region"]["startLine"], 5);
     assert!(location["region"]["startColumn"].as_u64().is_some());
     let index = missing["ruleIndex"].as_u64().expect("index") as usize;
@@ -318,6 +321,41 @@ fn sarif_is_valid_sarif_2_1_0() {
     assert_eq!(out.status.code(), Some(0));
     let sarif: Json = serde_json::from_slice(&out.stdout).expect("JSON");
     assert!(validator.is_valid(&sarif));
+}
+
+/// A skill of an external dir outside the repository is named in the CI
+/// formats by its absolute path (a `file:` URI in SARIF), never as a path
+/// of the repository, where GitHub would place it on another file.
+#[test]
+fn files_outside_the_repository_are_named_by_absolute_paths() {
+    let repo = Repo::new();
+    let outside = tempfile::tempdir().expect("tmp");
+    let ext = outside.path().canonicalize().expect("canon").join("ext");
+    let broken = skill("deploy", "Run ${SKILL_DIR}/x.sh now.\n");
+    repo.write("home/skills/x/deploy/SKILL.md", &broken);
+    std::fs::create_dir_all(ext.join("x/deploy")).expect("mkdir");
+    std::fs::write(ext.join("x/deploy/SKILL.md"), broken.replace("name: deploy", "name: deploy2")).expect("write");
+    repo.write("home/config.yaml", &format!("skills:\n  external_dirs: [{}]\n", ext.display()));
+    let only = ["--select", "H024", "--min-severity", "warning"];
+    let github = stdout(&repo.check_at("home", &[&["--format", "github"][..], &only].concat()));
+    let outside_file = ext.join("x/deploy/SKILL.md");
+    assert!(github.contains("file=home/skills/x/deploy/SKILL.md,"), "{github}");
+    let escaped = outside_file.display().to_string().replace(':', "%3A").replace(',', "%2C");
+    assert!(github.contains(&format!("file={escaped},")), "{github}");
+    assert!(!github.contains("file=x/deploy/SKILL.md"), "no path the repository may hold: {github}");
+    let out = repo.check_at("home", &[&["--format", "sarif"][..], &only].concat());
+    let sarif: Json = serde_json::from_slice(&out.stdout).expect("JSON");
+    let uris: Vec<(String, Json)> = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            let at = &r["locations"][0]["physicalLocation"]["artifactLocation"];
+            (at["uri"].as_str().expect("uri").to_owned(), at["uriBaseId"].clone())
+        })
+        .collect();
+    assert!(uris.contains(&("home/skills/x/deploy/SKILL.md".into(), Json::from("%SRCROOT%"))), "{uris:?}");
+    assert!(uris.contains(&(format!("file://{}", outside_file.display()), Json::Null)), "{uris:?}");
 }
 
 #[test]
@@ -363,6 +401,12 @@ fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
             assert!(md.contains("<code>skills/s00/SKILL.md</code>"), "{md}");
         }
     }
+    // A limit the summary alone passes: every file left out, and the note
+    // says the comment is over it, not under.
+    let md = stdout(&repo.check(&["--format", "markdown", "--max-chars", "200"]));
+    assert!(md.chars().count() > 200 && !md.contains("<details>"), "{md}");
+    assert!(md.contains("> 40 files' findings left out, the summary alone is longer than the 200 characters"), "{md}");
+    assert!(!md.contains("under 200"), "{md}");
     // Given to another format, the limit is said to do nothing.
     let text = repo.check(&["--max-chars", "900"]);
     assert!(stderr(&text).contains("--max-chars applies to --format markdown only"), "{}", stderr(&text));

@@ -376,6 +376,12 @@ fn markdown_stays_under_a_comment_limit_and_says_what_it_left_out() {
     assert!(rows < 30 && !md.contains("<details>"), "{md}");
     assert!(md.contains(&format!("{} rows of the table", 30 - rows)), "{md}");
     assert!(md.contains("the details of 30 skills"), "{md}");
+    // Below the summary itself: over the limit, and said so, in characters.
+    let out = diff_in(&repo, &["--format", "markdown", "--max-chars", "100"]);
+    let md = String::from_utf8(out.stdout).unwrap();
+    assert!(md.contains("> Left out as the summary alone is longer than the 100 characters"), "{md}");
+    let note = format!("the comment's summary alone takes {} characters", md.chars().count());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(&note), "{note}");
     // Given to another format, the limit is said to do nothing.
     let json = diff_in(&repo, &["--json", "--max-chars", "1200"]);
     let said = String::from_utf8_lossy(&json.stderr);

@@ -929,11 +929,9 @@ fn cell(text: &str) -> String {
 /// leaves room for (a message diff too long is left out first).
 fn write_markdown(report: &DiffReport, titles: (&str, &str), limit: Option<usize>, out: &mut Out) -> io::Result<()> {
     let comment = markdown(report, titles, limit);
-    if let Some(limit) = limit.filter(|&limit| comment.len() > limit) {
-        say(format_args!(
-            "note: the comment's summary alone takes {} characters, more than --max-chars {limit}",
-            comment.len()
-        ));
+    let chars = comment.chars().count();
+    if let Some(limit) = limit.filter(|&limit| chars > limit) {
+        say(format_args!("note: the comment's summary alone takes {chars} characters, more than --max-chars {limit}"));
     }
     out.write_all(comment.as_bytes())
 }
@@ -1046,11 +1044,11 @@ fn markdown(report: &DiffReport, (from, to): (&str, &str), limit: Option<usize>)
         if diffs > 0 {
             parts.push(counted(diffs, "message diff", "message diffs"));
         }
-        format!(
-            "> Left out to keep this comment under {} characters (`--max-chars`): {}; `skillscope diff` of these revisions shows them all.\n",
-            cut.limit,
-            parts.join("; "),
-        )
+        let why = match cut.over {
+            true => format!("as the summary alone is longer than the {} characters `--max-chars` allows", cut.limit),
+            false => format!("to keep this comment under {} characters (`--max-chars`)", cut.limit),
+        };
+        format!("> Left out {why}: {}; `skillscope diff` of these revisions shows them all.\n", parts.join("; "))
     })
 }
 

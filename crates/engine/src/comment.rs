@@ -29,6 +29,9 @@ pub struct Cut {
     pub limit: usize,
     pub shortened: Vec<(&'static str, usize)>,
     pub left_out: Vec<(&'static str, usize)>,
+    /// The kept text alone (with the note) is longer than the limit: the
+    /// comment is over it all the same, which the note must not deny.
+    pub over: bool,
 }
 
 impl Cut {
@@ -117,7 +120,7 @@ impl Comment {
                 }
             }
         }
-        let mut cut = Cut { limit, ..Cut::default() };
+        let mut cut = Cut { limit, over: total > budget, ..Cut::default() };
         let mut text = String::with_capacity(limit);
         for (part, form) in self.parts.into_iter().zip(forms) {
             match (part, form) {

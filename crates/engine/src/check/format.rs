@@ -50,8 +50,10 @@ impl Paths {
         Paths { repo_root: start.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf) }
     }
 
-    /// A finding's file for CI: relative to the repository root with `/`,
-    /// else as the text output names it.
+    /// A finding's file for CI: relative to the repository root with `/`;
+    /// a file outside the repository (an external dir elsewhere) by its
+    /// absolute path, which no file of the repository can be mistaken
+    /// for; outside any repository, as the text output names it.
     pub fn of(&self, f: &Finding) -> String {
         let resolved;
         let path = if f.path.is_absolute() {
@@ -60,9 +62,11 @@ impl Paths {
         } else {
             &f.path
         };
-        match self.repo_root.as_deref().and_then(|root| path.strip_prefix(root).ok()) {
-            Some(rel) => crate::paths::rel_string(rel),
-            None => f.rel_path.to_string(),
+        let Some(root) = self.repo_root.as_deref() else { return f.rel_path.to_string() };
+        match path.strip_prefix(root) {
+            Ok(rel) => crate::paths::rel_string(rel),
+            Err(_) if path.is_absolute() => crate::paths::path_string(path),
+            Err(_) => f.rel_path.to_string(),
         }
     }
 }
@@ -204,11 +208,8 @@ pub fn sarif(report: &Report, paths: &Paths) -> Json {
         .findings
         .iter()
         .map(|f| {
-            let mut location = json!({
-                "physicalLocation": {
-                    "artifactLocation": {"uri": uri_path(&paths.of(f))},
-                }
-            });
+            let mut location =
+                json!({"physicalLocation": {"artifactLocation": artifact_location(&paths.of(f), paths)}});
             if let Some(line) = f.line {
                 let mut region = json!({"startLine": line});
                 if let Some(col) = f.column {
@@ -228,18 +229,41 @@ pub fn sarif(report: &Report, paths: &Paths) -> Json {
             result
         })
         .collect();
+    let mut run = json!({
+        "tool": {"driver": {
+            "name": "skillscope",
+            "version": env!("CARGO_PKG_VERSION"),
+            "rules": driver_rules,
+        }},
+        "results": results,
+    });
+    if let Some(root) = &paths.repo_root {
+        let root = format!("{}/", file_uri(&crate::paths::path_string(root)).trim_end_matches('/'));
+        run["originalUriBaseIds"] = json!({SOURCE_ROOT: {"uri": root}});
+    }
     json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "skillscope",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": driver_rules,
-            }},
-            "results": results,
-        }],
+        "runs": [run],
     })
+}
+
+/// The base id of paths relative to the repository's root.
+const SOURCE_ROOT: &str = "%SRCROOT%";
+
+/// A SARIF `artifactLocation`: relative to the repository's root (its
+/// base id named), an absolute path as a `file:` URI.
+fn artifact_location(path: &str, paths: &Paths) -> Json {
+    match (path.starts_with('/'), paths.repo_root.is_some()) {
+        (true, _) => json!({"uri": file_uri(path)}),
+        (false, true) => json!({"uri": uri_path(path), "uriBaseId": SOURCE_ROOT}),
+        (false, false) => json!({"uri": uri_path(path)}),
+    }
+}
+
+/// An absolute path as a `file:` URI.
+fn file_uri(path: &str) -> String {
+    format!("file://{}", uri_path(path))
 }
 
 /// A relative path as a URI reference: each segment percent-encoded.
@@ -300,11 +324,12 @@ fn markdown(report: &Report, paths: &Paths, limit: Option<usize>) -> String {
         i += same.len();
     }
     comment.fit(limit, |cut| {
-        format!(
-            "> {} left out to keep this comment under {} characters (`--max-chars`): `skillscope check` lists them all.\n",
-            crate::comment::counted(cut.left_out_of("file"), "file's findings", "files' findings"),
-            cut.limit,
-        )
+        let left_out = crate::comment::counted(cut.left_out_of("file"), "file's findings", "files' findings");
+        let why = match cut.over {
+            true => format!("the summary alone is longer than the {} characters `--max-chars` allows", cut.limit),
+            false => format!("to keep this comment under {} characters (`--max-chars`)", cut.limit),
+        };
+        format!("> {left_out} left out, {why}: `skillscope check` lists them all.\n")
     })
 }
 
