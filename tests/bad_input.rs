@@ -59,6 +59,37 @@ fn home() -> (tempfile::TempDir, PathBuf) {
     (t, h)
 }
 
+/// [`run_with_deadline`] for output larger than a pipe holds: written to
+/// files, read once the command ends.
+fn run_into_files(args: &[&str], deadline: Duration) -> std::process::Output {
+    let (stdout, stderr) = (tempfile::tempfile().expect("file"), tempfile::tempfile().expect("file"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(args)
+        .stdout(stdout.try_clone().expect("clone"))
+        .stderr(stderr.try_clone().expect("clone"))
+        .spawn()
+        .expect("spawn");
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if start.elapsed() > deadline {
+            let _ = child.kill();
+            panic!("skillscope {args:?} did not finish within {deadline:?}");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let read = |mut file: fs::File| {
+        use std::io::{Read, Seek};
+        let mut bytes = Vec::new();
+        file.rewind().expect("rewind");
+        file.read_to_end(&mut bytes).expect("read");
+        bytes
+    };
+    std::process::Output { status, stdout: read(stdout), stderr: read(stderr) }
+}
+
 /// Runs the CLI with a deadline; a hang fails the test instead of blocking it.
 fn run_with_deadline(args: &[&str], deadline: Duration) -> std::process::Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_skillscope"))
@@ -330,4 +361,49 @@ fn nesting_without_end_is_refused_quickly() {
     let out = run_with_deadline(&["--home", &home, "check", "--json"], Duration::from_secs(10));
     let findings = String::from_utf8_lossy(&out.stdout);
     assert_eq!(findings.matches("nesting deeper than 1000 levels").count(), 2, "{findings}");
+}
+
+/// Text from files and from the command line reaches the terminal without
+/// its escapes, in every command's text output; a name too long for a
+/// column is cut, not a panic.
+#[test]
+fn outputs_carry_no_escape_sequences_and_long_names_fit() {
+    let (_t, home) = home();
+    let h = home.to_str().expect("utf-8 home");
+    write(&home.join("skills/dev/x/SKILL.md"), b"---\nname: \"x\\e[31m\"\ndescription: d\n---\nbody\n");
+    let long = format!("---\nname: {}\ndescription: d\n---\nbody\n", "n".repeat(70_000));
+    write(&home.join("skills/dev/long/SKILL.md"), long.as_bytes());
+    write(&home.join("skills/dev/s\x1b[2Jk/SKILL.md"), b"---\ndescription: d\n---\nRun ${SKILL_DIR}/x.sh\n");
+    write(&home.join("skills/.usage.json"), br#"{"x": {"state": "\u001b[2J\u001b[31mpwned"}}"#);
+    write(&home.join("skillscope.toml"), b"[check]\nselect = [\"\x1b[31mX\"]\n");
+    let deadline = Duration::from_secs(60);
+    let runs: [&[&str]; 6] = [
+        &["--home", h, "cost"],
+        &["--home", h, "cost", "--loaded"],
+        &["--home", h, "lifecycle"],
+        &["--home", h, "check", "--isolated", "--format", "github", "--min-severity", "info"],
+        &["--home", h, "check", "--config", &format!("{h}/skillscope.toml")],
+        &["--home", h, "invoke", "/x\x1b[31m"],
+    ];
+    for args in runs {
+        let out = run_into_files(args, deadline);
+        assert!(out.status.code().is_some_and(|c| c != 101), "{args:?}: {out:?}");
+        for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+            assert!(!bytes.contains(&0x1b), "{args:?} {stream}: {}", String::from_utf8_lossy(bytes));
+        }
+    }
+}
+
+/// A path that is not UTF-8 is written as every answer writes it (U+FFFD),
+/// not the end of a JSON document.
+#[test]
+fn lifecycle_json_holds_a_path_that_is_not_utf8() {
+    use std::os::unix::ffi::OsStrExt;
+    let (_t, home) = home();
+    let folder = home.join("skills/dev").join(std::ffi::OsStr::from_bytes(b"a\xff"));
+    write(&folder.join("SKILL.md"), b"---\nname: a\ndescription: d\n---\nbody\n");
+    let out =
+        run_with_deadline(&["--home", home.to_str().expect("utf-8"), "lifecycle", "--json"], Duration::from_secs(60));
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert!(doc.to_string().contains("a\u{fffd}/SKILL.md"), "{doc}");
 }

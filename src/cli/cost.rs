@@ -1,6 +1,6 @@
 //! `skillscope cost`: what the skills cost the agent's prompt.
 
-use super::output::{print_serialized, Out};
+use super::output::{fit, pad, print_serialized, Out};
 use super::prompt::IndexArgs;
 use super::{EXIT_ANSWER_ERROR, EXIT_OK};
 use crate::engine::cost::{CostReport, CostRequest, Size, Tokenizer};
@@ -10,6 +10,10 @@ use crate::engine::Engine;
 use crate::sanitize::clean_line;
 use std::collections::BTreeSet;
 use std::io;
+use unicode_width::UnicodeWidthStr;
+
+/// The widest a name column grows: a longer name is cut with `…`.
+const NAME_WIDTH: usize = 48;
 
 /// Skills and categories the text output lists.
 const SHOWN: usize = 15;
@@ -71,15 +75,15 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
     }
     if !report.categories.is_empty() {
         writeln!(out, "\nCategories, most tokens first:")?;
-        let width = report.categories.iter().take(SHOWN).map(|c| c.category.chars().count()).max().unwrap_or(0);
+        let width = report.categories.iter().take(SHOWN).map(|c| c.category.width()).max().unwrap_or(0).min(NAME_WIDTH);
         let biggest = report.categories.first().map_or(1, |c| c.size.tokens.max(1));
         for c in report.categories.iter().take(SHOWN) {
             let bar = "█".repeat((c.size.tokens * 20).div_ceil(biggest).min(20));
             let names_only = if c.demoted { " (names only)" } else { "" };
             writeln!(
                 out,
-                "  {:<width$}  {:>4} skill{}  {:>8} chars  {:>7} tokens  {bar}{names_only}",
-                clean_line(&c.category),
+                "  {}  {:>4} skill{}  {:>8} chars  {:>7} tokens  {bar}{names_only}",
+                pad(&fit(&clean_line(&c.category), width), width),
                 c.skills,
                 if c.skills == 1 { " " } else { "s" },
                 thousands(c.size.chars),
@@ -93,21 +97,22 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
     let offered_skills: Vec<_> = report.skills.iter().filter(|s| s.offered).collect();
     if !offered_skills.is_empty() {
         writeln!(out, "\nSkills, most tokens in the index first:")?;
-        let width = offered_skills.iter().take(SHOWN).map(|s| s.name.chars().count()).max().unwrap_or(0);
+        let width = offered_skills.iter().take(SHOWN).map(|s| s.name.width()).max().unwrap_or(0).min(NAME_WIDTH);
         for s in offered_skills.iter().take(SHOWN) {
             let loaded = match &s.loaded {
                 Some(l) if l.error.is_some() => "   loaded: skill_view fails".to_owned(),
                 Some(l) => {
-                    let message =
-                        l.message.map_or(String::new(), |m| format!(", /{}: {} tokens", s.name, thousands(m.tokens)));
+                    let message = l.message.map_or(String::new(), |m| {
+                        format!(", /{}: {} tokens", clean_line(&s.name), thousands(m.tokens))
+                    });
                     format!("   loaded: {} tokens{message}", thousands(l.view.tokens))
                 }
                 None => String::new(),
             };
             writeln!(
                 out,
-                "  {:<width$}  {:>6} chars  {:>5} tokens  {}{loaded}",
-                clean_line(&s.name),
+                "  {}  {:>6} chars  {:>5} tokens  {}{loaded}",
+                pad(&fit(&clean_line(&s.name), width), width),
                 thousands(s.index.chars),
                 thousands(s.index.tokens),
                 clean_line(&s.category),

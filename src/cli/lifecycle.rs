@@ -62,7 +62,7 @@ pub fn run(
             out,
             "{} ({}{pin}{}{managed})",
             clean_line(&s.name),
-            s.state,
+            clean_line(&s.state),
             if s.external { ", external" } else { "" },
         )?;
         writeln!(out, "  provenance {} (Hermes); our reading: {}", s.provenance, clean_line(&s.origin()))?;

@@ -93,7 +93,8 @@ pub fn fit(text: &str, width: usize) -> String {
     out
 }
 
-fn pad(text: &str, width: usize) -> String {
+/// `text` padded with spaces to `width` columns.
+pub fn pad(text: &str, width: usize) -> String {
     let w = text.width();
     format!("{text}{}", " ".repeat(width.saturating_sub(w)))
 }

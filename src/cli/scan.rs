@@ -24,7 +24,7 @@ pub fn skill_folder(engine: &Engine, name: &str) -> Result<PathBuf, NoSuchSkill>
 
 /// A `scan NAME` that names no skill folder of the home.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("no skill named {0} (give a path to scan a folder)")]
+#[error("no skill named {} (give a path to scan a folder)", crate::sanitize::clean_line(.0))]
 pub struct NoSuchSkill(pub String);
 
 /// Findings a scan prints without `--all`.
@@ -35,7 +35,7 @@ pub const SHOWN_FINDINGS: usize = 50;
 /// a script cannot give).
 pub fn run(path: &Path, origin: &Origin, force: bool, all: bool, json: bool, out: &mut Out) -> io::Result<i32> {
     if !path.exists() {
-        eprintln!("skillscope: {}: no such skill folder or file", path.display());
+        eprintln!("skillscope: {}: no such skill folder or file", crate::sanitize::clean_line(&path.to_string_lossy()));
         return Ok(EXIT_USAGE);
     }
     let result = scan::scan_skill(path, origin);

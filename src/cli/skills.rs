@@ -116,7 +116,7 @@ pub fn invoke(engine: &Engine, key: &str, instruction: &[String], json: bool, ou
     } else {
         match &message {
             Some(m) => writeln!(out, "{}", clean(m))?,
-            None => eprintln!("skillscope: Hermes builds no skill message for {key}"),
+            None => eprintln!("skillscope: Hermes builds no skill message for {}", crate::sanitize::clean_line(&key)),
         }
     }
     Ok(code)

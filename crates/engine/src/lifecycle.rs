@@ -77,6 +77,7 @@ pub struct SkillLife {
     pub due: Option<String>,
     pub why: String,
     /// Its SKILL.md.
+    #[serde(serialize_with = "lossy_path")]
     pub path: PathBuf,
     /// The hub's record of it: source and trust level, when installed from a hub.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -115,6 +116,7 @@ pub struct Archived {
     pub name: String,
     /// The `name:` of its SKILL.md, when it has one.
     pub skill_name: Option<String>,
+    #[serde(serialize_with = "lossy_path")]
     pub path: PathBuf,
     pub archived_at: Option<String>,
     /// `latest_activity_at` of its record: its last use before the archive.
@@ -280,6 +282,13 @@ fn parent_name(skill_md: &Path) -> String {
 
 /// Every `SKILL.md` below `dir` as `dir.rglob("SKILL.md")` gives them,
 /// less excluded paths.
+/// A path as JSON text, a byte that is not UTF-8 shown as U+FFFD (as
+/// every answer shows it): serde refuses such a path, midway through the
+/// document.
+fn lossy_path<S: serde::Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&paths::path_string(path))
+}
+
 fn skill_files(dir: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = paths::rglob(dir, "SKILL.md")
         .into_iter()

@@ -163,7 +163,8 @@ fn github(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<()>
             Severity::Warning => "warning",
             Severity::Info => "notice",
         };
-        let mut props = vec![format!("file={}", escape_property(&paths.of(f)))];
+        // A control character in a file name reaches no terminal raw.
+        let mut props = vec![format!("file={}", escape_property(&crate::sanitize::clean(&paths.of(f))))];
         if let Some(line) = f.line {
             props.push(format!("line={line}"));
             if let Some(col) = f.column {

@@ -27,7 +27,7 @@ pub struct UnknownRule {
 
 impl fmt::Display for UnknownRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rule `{}`", self.given)?;
+        write!(f, "unknown rule `{}`", crate::sanitize::clean_line(&self.given))?;
         match self.closest.as_slice() {
             [] => write!(f, " (`skillscope check --list-rules` shows them all)"),
             names => {
