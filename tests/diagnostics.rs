@@ -477,6 +477,22 @@ fn a_config_hermes_reads_as_empty_is_named() {
     assert!(!has(&clean, "hermes-config-ignored"));
 }
 
+/// A name many skills share names a few of the others in each finding and
+/// counts the rest: output grows with the skills, not with their square.
+#[test]
+fn a_name_many_skills_share_names_a_few() {
+    let files: Vec<(String, String)> =
+        (0..8).map(|i| (format!("skills/c{i}/dup/SKILL.md"), ok_skill("dup", "", ""))).collect();
+    let files: Vec<(&str, &str)> = files.iter().map(|(p, t)| (p.as_str(), t.as_str())).collect();
+    let found = findings(&files);
+    let collisions: Vec<&Finding> = found.iter().filter(|f| f.rule == "hermes-name-collision").collect();
+    assert_eq!(collisions.len(), 8, "{found:?}");
+    for f in collisions {
+        assert_eq!(f.message.matches("/SKILL.md").count(), 5, "{}", f.message);
+        assert!(f.message.contains(" and 2 more ("), "{}", f.message);
+    }
+}
+
 /// A `.env` Hermes cannot read fails every `skill_view`: named once, at
 /// the file.
 #[test]

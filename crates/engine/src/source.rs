@@ -67,11 +67,30 @@ pub fn line_column_at(text: &str, byte: usize) -> (usize, usize) {
     (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
 }
 
-/// The 1-based column (in characters) of the first non-blank character of
-/// line `line` of `text`: where a finding about the whole line points.
-pub fn first_column_of_line(text: &str, line: usize) -> usize {
-    let Some(l) = text.split('\n').nth(line.saturating_sub(1)) else { return 1 };
-    l.chars().take_while(|c| c.is_whitespace()).count() + 1
+/// Where each line of a text starts: [`line_column_at`] for many places
+/// in one text, each found without counting the lines before it again.
+pub struct LineStarts(Vec<usize>);
+
+impl LineStarts {
+    pub fn of(text: &str) -> LineStarts {
+        LineStarts(std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect())
+    }
+
+    /// [`line_column_at`] of `byte` of `text` (the text indexed).
+    pub fn line_column_at(&self, text: &str, byte: usize) -> (usize, usize) {
+        let mut byte = byte.min(text.len());
+        while !text.is_char_boundary(byte) {
+            byte -= 1;
+        }
+        let line = self.0.partition_point(|&start| start <= byte);
+        let start = self.0[line - 1];
+        (line, text[start..byte].chars().count() + 1)
+    }
+}
+
+/// The 1-based column of a line's first character that is not blank.
+pub fn first_column(line: &str) -> usize {
+    line.chars().take_while(|c| c.is_whitespace()).count() + 1
 }
 
 /// Reads `path` fully, decodes it as UTF-8 and translates newlines as
@@ -234,6 +253,16 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Lines indexed once place every byte as counting them does.
+    #[test]
+    fn line_starts_agree_with_counting() {
+        let text = "ab\n\nçé\nlast";
+        let lines = LineStarts::of(text);
+        for byte in 0..=text.len() + 2 {
+            assert_eq!(lines.line_column_at(text, byte), line_column_at(text, byte), "byte {byte}");
+        }
+    }
 
     #[test]
     fn decode_messages_match_python() {

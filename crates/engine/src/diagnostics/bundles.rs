@@ -32,8 +32,9 @@ pub(crate) fn check(ctx: &Context, roots: &[PathBuf], findings: &mut Vec<Finding
     for ((key, bundle), members) in bundles.iter().zip(&members) {
         let text = crate::source::read_text(&bundle.path).unwrap_or_default();
         // A member's finding points at its name, where the file first has it.
+        let lines = crate::source::LineStarts::of(&text);
         let at = |id: &str| match memchr::memmem::find(text.as_bytes(), id.as_bytes()) {
-            Some(byte) => crate::source::line_column_at(&text, byte),
+            Some(byte) => lines.line_column_at(&text, byte),
             None => (1, 1),
         };
         let first = findings.len();

@@ -49,6 +49,18 @@ pub(crate) fn key_line(text: &str, key: &str) -> Option<usize> {
     text.lines().take_while_inclusive_fence().position(|l| l.starts_with(&format!("{key}:"))).map(|i| i + 1)
 }
 
+/// [`key_line`] of every key at once: a frontmatter of thousands of keys
+/// is looked up in one pass, not one pass a key.
+fn key_lines(text: &str) -> std::collections::HashMap<&str, usize> {
+    let mut lines = std::collections::HashMap::new();
+    for (i, l) in text.lines().take_while_inclusive_fence().enumerate() {
+        for (at, _) in l.match_indices(':') {
+            lines.entry(&l[..at]).or_insert(i + 1);
+        }
+    }
+    lines
+}
+
 /// The 1-based line of `child` nested under the top-level `parent`.
 fn nested_line(text: &str, parent: &str, child: &str) -> Option<usize> {
     let start = key_line(text, parent)?;
@@ -232,7 +244,14 @@ pub(super) fn check_collisions(catalog: &Catalog, index: usize, text: &str, sink
         } else {
             "skill_view refuses the name"
         };
-        sink.add("hermes-name-collision", line, format!("`{}` also names {} ({how})", skill.name, others.join(", ")));
+        // Named up to a few: a name thousands of skills share would make
+        // each finding list them all.
+        const NAMED: usize = 5;
+        let named = match others.len() {
+            n if n <= NAMED => others.join(", "),
+            n => format!("{} and {} more", others[..NAMED].join(", "), crate::words::thousands(n - NAMED)),
+        };
+        sink.add("hermes-name-collision", line, format!("`{}` also names {named} ({how})", skill.name));
     }
 }
 
@@ -284,13 +303,14 @@ fn check_description(text: &str, fm: &Map, sink: &mut Sink) {
 }
 
 fn check_keys(text: &str, fm: &Map, sink: &mut Sink) {
+    let lines = key_lines(text);
     for key in fm.keys() {
         let key = key.to_string();
         let key = key.as_str();
         if SPEC_KEYS.contains(&key) {
             continue;
         }
-        let line = key_line(text, key);
+        let line = lines.get(key).copied();
         if HERMES_KEYS.contains(&key) {
             sink.add("spec-extension-key", line, format!("`{key}` is a Hermes extension of the agentskills.io fields"));
         } else if HERMES_META_KEYS.contains(&key) {
@@ -594,6 +614,16 @@ mod tests {
         assert!(!is_plain_date("'2024-01-01'"));
         assert!(!is_plain_date("v2024-01-01"));
         assert!(!is_plain_date("2024-01"));
+    }
+
+    /// Every key's line, found at once, is the line `key_line` finds.
+    #[test]
+    fn key_lines_agree_with_key_line() {
+        let text = "---\nname: a\ndescription: d\n  nested: x\na:b: odd\nname: again\nx:\n---\nafter: body\n";
+        let lines = key_lines(text);
+        for key in ["name", "description", "nested", "a", "a:b", "x", "after", "missing"] {
+            assert_eq!(lines.get(key).copied(), key_line(text, key), "{key}");
+        }
     }
 
     #[test]

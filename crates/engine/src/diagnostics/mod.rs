@@ -221,9 +221,14 @@ impl Engine {
 /// Points the findings on a line that do not say where in it at the
 /// line's first character that is not blank (`text` is their file's).
 pub(crate) fn fill_columns(findings: &mut [Finding], text: &str) {
+    // The lines split once: a file of thousands of findings is not split
+    // again for each.
+    let mut lines: Option<Vec<&str>> = None;
     for f in findings.iter_mut().filter(|f| f.column.is_none()) {
         if let Some(line) = f.line {
-            f.column = Some(super::source::first_column_of_line(text, line));
+            let lines = lines.get_or_insert_with(|| text.split('\n').collect());
+            let column = lines.get(line.saturating_sub(1)).map_or(1, |l| super::source::first_column(l));
+            f.column = Some(column);
         }
     }
 }
