@@ -333,6 +333,11 @@ fn cases() -> Vec<Case> {
             ],
         ),
         (
+            "hermes-disabled-unusable",
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", "")), s("config.yaml", "skills:\n  disabled: 5\n".into())],
+            vec![s("skills/a/SKILL.md", ok_skill("a", "", "")), s("config.yaml", "skills:\n  disabled: [a]\n".into())],
+        ),
+        (
             "bundle-member-disabled",
             vec![
                 s("skills/good/SKILL.md", ok_skill("good", "", "")),

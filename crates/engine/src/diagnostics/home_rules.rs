@@ -81,6 +81,14 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
             format!("inline_shell_timeout: {}: every skill's message fails to build", e.message),
         );
     }
+    if let Err(e) = crate::gates::disabled_names(&engine.home, &engine.env, None) {
+        let key = if engine.env.platform_scope().is_some() { "platform_disabled" } else { "disabled" };
+        sink.add(
+            "hermes-disabled-unusable",
+            config_line(&text, key).or_else(|| config_line(&text, "disabled")),
+            format!("the disabled skills cannot be read ({}): Hermes lists no skill and builds no index", e.message),
+        );
+    }
     let Some(skills) = engine.home.raw_skills() else { return };
     let names: HashSet<String> = catalog
         .skills

@@ -168,6 +168,9 @@ rules! {
     "H035", "hermes-shell-timeout-invalid", Error, "an inline_shell_timeout Hermes cannot read as an integer",
         "Give a whole number of seconds: with inline_shell on, Hermes reads it with int() as it builds every /name, bundle and preloaded message, and each fails while it raises.",
         "skills:\n  inline_shell: true\n  inline_shell_timeout: 2.5s";
+    "H036", "hermes-disabled-unusable", Error, "a disabled list Hermes cannot read",
+        "Give `skills.disabled` (and `platform_disabled.<platform>`) as a list of names: Hermes iterates it for every listing, index and skill_view, and while it raises, no skill is listed or offered.",
+        "skills:\n  disabled: 5";
     "B001", "bundle-unparseable", Error, "a bundle file Hermes skips",
         "Fix the YAML: a bundle needs a mapping with a non-empty `skills` list and a name that makes a slug.",
         "skills: [a";
