@@ -270,6 +270,7 @@ fn github_line_ok(line: &str) -> bool {
 fn github_annotations_follow_the_workflow_command_syntax() {
     let repo = repo_with_findings();
     repo.write("skills/deploy/references/odd,name:50%.txt", "x");
+    repo.write("skills/deploy/references/two\nlines\x1b[2J.txt", "x");
     let out = repo.check(&["--format", "github", "--min-severity", "info"]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
@@ -284,6 +285,12 @@ fn github_annotations_follow_the_workflow_command_syntax() {
         "{text}"
     );
     assert!(text.contains("odd%2Cname%3A50%25.txt"), "escaped: {text}");
+    // A line end in a name is escaped as GitHub reads it, in the file and
+    // in the message; an escape reaches no terminal.
+    assert!(text.contains("file=skills/deploy/references/two%0Alines␛[2J.txt"), "{text}");
+    let message = |l: &str| l.splitn(3, "::").nth(2).unwrap_or_default().to_owned();
+    assert!(text.lines().any(|l| message(l).contains("two%0Alines␛[2J.txt")), "{text}");
+    assert!(!text.contains('\x1b'), "{text}");
     assert!(text.lines().any(|l| l.starts_with("::notice ")), "info is a notice: {text}");
 }
 

@@ -173,7 +173,8 @@ fn github(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<()>
         }
         props.push(format!("title={}", escape_property(&format!("{} {}", f.code(), f.rule))));
         let message = format!("{} (hint: {})", f.message, f.hint);
-        writeln!(out, "::{command} {}::{}", props.join(","), escape_data(&clean_line(&message)))?;
+        // Line ends are escaped (`%0A`), as GitHub reads them; other controls shown.
+        writeln!(out, "::{command} {}::{}", props.join(","), escape_data(&crate::sanitize::clean(&message)))?;
     }
     for note in report.notes() {
         writeln!(out, "::notice title=skillscope::{}", escape_data(&note))?;

@@ -174,7 +174,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Settings, SettingsError> {
     let tables: FileTables = toml::from_str(text).map_err(|e| SettingsError {
         path: path.to_path_buf(),
         line: e.span().map(|s| line_of(s.start)),
-        message: e.message().trim().to_owned(),
+        // toml says nothing of some ends (`x = ` and no value): not a blank.
+        message: Some(e.message().trim()).filter(|m| !m.is_empty()).unwrap_or("not valid TOML here").to_owned(),
     })?;
     let mut settings = Settings { path: Some(path.to_path_buf()), ..Settings::default() };
     if let Some(cost) = &tables.cost {
@@ -243,6 +244,15 @@ mod tests {
 
     fn parsed(text: &str) -> Result<Settings, SettingsError> {
         parse(Path::new("/repo/skillscope.toml"), text)
+    }
+
+    /// A file that ends where a value should be says so, not a blank.
+    #[test]
+    fn a_file_cut_off_says_why() {
+        for text in ["x = ", "[check]\nselect = "] {
+            let e = parsed(text).expect_err(text);
+            assert!(!e.message.is_empty(), "{text:?}: {e:?}");
+        }
     }
 
     #[test]
