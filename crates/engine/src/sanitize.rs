@@ -8,7 +8,14 @@
 use std::borrow::Cow;
 
 fn is_unsafe(c: char) -> bool {
-    (c.is_control() && c != '\n' && c != '\t') || c == '\u{2028}' || c == '\u{2029}'
+    (c.is_control() && c != '\n' && c != '\t') || c == '\u{2028}' || c == '\u{2029}' || is_bidi_control(c)
+}
+
+/// The explicit embeddings, overrides and isolates of bidirectional text:
+/// invisible, they make a terminal show a line in another order than the
+/// agent reads it (right-to-left text needs none of them).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 fn picture(c: char) -> char {
@@ -81,6 +88,13 @@ mod tests {
             "@&#8203;octocat !\\[ok\\](https://e.example/ok.png) \\[docs\\](u) \\*x\\* a\\_b \\~\\~y\\~\\~ \\`c\\` \\\\\\[ &lt;b&gt;\\|"
         );
         assert_eq!(html_text("<code>a|b & @c</code>"), "&lt;code&gt;a|b &amp; @c&lt;/code&gt;");
+    }
+
+    #[test]
+    fn bidi_controls_are_shown_not_obeyed() {
+        let reordered = "ok \u{202e}txt.exe\u{202c} and \u{2067}x\u{2069}";
+        assert_eq!(clean_line(reordered), "ok \u{fffd}txt.exe\u{fffd} and \u{fffd}x\u{fffd}");
+        assert!(matches!(clean("שלום עולם مرحبا"), Cow::Borrowed(_)), "right-to-left text as it is");
     }
 
     #[test]
