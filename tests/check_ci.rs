@@ -319,6 +319,8 @@ fn sarif_is_valid_sarif_2_1_0() {
     assert_eq!(run["originalUriBaseIds"]["%SRCROOT%"]["uri"], root.as_str());
     assert_eq!(location["region"]["startLine"], 5);
     assert!(location["region"]["startColumn"].as_u64().is_some());
+    let placed = |r: &Json| r["locations"][0]["physicalLocation"]["region"]["startLine"].as_u64().is_some();
+    assert!(results.iter().all(placed), "every result has a line, a whole file's its first: {results:?}");
     let index = missing["ruleIndex"].as_u64().expect("index") as usize;
     assert_eq!(rules[index]["id"], "H025");
     // A clean home is valid SARIF too.

@@ -212,13 +212,13 @@ pub fn sarif(report: &Report, paths: &Paths) -> Json {
         .map(|f| {
             let mut location =
                 json!({"physicalLocation": {"artifactLocation": artifact_location(&paths.of(f), paths)}});
-            if let Some(line) = f.line {
-                let mut region = json!({"startLine": line});
-                if let Some(col) = f.column {
-                    region["startColumn"] = json!(col);
-                }
-                location["physicalLocation"]["region"] = region;
+            // A finding about a whole file points at its start: code
+            // scanning places a result by its region's line.
+            let mut region = json!({"startLine": f.line.unwrap_or(1)});
+            if let (Some(_), Some(col)) = (f.line, f.column) {
+                region["startColumn"] = json!(col);
             }
+            location["physicalLocation"]["region"] = region;
             let mut result = json!({
                 "ruleId": f.code(),
                 "level": sarif_level(f.severity),
