@@ -159,7 +159,7 @@ fn browse_search_switch_backend_edit_reload_help_quit() {
 
     // Help, then quit with the terminal restored.
     tmux.keys(&["?"]);
-    tmux.wait_for("help", |s| s.contains(" Help 1/") && s.contains("Tree markers"));
+    tmux.wait_for("help", |s| s.contains(" Help 1–") && s.contains("Tree markers"));
     tmux.keys(&["Escape"]);
     tmux.wait_for("help closed", |s| !s.contains("Tree markers"));
     tmux.keys(&["q"]);
@@ -980,4 +980,30 @@ fn wait_until(done: impl Fn() -> bool, what: &str) {
         assert!(start.elapsed() < Duration::from_secs(15), "timed out waiting for {what}");
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// After `q` the browser reads no more keys: what is typed while it ends
+/// (the demo home being removed) reaches the shell, not the browser.
+#[cfg(unix)]
+#[test]
+fn keys_typed_after_quitting_reach_the_shell() {
+    let tmux = Tmux::new("typed-ahead");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().display().to_string();
+    let shell = format!("env -i PATH=\"$PATH\" HOME={dir} TERM=xterm-256color PS1='$ ' bash --norc --noprofile -i");
+    tmux.cmd(&["new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", &shell]);
+    let run = format!("cd {dir} && {bin} --demo", bin = env!("CARGO_BIN_EXE_skillscope"));
+    tmux.keys(&[&run, "Enter"]);
+    tmux.wait_for("the tree", |s| s.contains("s3-sync"));
+    tmux.keys(&["q"]);
+    // Typed once the screen is given back (so `q` was read on its own),
+    // while the process may still be ending.
+    let main_screen = || tmux.cmd(&["display", "-p", "-t", "e2e", "#{alternate_on}"]).trim() == "0";
+    let start = Instant::now();
+    while !main_screen() {
+        assert!(start.elapsed() < Duration::from_secs(15), "timed out waiting for the terminal to be given back");
+    }
+    tmux.keys(&["-l", "echo TYPED-AHEAD"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the shell running what was typed", |s| s.lines().any(|l| l.trim() == "TYPED-AHEAD"));
 }

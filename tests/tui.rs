@@ -205,6 +205,10 @@ fn mouse_selects_and_scrolls() {
     screen(&mut app, 120, 20);
     app.handle_event(&Event::Mouse(wheel));
     assert_eq!(app.view_scroll(), 3);
+    // Over the tree the wheel moves the selection, three rows a notch.
+    let cursor = app.cursor();
+    app.handle_event(&Event::Mouse(MouseEvent { column: tree.x + 3, row: tree.y + 2, ..wheel }));
+    assert_eq!(app.cursor(), cursor + 3);
 }
 
 #[test]
@@ -834,4 +838,107 @@ fn the_files_view_lists_the_folder_once_per_selection() {
     assert_eq!(app.file_entries().map(<[_]>::to_vec), Some(listed));
     let shown = screen(&mut app, 120, 40);
     assert!(!shown.contains("rendering…"), "{shown}");
+}
+
+/// The Files view keeps its file by path when the folder is listed again:
+/// after the editor returns (the opened file's skill read again), after a
+/// rescan, and with a file added before it; a file gone leaves the cursor
+/// on the first. `y` and `e` then act on the file shown.
+#[test]
+fn the_files_view_keeps_its_file_through_a_reload() {
+    let demo = DemoHome::create().expect("demo");
+    let home = demo.home();
+    let mut app = app_for(&home);
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Tab);
+    screen(&mut app, 120, 40);
+    let listed = app.file_entries().map(<[_]>::to_vec).expect("listed");
+    let png = listed.iter().position(|e| e.rel == "assets/logo.png").expect("png");
+    assert!(png > 0, "{listed:?}");
+    for _ in 0..png {
+        key(&mut app, KeyCode::Char('j'));
+    }
+    let dir = app.catalog.skills[app.selected_skill().expect("skill")].skill_dir.clone();
+    let opened = |app: &mut App| match &key(app, KeyCode::Char('e'))[..] {
+        [Effect::OpenEditor { path, .. }, ..] => path.clone(),
+        other => panic!("{other:?}"),
+    };
+    let shows_png = |app: &mut App, when: &str| {
+        let s = screen(app, 120, 40);
+        assert!(s.contains("▶ assets/logo.png"), "{when}:\n{s}");
+        assert_eq!(opened(app), dir.join("assets/logo.png"), "{when}");
+    };
+    shows_png(&mut app, "before");
+
+    // The editor returned: the event loop follows the opened file.
+    let edited = skillscope::engine::reload::Pending {
+        paths: [dir.join("assets/logo.png"), dir.join("SKILL.md")].into_iter().collect(),
+        overflow: false,
+    };
+    assert_ne!(app.apply_changes(&edited), skillscope::tui::rescan::Changes::Nothing, "the skill is read again");
+    shows_png(&mut app, "after the editor");
+
+    // A rescan, with a file now listed before it.
+    std::fs::write(dir.join("assets/aaa.txt"), "new\n").expect("write");
+    app.rescan(engine_for(&home));
+    shows_png(&mut app, "after a rescan");
+
+    // The file removed: the cursor goes to the first file.
+    std::fs::remove_file(dir.join("assets/logo.png")).expect("remove");
+    app.rescan(engine_for(&home));
+    let s = screen(&mut app, 120, 40);
+    let first = app.file_entries().and_then(|f| f.first().map(|e| e.rel.clone())).expect("files");
+    assert!(s.contains(&format!("▶ {first}")), "{s}");
+    assert_eq!(opened(&mut app), dir.join(&first));
+}
+
+/// A description long enough that the frontmatter runs past the 4000
+/// characters skills_list reads (which then says `---`) is shown in the
+/// Preview's card as skill_view and the index read it, cut to the card.
+#[test]
+fn the_preview_card_shows_a_long_description() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    let dir = home.join("skills/long");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    let words = vec!["gamma"; 680].join(" ");
+    assert!(words.len() > 4000);
+    std::fs::write(dir.join("SKILL.md"), format!("---\nname: long\ndescription: {words}\n---\n# Long\n\nBody.\n"))
+        .expect("write");
+    let mut app = app_for(&home);
+    select_skill(&mut app, "long");
+    assert_eq!(app.catalog.skills[app.selected_skill().expect("skill")].description, "---", "skills_list's");
+    let s = screen(&mut app, 120, 30);
+    let row = s.lines().find(|l| l.contains("│ description")).unwrap_or_else(|| panic!("a description row:\n{s}"));
+    assert!(row.contains("description    gamma gamma gamma") && row.contains('…'), "{row}");
+}
+
+/// `d` while the Preview is still being rendered: the diff shows, and the
+/// plain preview's answer arriving after it does not take its place, also
+/// when the view is shown again from what is kept.
+#[test]
+fn the_since_diff_stays_when_the_preview_it_replaced_arrives() {
+    let demo = DemoHome::create_in_git().expect("demo in git");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('D'));
+    key(&mut app, KeyCode::Enter);
+    let marked = screen(&mut app, 120, 40);
+    assert!(marked.contains("~ · paper-summary"), "{marked}");
+    select_skill(&mut app, "paper-summary");
+    // The frame asks for the Preview; its job has not answered yet.
+    let area = ratatui::layout::Rect::new(0, 0, 120, 40);
+    let mut pending = app.wanted_jobs();
+    pending.extend(app.prepare(area));
+    assert!(pending.iter().any(|e| matches!(e, Effect::Job(_))), "the preview is a job");
+    key(&mut app, KeyCode::Char('d'));
+    let diff = screen(&mut app, 120, 40);
+    assert!(diff.contains("+++ now"), "{diff}");
+    app.run_jobs_inline(&pending);
+    // Shown again from what is kept (another view and back).
+    key(&mut app, KeyCode::Char('3'));
+    screen(&mut app, 120, 40);
+    key(&mut app, KeyCode::Char('1'));
+    let after = screen(&mut app, 120, 40);
+    assert!(after.contains("+++ now"), "the diff stays:\n{after}");
 }

@@ -313,6 +313,45 @@ fn help_is_filterable_and_scrollable() {
     assert!(!app.help.open);
 }
 
+/// F1 is listed beside `?`; PgDn and PgUp in the help move by what it
+/// shows (one line kept in sight), and its title counts the lines shown
+/// of all.
+#[test]
+fn help_pages_by_its_height_and_lists_f1() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::F(1));
+    assert!(app.help.open);
+    // (first, last, total) from the title ` Help 1–15/49 `.
+    let shown = |app: &mut App| -> (usize, usize, usize, String) {
+        let s = screen(app, 100, 24);
+        let title = s.split(" Help ").nth(1).and_then(|t| t.split(' ').next()).expect("a title").to_owned();
+        let (range, total) = title.split_once('/').expect("lines/total");
+        let (first, last) = range.split_once('–').expect("first–last");
+        let n = |t: &str| t.parse::<usize>().unwrap_or_else(|_| panic!("{title}"));
+        (n(first), n(last), n(total), s)
+    };
+    let all = screen(&mut app, 100, 120);
+    assert!(all.lines().any(|l| l.contains("? F1") && l.contains("this help")), "{all}");
+    let (first, last, total, s) = shown(&mut app);
+    let page = last - first + 1;
+    assert_eq!((first, page), (1, 24 - 2 - 3), "the overlay's rows: {s}");
+    assert!(total > 2 * page, "{total}");
+    key(&mut app, KeyCode::PageDown);
+    assert_eq!(shown(&mut app).0, page, "a page down, the last line kept in sight");
+    key(&mut app, KeyCode::PageDown);
+    assert_eq!(shown(&mut app).0, 2 * page - 1);
+    key(&mut app, KeyCode::PageUp);
+    assert_eq!(shown(&mut app).0, page);
+    key(&mut app, KeyCode::Char('G'));
+    let (first, last, _, _) = shown(&mut app);
+    assert_eq!((first, last), (total - page + 1, total), "the end");
+    key(&mut app, KeyCode::PageDown);
+    assert_eq!(shown(&mut app).1, total, "not past the end");
+    key(&mut app, KeyCode::PageUp);
+    assert_eq!(shown(&mut app).0, total - 2 * page + 2);
+}
+
 #[test]
 fn folder_rows_show_their_own_summary() {
     let demo = DemoHome::create().expect("demo");

@@ -29,6 +29,9 @@ pub enum Variant {
     Plain,
     /// The raw SKILL.md, numbered.
     Raw,
+    /// The Preview or Agent view as its diff against `--since` (`d`): kept
+    /// apart from the plain view, whose job may still answer after `d`.
+    SinceDiff,
     /// The Files view with its cursor on this file.
     Files {
         cursor: usize,

@@ -290,7 +290,7 @@ pub static BINDINGS: &[Binding] = &[
         == KeyCode::Char('Y')),
     bind!("o", Normal, Action::Pager, "pager", "open the view's text in $PAGER (less -R)", |k| plain(k, 'o')),
     bind!("r", Normal, Action::Rescan, "rescan", "rescan the home", |k| plain(k, 'r')),
-    bind!("?", Normal, Action::Help, "help", "this help", |k| plain(k, '?') || k.code == KeyCode::F(1)),
+    bind!("? F1", Normal, Action::Help, "help", "this help", |k| plain(k, '?') || k.code == KeyCode::F(1)),
     bind!("Esc", Normal, Action::Back, "back", "back one level: view to tree, clear the search", |k| k.code
         == KeyCode::Esc),
     bind!("q", Normal, Action::Quit, "quit", "quit", |k| plain(k, 'q')),
@@ -373,6 +373,16 @@ impl Keymap {
         })
     }
 
+    /// Whether a key may hand the terminal away: quit (to the shell), the
+    /// editor, the pager. Keys typed after it are for whoever gets the
+    /// terminal, so the input thread waits for it to be dealt with
+    /// ([`super::input::Input::spawn`]). As bound while browsing: in
+    /// another mode such a key only waits to be applied.
+    pub fn hands_off(&self, key: &KeyEvent) -> bool {
+        let ctrl_c = key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        ctrl_c || matches!(self.lookup(Mode::Normal, key), Some(Action::Quit | Action::OpenEditor | Action::Pager))
+    }
+
     /// Help entries: (keys, description) grouped by where they apply.
     pub fn help_entries(&self) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
         [
@@ -422,6 +432,29 @@ mod tests {
         assert_eq!(listed, action_names());
     }
 
+    /// The README's tree section names every order `s` goes through, and
+    /// says that the wheel over the tree moves its selection.
+    #[test]
+    fn the_readme_says_what_s_and_the_wheel_do() {
+        use crate::tui::tree::TreeSort;
+        let readme = include_str!("../../README.md");
+        let paragraph = |from: &str| {
+            let start = readme.find(from).unwrap_or_else(|| panic!("the README says {from:?}"));
+            readme[start..].split("\n\n").next().unwrap_or_default().replace('\n', " ")
+        };
+        let orders = paragraph("`s` cycles the order");
+        let mut sort = TreeSort::default();
+        loop {
+            assert!(orders.contains(&format!("by {}", sort.label())), "{:?} in {orders:?}", sort.label());
+            sort = sort.next();
+            if sort == TreeSort::default() {
+                break;
+            }
+        }
+        let wheel = paragraph("A click on a tab");
+        assert!(wheel.contains("the wheel moves the tree's selection"), "{wheel:?}");
+    }
+
     fn key(code: KeyCode) -> KeyEvent {
         KeyEvent::new(code, KeyModifiers::NONE)
     }
@@ -454,6 +487,21 @@ mod tests {
         assert_eq!(map.lookup(Mode::Normal, &key(KeyCode::Char('q'))), None);
         let help = map.help_entries();
         assert!(help[0].1.iter().any(|(k, d)| k == "Ctrl-q" && *d == "quit"), "{help:?}");
+    }
+
+    #[test]
+    fn keys_that_hand_the_terminal_away() {
+        let map = Keymap::default();
+        for code in [KeyCode::Char('q'), KeyCode::Char('e'), KeyCode::Char('o')] {
+            assert!(map.hands_off(&key(code)), "{code:?}");
+        }
+        assert!(map.hands_off(&KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)));
+        for code in [KeyCode::Char('j'), KeyCode::Down, KeyCode::Char('y'), KeyCode::Enter] {
+            assert!(!map.hands_off(&key(code)), "{code:?}");
+        }
+        let rebound = Keymap::with_overrides(vec![(Action::Quit, vec![KeySpec::parse("ctrl-q").unwrap()])]);
+        assert!(rebound.hands_off(&KeyEvent::new(KeyCode::Char('q'), KeyModifiers::CONTROL)));
+        assert!(!rebound.hands_off(&key(KeyCode::Char('q'))));
     }
 
     #[test]

@@ -148,6 +148,9 @@ pub trait Host {
     }
     /// An input event was applied to the app.
     fn applied(&mut self, _event: &Event, _app: &App) {}
+    /// `events` more input events were taken in (applied or dropped) and
+    /// what they asked for carried out.
+    fn taken(&mut self, _events: u64) {}
     /// A frame was drawn.
     fn drawn(&mut self, _app: &App) {}
 }
@@ -182,6 +185,10 @@ impl Host for TerminalHost {
 
     fn repaint(&mut self) -> io::Result<()> {
         self.guard.repaint()
+    }
+
+    fn taken(&mut self, events: u64) {
+        self.input.taken(events);
     }
 }
 
@@ -223,13 +230,21 @@ pub fn run(engine: Engine, setup: Setup) -> io::Result<()> {
         let _ = continued_tx.send(Message::Continued);
     });
     let input_tx = tx.clone();
-    let input = input::Input::spawn(move |ev| input_tx.send(Message::Input(ev, terminal::stops())).is_ok());
+    let keymap = app.prefs.keymap.clone();
+    let input = input::Input::spawn(
+        move |ev| input_tx.send(Message::Input(ev, terminal::stops())).is_ok(),
+        move |ev| matches!(ev, Event::Key(key) if keymap.hands_off(key)),
+    );
     let poller = app.layers.as_ref().and_then(|l| Some((l.db.clone()?, l.user.clone()))).map(|(db, user)| {
         let db_tx = tx.clone();
         db_feed::Poller::start(db, user, move |read| db_tx.send(Message::DbRead(Box::new(read))).is_ok())
     });
     let mut host = TerminalHost { guard, input };
-    event_loop(&mut host, &mut app, Session { tx, rx, watch: true, poller })
+    let ended = event_loop(&mut host, &mut app, Session { tx, rx, watch: true, poller });
+    // The keyboard goes back with the screen (when `host` drops): what is
+    // typed from now on, while the process ends, is the shell's.
+    host.input.stop();
+    ended
 }
 
 /// The event loop of [`run`] on a test backend of `width` x `height`,
@@ -382,6 +397,7 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
         let mut messages: Vec<Message> = first.into_iter().collect();
         messages.extend(rx.try_iter());
         let mut effects = Vec::new();
+        let inputs = messages.iter().filter(|m| matches!(m, Message::Input(..))).count() as u64;
         for m in messages {
             match m {
                 // A Ctrl-z read before a stop that has happened since is
@@ -527,6 +543,12 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
                 }
                 job @ Effect::Job(_) => run_effects(&[job], app, &worker),
             }
+        }
+        // What the keys asked for is done (a quit has returned above): the
+        // input thread may read past a key that could have handed the
+        // terminal away.
+        if inputs > 0 {
+            host.taken(inputs);
         }
         // Each new notice gets its own time on screen.
         if app.notice != shown_notice {

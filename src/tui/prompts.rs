@@ -59,6 +59,9 @@ impl App {
 
     /// Keys while the help is open (its filter prompt aside).
     pub(super) fn help_action(&mut self, action: Action) {
+        // A page as the view pages: what the overlay shows, less a line
+        // kept in sight.
+        let page = self.layout.help_height.max(2) - 1;
         let help = &mut self.help;
         match action {
             Action::Back if help.typing => {
@@ -70,8 +73,10 @@ impl App {
             Action::StartSearch => help.typing = true,
             Action::Down | Action::ScrollViewDown => help.scroll += 1,
             Action::Up | Action::ScrollViewUp => help.scroll = help.scroll.saturating_sub(1),
-            Action::PageDown | Action::HalfPageDown => help.scroll += 10,
-            Action::PageUp | Action::HalfPageUp => help.scroll = help.scroll.saturating_sub(10),
+            Action::PageDown => help.scroll += page,
+            Action::PageUp => help.scroll = help.scroll.saturating_sub(page),
+            Action::HalfPageDown => help.scroll += page / 2,
+            Action::HalfPageUp => help.scroll = help.scroll.saturating_sub(page / 2),
             Action::Top => help.scroll = 0,
             Action::Bottom => help.scroll = usize::MAX / 2,
             _ => {}

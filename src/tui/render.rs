@@ -97,11 +97,14 @@ impl App {
         }
         if let Some((lines, height)) = super::ui::help_rows(self, area) {
             self.help.scroll = self.help.scroll.min(lines.len().saturating_sub(height));
+            self.layout.help_height = height;
         }
     }
 
     pub(super) fn view_key(&self, width: u16) -> ViewKey {
+        let diffing = self.view.since_diff && self.since_answer().is_some();
         let variant = match self.view.tab {
+            ViewTab::Preview | ViewTab::Agent if diffing => Variant::SinceDiff,
             ViewTab::Preview if self.view.raw => Variant::Raw,
             ViewTab::Files => Variant::Files { cursor: self.view.file_cursor },
             ViewTab::Diagnostics => {

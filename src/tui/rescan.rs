@@ -237,6 +237,8 @@ impl App {
             ReloadPlan::Nothing => return Changes::Nothing,
             ReloadPlan::Full => return Changes::Rescan,
             ReloadPlan::Answers { usage } => {
+                let key = self.selected_key();
+                self.keep_file_by_path(key.as_ref());
                 self.answers_changed();
                 if usage {
                     self.usage_changed();
@@ -276,6 +278,7 @@ impl App {
     /// The usage records are the caller's to read again: a save inside a
     /// skill folder leaves them as they were.
     pub(super) fn catalog_changed(&mut self, key: Option<&NodeKey>, scroll: usize, rebuild_tree: bool) {
+        self.keep_file_by_path(key);
         if rebuild_tree {
             self.rebuild_tree();
         }
@@ -286,8 +289,22 @@ impl App {
         self.refresh_rows();
         if !self.restore_selection(key) {
             self.select_first_skill();
+            // Another skill: its own first file, not the old one's place.
+            self.view.file_cursor = 0;
+            self.view.file_wanted = None;
         } else {
             self.view.scroll = scroll;
+        }
+    }
+
+    /// The Files view's listing is about to be read again (a rescan, a
+    /// save, the editor's return): its cursor is kept by the file's path,
+    /// not its place, so that it stays on that file while it exists.
+    /// `key` is the selection the listing was made for.
+    fn keep_file_by_path(&mut self, key: Option<&NodeKey>) {
+        let Some(files) = self.render.files.as_ref().filter(|f| f.selection.as_ref() == key) else { return };
+        if self.view.file_wanted.is_none() {
+            self.view.file_wanted = files.entries.get(self.view.file_cursor).map(|e| e.rel.clone());
         }
     }
 

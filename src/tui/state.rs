@@ -83,6 +83,8 @@ pub struct LayoutState {
     /// Lines of the view's content, and the widest, this frame.
     pub view_lines: usize,
     pub view_max_width: usize,
+    /// Rows of the help overlay's text (its page), while it is open.
+    pub help_height: usize,
 }
 
 /// Answers from background jobs, with the request they answer.

@@ -524,7 +524,8 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
     let (Some(rect), Some((lines, inner_h))) = (help_rect(area), help_rows(app, area)) else { return };
     let theme = app.theme;
     let inner_w = usize::from(rect.width.saturating_sub(2));
-    let max_scroll = lines.len().saturating_sub(inner_h);
+    let total = lines.len();
+    let max_scroll = total.saturating_sub(inner_h);
     let scroll = app.help.scroll.min(max_scroll);
     let mut shown: Vec<Line> = lines.into_iter().skip(scroll).take(inner_h).map(|l| clip(l, inner_w)).collect();
     let prompt = if app.help.typing || !app.help.filter.is_empty() {
@@ -534,7 +535,8 @@ fn draw_help(frame: &mut Frame, app: &App, area: Rect) {
     };
     shown.push(prompt);
     frame.render_widget(Clear, rect);
-    let title = format!(" Help {}/{} ", (scroll + 1).min(max_scroll + 1), max_scroll + 1);
+    // The lines on screen, of all: a page down moves both by a page.
+    let title = format!(" Help {}–{}/{total} ", (scroll + 1).min(total), (scroll + inner_h).min(total));
     let b = Block::default().borders(Borders::ALL).border_style(theme.border_focused).title(title);
     frame.render_widget(Paragraph::new(shown).block(b).style(Style::default()), rect);
 }

@@ -183,7 +183,15 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
             Span::styled(text, theme.text),
         ]));
     };
-    row("description", skill.description.clone());
+    // The frontmatter's description, as skill_view and the index read it:
+    // skills_list's (the catalog's) comes from the first 4000 characters
+    // only, and is `---` when the frontmatter runs past them.
+    let frontmatter = snap.frontmatter(engine);
+    let description = match frontmatter.get("description").filter(|d| d.truthy()) {
+        Some(d) => d.py_str(),
+        None => skill.description.clone(),
+    };
+    row("description", description);
     if let Some(source) = snap.source {
         let origin = match &skill.db_row {
             Some(r) => format!("{} (row {} of {}, updated {})", source.name(), r.id, TABLE, r.updated_at),
@@ -219,7 +227,7 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
             format!("{} tokens, {} chars (skill_view content)", thousands(loaded.tokens), thousands(loaded.chars)),
         );
     }
-    for (k, v) in snap.frontmatter(engine).iter() {
+    for (k, v) in frontmatter.iter() {
         if *k == "name" || *k == "description" {
             continue;
         }
