@@ -1071,42 +1071,11 @@ pub fn real_roots(engine: &crate::engine::Engine) -> Vec<PathBuf> {
 /// A temporary folder of ours for `entries` (in memory when there is room).
 fn scratch_dir(entries: &[git::TreeEntry]) -> Result<ScratchDir, String> {
     const PREFIX: &str = "skillscope-rev-";
-    match scratch_in_memory(git::room_needed(entries)) {
+    match crate::scratch::in_memory(git::room_needed(entries)) {
         Some(base) => ScratchDir::new_in(PREFIX, base),
         None => ScratchDir::new(PREFIX),
     }
     .map_err(|e| e.to_string())
-}
-
-/// A memory-backed folder (`/dev/shm`) with room to spare for a revision's
-/// files, unless `TMPDIR` names where temporary files go: creating many
-/// small files there takes a fraction of the time a disk's file system
-/// does. The files are removed when the diff ends.
-fn scratch_in_memory(needed: u64) -> Option<&'static Path> {
-    if std::env::var_os("TMPDIR").is_some() {
-        return None;
-    }
-    let shm = Path::new("/dev/shm");
-    free_bytes(shm).filter(|&free| free / 4 > needed).map(|_| shm)
-}
-
-#[cfg(unix)]
-fn free_bytes(dir: &Path) -> Option<u64> {
-    use std::os::unix::ffi::OsStrExt;
-    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).ok()?;
-    // SAFETY: `path` is a NUL-terminated string and `stats` a plain struct
-    // statvfs fills; nothing is kept past the call.
-    let mut stats: libc::statvfs = unsafe { std::mem::zeroed() };
-    // SAFETY: as above.
-    let ok = unsafe { libc::statvfs(path.as_ptr(), &mut stats) } == 0;
-    // SAFETY: `access` reads the NUL-terminated `path` and keeps nothing.
-    let writable = ok && unsafe { libc::access(path.as_ptr(), libc::W_OK) } == 0;
-    writable.then(|| stats.f_bavail as u64 * stats.f_frsize as u64)
-}
-
-#[cfg(not(unix))]
-fn free_bytes(_dir: &Path) -> Option<u64> {
-    None
 }
 
 /// A revision's external dirs, written where they are git repositories.

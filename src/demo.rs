@@ -16,14 +16,22 @@ pub const USER: &str = "demo";
 pub const BANNER: &str =
     "Demo home, as user demo with a demo database. Open yours with --home PATH, or set HERMES_HOME (default ~/.hermes).";
 
+/// Room the demo home takes at most, in git with its database.
+const DEMO_ROOM: u64 = 8 << 20;
+const PREFIX: &str = "skillscope-demo-";
+
 /// A demo home on disk, removed when dropped.
 pub struct DemoHome {
     dir: crate::scratch::ScratchDir,
 }
 
 impl DemoHome {
+    /// The demo home in the temporary folder.
     pub fn create() -> io::Result<DemoHome> {
-        let dir = crate::scratch::ScratchDir::new("skillscope-demo-")?;
+        DemoHome::create_in(crate::scratch::ScratchDir::new(PREFIX)?)
+    }
+
+    fn create_in(dir: crate::scratch::ScratchDir) -> io::Result<DemoHome> {
         write_dir(&DEMO, &dir.path().join("home"))?;
         let db = rusqlite::Connection::open(dir.path().join("skills.db")).map_err(io::Error::other)?;
         db.execute_batch(DEMO_DB_SQL).map_err(io::Error::other)?;
@@ -34,8 +42,16 @@ impl DemoHome {
     /// `diff --demo` and `--demo --since HEAD` show what that change does
     /// (a description edited, a skill disabled, a skill added). Needs the
     /// `git` command; the user's git settings and hooks are left out.
+    ///
+    /// Written in memory where it can be: the browser removes it as it
+    /// exits, and removing its files from a disk can hold the exit half a
+    /// second (ext4 mounted with `discard`).
     pub fn create_in_git() -> io::Result<DemoHome> {
-        let demo = DemoHome::create()?;
+        let dir = match crate::scratch::in_memory(DEMO_ROOM) {
+            Some(memory) => crate::scratch::ScratchDir::new_in(PREFIX, memory)?,
+            None => crate::scratch::ScratchDir::new(PREFIX)?,
+        };
+        let demo = DemoHome::create_in(dir)?;
         let home = demo.home();
         let git = |args: &[&str]| -> io::Result<()> {
             let out = std::process::Command::new("git")
