@@ -75,7 +75,14 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
     }
     if !report.categories.is_empty() {
         writeln!(out, "\nCategories, most tokens first:")?;
-        let width = report.categories.iter().take(SHOWN).map(|c| c.category.width()).max().unwrap_or(0).min(NAME_WIDTH);
+        let width = report
+            .categories
+            .iter()
+            .take(SHOWN)
+            .map(|c| clean_line(&c.category).width())
+            .max()
+            .unwrap_or(0)
+            .min(NAME_WIDTH);
         let biggest = report.categories.first().map_or(1, |c| c.size.tokens.max(1));
         for c in report.categories.iter().take(SHOWN) {
             let bar = "█".repeat((c.size.tokens * 20).div_ceil(biggest).min(20));
@@ -97,7 +104,8 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
     let offered_skills: Vec<_> = report.skills.iter().filter(|s| s.offered).collect();
     if !offered_skills.is_empty() {
         writeln!(out, "\nSkills, most tokens in the index first:")?;
-        let width = offered_skills.iter().take(SHOWN).map(|s| s.name.width()).max().unwrap_or(0).min(NAME_WIDTH);
+        let width =
+            offered_skills.iter().take(SHOWN).map(|s| clean_line(&s.name).width()).max().unwrap_or(0).min(NAME_WIDTH);
         for s in offered_skills.iter().take(SHOWN) {
             let loaded = match &s.loaded {
                 Some(l) if l.error.is_some() => "   loaded: skill_view fails".to_owned(),

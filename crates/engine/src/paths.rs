@@ -710,6 +710,8 @@ pub fn rglob_files(dir: &Path) -> Vec<PathBuf> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn a_path_is_climbed_to_from_a_folder_beside_it() {
         let climbed = |path: &str, base: &str| climbed_to(Path::new(path), Path::new(base));
@@ -720,8 +722,6 @@ mod tests {
         assert_eq!(climbed("/r/./ext/a", "/r/home/").as_deref(), Some("../ext/a"));
         assert_eq!(climbed("ext/a", "/r/home"), None, "a relative path is left as it is");
     }
-
-    use super::*;
 
     #[test]
     fn folders_are_made_below_a_top_never_the_top_itself() {

@@ -43,10 +43,7 @@ fn py_int(value: &Value) -> Result<i64, PyError> {
             "int() argument must be a string, a bytes-like object or a real number, not '{kind}'"
         ))
     };
-    let text = |s: &str| {
-        crate::py::int_text_saturating(s)
-            .ok_or_else(|| PyError::value_error(format!("invalid literal for int() with base 10: {}", py_str_repr(s))))
-    };
+    let invalid = |repr: String| PyError::value_error(format!("invalid literal for int() with base 10: {repr}"));
     match value {
         Value::Int(i) => Ok(*i),
         Value::BigInt(digits) => Ok(if digits.starts_with('-') { i64::MIN } else { i64::MAX }),
@@ -57,16 +54,11 @@ fn py_int(value: &Value) -> Result<i64, PyError> {
         }
         // Saturating: past `i64` any timeout fails alike.
         Value::Float(f) => Ok(f.trunc() as i64),
-        Value::Str(s) => text(s),
-        Value::Bytes(b) => match std::str::from_utf8(b) {
-            Ok(s) => crate::py::int_text_saturating(s).ok_or_else(|| {
-                PyError::value_error(format!("invalid literal for int() with base 10: {}", crate::py::py_bytes_repr(b)))
-            }),
-            Err(_) => Err(PyError::value_error(format!(
-                "invalid literal for int() with base 10: {}",
-                crate::py::py_bytes_repr(b)
-            ))),
-        },
+        Value::Str(s) => crate::py::int_text_saturating(s).ok_or_else(|| invalid(py_str_repr(s))),
+        Value::Bytes(b) => std::str::from_utf8(b)
+            .ok()
+            .and_then(crate::py::int_text_saturating)
+            .ok_or_else(|| invalid(crate::py::py_bytes_repr(b))),
         Value::Null => Err(not_a_number("NoneType")),
         Value::Date(_) => Err(not_a_number("datetime.date")),
         Value::DateTime(_) => Err(not_a_number("datetime.datetime")),
@@ -204,8 +196,7 @@ pub fn run_inline_shell(command: &str, cwd: Option<&Path>, timeout: i64) -> Stri
         }
     }
     // `text=True`: each stream decoded strictly, its line ends made `\n`.
-    let decoded =
-        |bytes: Vec<u8>| crate::source::decode(bytes).map(|text| text.replace("\r\n", "\n").replace('\r', "\n"));
+    let decoded = |bytes: Vec<u8>| crate::source::decode(bytes).map(crate::source::universal_newlines);
     let (stdout, stderr) =
         match (decoded(out_reader.join().unwrap_or_default()), decoded(err_reader.join().unwrap_or_default())) {
             (Ok(stdout), Ok(stderr)) => (stdout, stderr),

@@ -58,13 +58,7 @@ pub fn line_at(text: &str, byte: usize) -> usize {
 
 /// The 1-based line and column (in characters) of byte `byte` of `text`.
 pub fn line_column_at(text: &str, byte: usize) -> (usize, usize) {
-    let mut byte = byte.min(text.len());
-    while !text.is_char_boundary(byte) {
-        byte -= 1;
-    }
-    let before = &text[..byte];
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    (before.matches('\n').count() + 1, before[line_start..].chars().count() + 1)
+    LineStarts::of(text).line_column_at(text, byte)
 }
 
 /// Where each line of a text starts: [`line_column_at`] for many places
@@ -254,14 +248,16 @@ pub fn decode(bytes: Vec<u8>) -> Result<String, ReadError> {
 mod tests {
     use super::*;
 
-    /// Lines indexed once place every byte as counting them does.
+    /// Lines and columns in characters, a byte inside a character taken
+    /// as that character's start, one past the end as the end.
     #[test]
-    fn line_starts_agree_with_counting() {
+    fn line_starts_place_each_byte() {
         let text = "ab\n\nçé\nlast";
         let lines = LineStarts::of(text);
-        for byte in 0..=text.len() + 2 {
-            assert_eq!(lines.line_column_at(text, byte), line_column_at(text, byte), "byte {byte}");
-        }
+        let at = |byte| lines.line_column_at(text, byte);
+        assert_eq!([at(0), at(2), at(3), at(4)], [(1, 1), (1, 3), (2, 1), (3, 1)]);
+        assert_eq!([at(6), at(7), at(8), at(9)], [(3, 2), (3, 2), (3, 3), (4, 1)]);
+        assert_eq!([at(13), at(40)], [(4, 5), (4, 5)]);
     }
 
     #[test]
