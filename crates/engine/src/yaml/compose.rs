@@ -65,7 +65,7 @@ pub fn compose(text: &str, pure: bool) -> Result<Graph, LoadError> {
     if !pure {
         return compose_text(text, false);
     }
-    let mut text = pure::absorb_flow_indicators_into_tags(text);
+    let mut text = pure::absorb_flow_indicators_into_tags(text, DRAINED_DEPTH_AT_MOST);
     // Each pass gives one more block scalar the indentation the
     // pure-Python scanner reads where libyaml refuses a tab.
     for _ in 0..MAX_INDENTATIONS_GIVEN {

@@ -129,10 +129,13 @@ impl<'input> Parser<'input> {
 
 impl Parser<'_> {
     /// Where each tag token ends (byte offsets), read with libyaml's
-    /// scanner until the end or the first error.
-    pub fn tag_ends(text: &str) -> Vec<usize> {
+    /// scanner until the end, the first error, or brackets nested deeper
+    /// than `max_flow_depth` (the scanner's work grows with the square of
+    /// their depth, and no reader goes on past such a depth).
+    pub fn tag_ends(text: &str, max_flow_depth: usize) -> Vec<usize> {
         let mut parser = Parser::new(text);
         let mut ends = Vec::new();
+        let mut flow_depth = 0usize;
         // SAFETY: as in `next`; each token is deleted after it is read.
         unsafe {
             let sys = parser.sys.as_mut_ptr();
@@ -147,6 +150,15 @@ impl Parser<'_> {
                 match kind {
                     unsafe_sys::YAML_TAG_TOKEN => ends.push(end),
                     unsafe_sys::YAML_STREAM_END_TOKEN | unsafe_sys::YAML_NO_TOKEN => break,
+                    unsafe_sys::YAML_FLOW_SEQUENCE_START_TOKEN | unsafe_sys::YAML_FLOW_MAPPING_START_TOKEN => {
+                        flow_depth += 1;
+                        if flow_depth > max_flow_depth {
+                            break;
+                        }
+                    }
+                    unsafe_sys::YAML_FLOW_SEQUENCE_END_TOKEN | unsafe_sys::YAML_FLOW_MAPPING_END_TOKEN => {
+                        flow_depth = flow_depth.saturating_sub(1);
+                    }
                     _ => {}
                 }
             }

@@ -66,11 +66,18 @@ impl ScalarSpan {
 /// such character with `~`, which both take into a tag, makes libyaml parse
 /// what the pure-Python parser parses (a tag SafeLoader cannot construct).
 /// Offsets are kept, so marks stay right.
-pub fn absorb_flow_indicators_into_tags(text: &str) -> String {
+///
+/// `max_depth`: how deep the composer reads (brackets nested deeper are
+/// never composed, so their tags need not be looked for).
+pub fn absorb_flow_indicators_into_tags(text: &str, max_depth: usize) -> String {
+    // A tag begins with `!`.
+    if memchr::memchr(b'!', text.as_bytes()).is_none() {
+        return text.to_owned();
+    }
     let mut bytes = text.as_bytes().to_vec();
     loop {
         let current = String::from_utf8_lossy(&bytes).into_owned();
-        let hits: Vec<usize> = Parser::tag_ends(&current)
+        let hits: Vec<usize> = Parser::tag_ends(&current, max_depth)
             .into_iter()
             .filter(|&e| matches!(bytes.get(e), Some(b',' | b'[' | b']')))
             .collect();

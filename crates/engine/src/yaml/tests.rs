@@ -144,6 +144,22 @@ fn deep_nesting_fails_without_exhausting_the_stack() {
 }
 
 #[test]
+fn deep_brackets_with_a_tag_fail_soon_under_the_pure_python_loader() {
+    // The tag search stops where the composer stops reading: reading all
+    // 100,000 levels took libyaml's scanner some 20 s.
+    let deep = format!("name: !x\nskills: {}{}\n", "[".repeat(100_000), "]".repeat(100_000));
+    let e = load_with(&deep, Loader::Safe).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Limit);
+}
+
+#[test]
+fn tags_are_looked_for_only_as_deep_as_asked() {
+    let text = format!("{}!t x{}", "[".repeat(6), "]".repeat(6));
+    assert_eq!(events::Parser::tag_ends(&text, 6), vec![8]);
+    assert_eq!(events::Parser::tag_ends(&text, 5), Vec::<usize>::new());
+}
+
+#[test]
 fn huge_scalars_load() {
     let text = format!("a: {}\n", "x".repeat(10 << 20));
     assert_eq!(get(&text, "a").py_len(), Some(10 << 20));
