@@ -189,6 +189,11 @@ fn cases() -> Vec<Case> {
             vec![s("skills/a/SKILL.md", "---\nname: a\ndescription:\n---\nA body line.\n".into())],
         ),
         (
+            "hermes-description-unwritable",
+            vec![s("skills/a/SKILL.md", "---\nname: a\ndescription: {released: 2024-01-01}\n---\n".into())],
+            vec![s("skills/a/SKILL.md", "---\nname: a\ndescription: {released: '2024-01-01'}\n---\n".into())],
+        ),
+        (
             "hermes-description-prompt-cut",
             vec![s("skills/a/SKILL.md", format!("---\nname: a\ndescription: {}\n---\n", "word ".repeat(20)))],
             good(),

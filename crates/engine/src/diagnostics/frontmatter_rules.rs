@@ -266,13 +266,29 @@ fn check_description(text: &str, fm: &Map, sink: &mut Sink) {
         );
     }
     let body = frontmatter::body(take_chars(text, LISTING_READ_CHARS));
-    if skill::listing_description(fm, body).is_none() && !matches!(fm.get("name"), Some(v) if v.as_str().is_none()) {
-        let kind = desc.map_or("missing".to_owned(), |d| d.type_name().to_owned());
-        sink.add(
-            "hermes-description-dropped",
-            line,
-            format!("the description ({kind}) makes skills_list drop the skill"),
-        );
+    let named = !matches!(fm.get("name"), Some(v) if v.as_str().is_none());
+    match skill::listing_description(fm, body) {
+        None if named => {
+            let kind = desc.map_or("missing".to_owned(), |d| d.type_name().to_owned());
+            sink.add(
+                "hermes-description-dropped",
+                line,
+                format!("the description ({kind}) makes skills_list drop the skill"),
+            );
+        }
+        // Listed, it is written as JSON with every other skill's row: one
+        // row that cannot be fails the whole listing.
+        Some(listed) if named => {
+            if let Err(e) = listed.try_to_json() {
+                let kind = listed.type_name();
+                sink.add(
+                    "hermes-description-unwritable",
+                    line,
+                    format!("the description ({kind}) makes skills_list fail for every skill while it is listed: {e}"),
+                );
+            }
+        }
+        _ => {}
     }
     if let Some(Value::Str(d)) = desc {
         let n = d.chars().count();

@@ -171,6 +171,9 @@ rules! {
     "H036", "hermes-disabled-unusable", Error, "a disabled list Hermes cannot read",
         "Give `skills.disabled` (and `platform_disabled.<platform>`) as a list of names: Hermes iterates it for every listing, index and skill_view, and while it raises, no skill is listed or offered.",
         "skills:\n  disabled: 5";
+    "H037", "hermes-description-unwritable", Error, "a description skills_list cannot write as JSON",
+        "Write the description as plain text: PyYAML makes `!!binary` bytes, `!!set` a set and an unquoted date inside a mapping or list a date, and json.dumps of the listing then fails, so skills_list lists no skill at all while this one is listed.",
+        "description: !!binary aGVsbG8=";
     "B001", "bundle-unparseable", Error, "a bundle file Hermes skips",
         "Fix the YAML: a bundle needs a mapping with a non-empty `skills` list and a name that makes a slug.",
         "skills: [a";
