@@ -537,6 +537,24 @@ fn an_inline_shell_timeout_hermes_cannot_read_is_named() {
 }
 
 #[test]
+fn a_scalar_platforms_says_the_whole_index_fails() {
+    for (value, error) in [("12", "'int' object"), ("true", "'bool' object"), ("2024-01-01", "'datetime.date' object")]
+    {
+        let text = format!("---\nname: a\ndescription: d\nplatforms: {value}\n---\nb\n");
+        let found = findings(&[("skills/a/SKILL.md", &text), ("skills/b/SKILL.md", &ok_skill("b", "", ""))]);
+        let f = found.iter().find(|f| f.rule == "hermes-platform-unknown").expect("finding");
+        assert!(f.message.contains("building the skills index fails") && f.message.contains(error), "{f:?}");
+    }
+    // A list or a string is iterated: only its values are judged.
+    for value in ["[mac]", "mac"] {
+        let text = format!("---\nname: a\ndescription: d\nplatforms: {value}\n---\nb\n");
+        let found = findings(&[("skills/a/SKILL.md", &text)]);
+        let f = found.iter().find(|f| f.rule == "hermes-platform-unknown").expect("finding");
+        assert!(f.message.ends_with("the skill is hidden everywhere"), "{f:?}");
+    }
+}
+
+#[test]
 fn findings_carry_lines_and_relative_paths() {
     let found = findings(&[("skills/cat/a/SKILL.md", "---\nname: a\ndescription: d\nplatforms: [mac]\n---\nb\n")]);
     let f = found.iter().find(|f| f.rule == "hermes-platform-unknown").expect("finding");

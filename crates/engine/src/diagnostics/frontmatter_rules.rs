@@ -535,10 +535,21 @@ fn check_gates(text: &str, fm: &Map, sink: &mut Sink) {
             values.iter().filter(|v| !crate::gates::platform_value_known(v)).map(Value::py_str).collect();
         if !unknown.is_empty() {
             let all = unknown.len() == values.len();
-            let (severity, effect) = if all {
-                (super::Severity::Error, "no value matches an OS: the skill is hidden everywhere")
-            } else {
-                (super::Severity::Warning, "these values match no OS")
+            // The index iterates the value itself, and raises on a scalar.
+            let unindexable = match platforms {
+                Value::Str(_) => None,
+                other => other.py_iter().is_none().then(|| crate::py::PyError::not_iterable(other.type_name())),
+            };
+            let effect_unindexable;
+            let (severity, effect) = match unindexable {
+                Some(e) => {
+                    effect_unindexable = format!(
+                        "not a list: skills_list hides the skill, and building the skills index fails ({e}), so the agent is offered no skill"
+                    );
+                    (super::Severity::Error, effect_unindexable.as_str())
+                }
+                None if all => (super::Severity::Error, "no value matches an OS: the skill is hidden everywhere"),
+                None => (super::Severity::Warning, "these values match no OS"),
             };
             let hint = super::rule("hermes-platform-unknown").map_or("", |r| r.hint);
             sink.add_with(

@@ -115,7 +115,7 @@ rules! {
         "Use a path relative to HERMES_HOME, inside it, not one of Hermes' own secret stores; otherwise it is always reported missing.",
         "required_credential_files: [~/.config/token.json]";
     "H017", "hermes-platform-unknown", Error, "a `platforms` value that matches no OS",
-        "Use linux, macos or windows: a value matching no OS hides the skill there (everywhere, if no value matches).",
+        "Use linux, macos or windows, as a list: a value matching no OS hides the skill there (everywhere, if no value matches), and one that is not a list or a string (a number, true, a date) makes building the whole skills index fail.",
         "platforms: [mac]";
     "H018", "hermes-environment-unknown", Warning, "an `environments` tag Hermes does not know",
         "Known tags are kanban, docker and s6; an unknown tag makes the skill show everywhere.",
