@@ -434,6 +434,23 @@ fn a_rule_on_most_skills_is_told_once() {
     assert!(!text.contains("[H013"), "{text}");
     let listed = json(&repo.check(&["--min-severity", "info", "--select", "hermes-description-prompt-cut", "--json"]));
     assert_eq!(listed.len(), 12, "selected by name: each one");
+    // Folding is for people: the formats machines read hold every finding,
+    // and the verdict is the same in all.
+    let cut = |findings: Vec<&Json>| findings.iter().filter(|f| f["code"] == "H013" || f["ruleId"] == "H013").count();
+    let all = repo.check(&["--min-severity", "info", "--json"]);
+    assert_eq!(cut(json(&all).iter().collect()), 12);
+    let sarif: Json = serde_json::from_slice(&repo.check(&["--min-severity", "info", "--format", "sarif"]).stdout)
+        .expect("SARIF is JSON");
+    assert_eq!(cut(sarif["runs"][0]["results"].as_array().expect("results").iter().collect()), 12);
+    let github = stdout(&repo.check(&["--min-severity", "info", "--format", "github"]));
+    assert!(!github.contains("title=H013"), "{github}");
+    assert!(github.contains("::notice title=skillscope::H013 hermes-description-prompt-cut fires on 12"), "{github}");
+    let statuses: Vec<Option<i32>> = ["text", "json", "sarif", "github", "markdown"]
+        .iter()
+        .map(|format| repo.check(&["--min-severity", "info", "--format", format]).status.code())
+        .collect();
+    assert_eq!(statuses, [Some(1); 5]);
+    assert!(text.contains("0 errors, 0 warnings, 24 info"), "the summary counts the folded findings: {text}");
 }
 
 #[test]

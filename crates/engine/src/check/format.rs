@@ -94,7 +94,9 @@ pub fn write(
 
 fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let mut last_path = "";
-    for f in &report.findings {
+    let mut any = false;
+    for f in report.shown() {
+        any = true;
         if *f.rel_path != *last_path {
             if !last_path.is_empty() {
                 writeln!(out)?;
@@ -118,7 +120,7 @@ fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         )?;
         writeln!(out, "      hint: {}", clean_line(&f.hint))?;
     }
-    if !report.findings.is_empty() {
+    if any {
         writeln!(out)?;
     }
     for note in report.notes() {
@@ -157,7 +159,7 @@ fn escape_property(text: &str) -> String {
 /// GitHub Actions workflow commands: one annotation per finding
 /// (`::error file=...,line=...,col=...,title=...::message`).
 fn github(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<()> {
-    for f in &report.findings {
+    for f in report.shown() {
         let command = match f.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -311,10 +313,11 @@ fn markdown(report: &Report, paths: &Paths, limit: Option<usize>) -> String {
     head.push('\n');
     let mut comment = crate::comment::Comment::default();
     comment.keep(head);
+    let shown: Vec<&Finding> = report.shown().collect();
     let mut i = 0;
-    while i < report.findings.len() {
-        let file = paths.of(&report.findings[i]);
-        let same: Vec<&Finding> = report.findings[i..].iter().take_while(|f| paths.of(f) == file).collect();
+    while i < shown.len() {
+        let file = paths.of(shown[i]);
+        let same: Vec<&Finding> = shown[i..].iter().copied().take_while(|f| paths.of(f) == file).collect();
         let mut folded = format!("<details><summary><code>{}</code> ({})</summary>\n\n", html_text(&file), same.len());
         for f in &same {
             let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();

@@ -320,10 +320,11 @@ pub struct Folded {
 /// Below this many skills a home has no "most".
 const FOLD_MIN_SKILLS: usize = 10;
 
-/// Folds each informational rule that fires on more than half of the
-/// `skills` skills into one note, unless `keep` names it: on most skills a
-/// finding says nothing about any one of them.
-pub fn fold_noisy(findings: &mut Vec<Finding>, skills: usize, keep: &HashSet<&str>) -> Vec<Folded> {
+/// The informational rules that fire on more than half of the `skills`
+/// skills, unless `keep` names them: on most skills such a finding says
+/// nothing about any one of them, so the formats read by people tell each
+/// once ([`Report::shown`]); JSON and SARIF keep every finding.
+pub fn fold_noisy(findings: &[Finding], skills: usize, keep: &HashSet<&str>) -> Vec<Folded> {
     if skills < FOLD_MIN_SKILLS {
         return Vec::new();
     }
@@ -340,18 +341,22 @@ pub fn fold_noisy(findings: &mut Vec<Finding>, skills: usize, keep: &HashSet<&st
         .collect();
     folded.sort_by(|a, b| a.rule.code.cmp(&b.rule.code));
     for fold in &mut folded {
-        let before = findings.len();
-        findings.retain(|f| !(f.severity == Severity::Info && f.rule == fold.rule.name));
-        fold.findings = before - findings.len();
+        fold.findings = findings.iter().filter(|f| is_folded_by(f, fold)).count();
     }
     folded
+}
+
+fn is_folded_by(finding: &Finding, fold: &Folded) -> bool {
+    finding.severity == Severity::Info && finding.rule == fold.rule.name
 }
 
 /// What a check reports: its findings and what it left out, for every
 /// output format.
 #[derive(Debug, Default)]
 pub struct Report {
+    /// Every finding reported, the folded rules' too.
     pub findings: Vec<Finding>,
+    /// The rules told once in the formats read by people.
     pub folded: Vec<Folded>,
     /// Skills checked.
     pub skills: usize,
@@ -365,7 +370,13 @@ pub struct Report {
 }
 
 impl Report {
-    /// Reported findings of a severity.
+    /// The findings the formats read by people list one by one: all but
+    /// those of the folded rules (each told once, [`Report::notes`]).
+    pub fn shown(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| !self.folded.iter().any(|fold| is_folded_by(f, fold)))
+    }
+
+    /// Reported findings of a severity (the folded rules' too).
     pub fn count(&self, severity: Severity) -> usize {
         self.findings.iter().filter(|f| f.severity == severity).count()
     }

@@ -203,7 +203,7 @@ pub fn report(
         keep
     });
     dedup(&mut all);
-    let folded = fold_noisy(&mut all, skills, &policy.named_exactly());
+    let folded = fold_noisy(&all, skills, &policy.named_exactly());
     all.sort_by(|a, b| (&a.rel_path, a.line, a.column, &a.rule).cmp(&(&b.rel_path, b.line, b.column, &b.rule)));
     Ok(Report {
         findings: all,
