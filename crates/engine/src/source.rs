@@ -56,12 +56,26 @@ pub fn line_at(text: &str, byte: usize) -> usize {
     text[..byte.min(text.len())].matches('\n').count() + 1
 }
 
-/// The 1-based line and column (in characters) of byte `byte` of `text`.
-pub fn line_column_at(text: &str, byte: usize) -> (usize, usize) {
-    LineStarts::of(text).line_column_at(text, byte)
+/// Line and column lookups in one text: its line starts are found on the
+/// first and kept, so each lookup after costs a search, not a pass over
+/// the text (a large file may hold a finding on every line).
+pub struct TextPositions<'t> {
+    text: &'t str,
+    starts: std::cell::OnceCell<LineStarts>,
 }
 
-/// Where each line of a text starts: [`line_column_at`] for many places
+impl<'t> TextPositions<'t> {
+    pub fn new(text: &'t str) -> TextPositions<'t> {
+        TextPositions { text, starts: std::cell::OnceCell::new() }
+    }
+
+    /// The 1-based line and column (in characters) of byte `byte`.
+    pub fn line_column_at(&self, byte: usize) -> (usize, usize) {
+        self.starts.get_or_init(|| LineStarts::of(self.text)).line_column_at(self.text, byte)
+    }
+}
+
+/// Where each line of a text starts: the line and column of many places
 /// in one text, each found without counting the lines before it again.
 pub struct LineStarts(Vec<usize>);
 
@@ -70,7 +84,8 @@ impl LineStarts {
         LineStarts(std::iter::once(0).chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1)).collect())
     }
 
-    /// [`line_column_at`] of `byte` of `text` (the text indexed).
+    /// The 1-based line and column (in characters) of byte `byte` of
+    /// `text` (the text indexed).
     pub fn line_column_at(&self, text: &str, byte: usize) -> (usize, usize) {
         let mut byte = byte.min(text.len());
         while !text.is_char_boundary(byte) {

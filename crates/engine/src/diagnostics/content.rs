@@ -6,6 +6,7 @@ use crate::catalog::CatalogSkill;
 use crate::frontmatter;
 use crate::paths;
 use crate::preprocess::inline_shell_snippets;
+use crate::source::TextPositions;
 use crate::view::linked_files_in;
 use std::path::{Path, PathBuf};
 
@@ -18,13 +19,14 @@ const FOREIGN_TEMPLATES: [&str; 5] =
 /// folder's `rglob("*")`.
 pub(super) fn check(skill: &CatalogSkill, text: &str, flagged: &[usize], files: &[paths::TreeFile], sink: &mut Sink) {
     let body_offset = text.len() - frontmatter::body(text).len();
+    let positions = TextPositions::new(text);
     for (range, cmd) in inline_shell_snippets(text) {
         let message = format!("!`{cmd}` runs on the host only when skills.inline_shell is enabled");
-        sink.add_at("hermes-inline-shell", text, range.start, message);
+        sink.add_at("hermes-inline-shell", &positions, range.start, message);
     }
-    check_templates(text, sink);
-    check_injection_phrases(text, flagged, sink);
-    check_references(skill, text, body_offset, files, sink);
+    check_templates(text, &positions, sink);
+    check_injection_phrases(text, &positions, flagged, sink);
+    check_references(skill, text, &positions, body_offset, files, sink);
     super::index_rules::check_body(text, sink);
 }
 
@@ -33,7 +35,7 @@ pub(super) fn check(skill: &CatalogSkill, text: &str, flagged: &[usize], files: 
 /// phrase finds every line whose lowercased form holds one (no character
 /// lowercases into an ASCII letter it does not also fold to, but `İ`,
 /// whose `i̇` no phrase can hold).
-fn check_injection_phrases(text: &str, flagged: &[usize], sink: &mut Sink) {
+fn check_injection_phrases(text: &str, positions: &TextPositions, flagged: &[usize], sink: &mut Sink) {
     for &start in flagged {
         let line = text[start..].split('\n').next().unwrap_or_default();
         let lower = line.to_lowercase();
@@ -41,12 +43,12 @@ fn check_injection_phrases(text: &str, flagged: &[usize], sink: &mut Sink) {
             // Where the phrase is in the line (lowercasing may move bytes:
             // then the line's start).
             let at = if lower.len() == line.len() { lower.find(*p).unwrap_or(0) } else { 0 };
-            sink.add_at("hermes-injection-phrase", text, start + at, format!("contains `{p}`"));
+            sink.add_at("hermes-injection-phrase", positions, start + at, format!("contains `{p}`"));
         }
     }
 }
 
-fn check_templates(text: &str, sink: &mut Sink) {
+fn check_templates(text: &str, positions: &TextPositions, sink: &mut Sink) {
     for start in memchr::memmem::find_iter(text.as_bytes(), "${") {
         let after = &text[start + 2..];
         let Some(end) = after.find('}') else { continue };
@@ -59,7 +61,7 @@ fn check_templates(text: &str, sink: &mut Sink) {
             let message = format!(
                 "`${{{name}}}` stays literal; Hermes substitutes ${{HERMES_SKILL_DIR}} and ${{HERMES_SESSION_ID}} only"
             );
-            sink.add_at("hermes-unknown-template", text, start, message);
+            sink.add_at("hermes-unknown-template", positions, start, message);
         }
     }
 }
@@ -153,7 +155,14 @@ fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
     out
 }
 
-fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, files: &[paths::TreeFile], sink: &mut Sink) {
+fn check_references(
+    skill: &CatalogSkill,
+    text: &str,
+    positions: &TextPositions,
+    body_offset: usize,
+    files: &[paths::TreeFile],
+    sink: &mut Sink,
+) {
     let body = &text[body_offset..];
     let present: Vec<&str> = crate::discover::SUPPORT_DIRS
         .iter()
@@ -167,7 +176,7 @@ fn check_references(skill: &CatalogSkill, text: &str, body_offset: usize, files:
         }
         sink.add_at(
             "hermes-missing-file",
-            text,
+            positions,
             body_offset + at,
             format!("`{rel}` does not exist in the skill folder"),
         );
@@ -258,7 +267,7 @@ mod tests {
                 rel_path: "".into(),
                 path: std::path::Path::new("").into(),
             };
-            check_injection_phrases(text, &flagged, &mut sink);
+            check_injection_phrases(text, &TextPositions::new(text), &flagged, &mut sink);
             let lines: Vec<usize> = findings.iter().filter_map(|f| f.line).collect();
             assert_eq!(lines, phrase_lines(text), "{text:.80?}");
             found_lines += lines.len();

@@ -15,6 +15,7 @@ pub use rules::{rule, RuleInfo, RULES};
 use super::catalog::{Catalog, CatalogSkill};
 pub(crate) use super::discover::is_noted_md;
 use super::paths::TreeFile;
+use super::source::TextPositions;
 use super::Engine;
 use serde_json::{json, Value as Json};
 use std::borrow::Cow;
@@ -147,10 +148,10 @@ impl Sink<'_> {
         });
     }
 
-    /// Adds a finding of a registered rule pointing at `byte` of `text`
-    /// (the file's text): its line and column.
-    pub fn add_at(&mut self, rule_id: &'static str, text: &str, byte: usize, message: impl Into<String>) {
-        self.add_pointing(rule_id, super::source::line_column_at(text, byte), message);
+    /// Adds a finding of a registered rule pointing at `byte` of the
+    /// file's text: its line and column.
+    pub fn add_at(&mut self, rule_id: &'static str, text: &TextPositions, byte: usize, message: impl Into<String>) {
+        self.add_pointing(rule_id, text.line_column_at(byte), message);
     }
 
     /// Adds a finding of a registered rule at a (line, column).
@@ -214,7 +215,58 @@ impl Engine {
         }
         content::check_files(skill, files, roots, &mut findings);
         guard::check_skill_dir(skill, scanned, files, roots, &mut findings);
+        at_most_per_file_and_rule(&mut findings, FINDINGS_PER_FILE_AND_RULE_AT_MOST);
         findings
+    }
+}
+
+/// How many findings of one rule one file lists: a file with one on every
+/// line (a 50 MB SKILL.md of guard matches made two million) says it in
+/// the first, and one more finding counts the rest.
+pub const FINDINGS_PER_FILE_AND_RULE_AT_MOST: usize = 200;
+
+/// Keeps the first `most` findings of each rule in each file (in the order
+/// made) and, where more were made, adds one at the first left out that
+/// counts them, at the highest severity among them.
+fn at_most_per_file_and_rule(findings: &mut Vec<Finding>, most: usize) {
+    if findings.len() <= most {
+        return;
+    }
+    let mut counts: HashMap<(&Path, &str), usize> = HashMap::new();
+    let keep: Vec<bool> = findings
+        .iter()
+        .map(|f| {
+            let n = counts.entry((&*f.path, &*f.rule)).or_default();
+            *n += 1;
+            *n <= most
+        })
+        .collect();
+    if keep.iter().all(|&k| k) {
+        return;
+    }
+    let mut left_out: Vec<(Finding, usize)> = Vec::new();
+    for (f, &kept) in findings.iter().zip(&keep) {
+        if kept {
+            continue;
+        }
+        match left_out.iter_mut().find(|(first, _)| first.path == f.path && first.rule == f.rule) {
+            Some((first, n)) => {
+                *n += 1;
+                first.severity = first.severity.max(f.severity);
+            }
+            None => left_out.push((f.clone(), 1)),
+        }
+    }
+    let mut marks = keep.iter();
+    findings.retain(|_| marks.next().copied().unwrap_or(true));
+    for (mut first, n) in left_out {
+        first.message = format!(
+            "{} more {} finding{} in this file from here on, not listed (the first {most} are)",
+            crate::words::thousands(n),
+            first.rule,
+            if n == 1 { "" } else { "s" }
+        );
+        findings.push(first);
     }
 }
 
