@@ -2273,3 +2273,32 @@ fn an_external_dir_s_skills_are_shown_from_the_home() {
     let folders = by_folder(&report);
     assert!(folders.contains_key(&format!("{}/shared/team/lint", real.display())), "JSON keeps absolute: {folders:?}");
 }
+
+#[test]
+fn files_no_revision_has_are_in_neither_state_of_a_diff_between_two() {
+    let (_tmp, home) = devops_home();
+    std::fs::write(home.join("skill-bundles/release.yaml"), "name: release\nskills: [deploy]\n").unwrap();
+    commit(&home, "one");
+    skill(&home, "skills/devops/deploy", "deploy", "Deploy the app, carefully.", "");
+    commit(&home, "two");
+    let clean = json_of(&diff_in(&home, &["HEAD~1", "HEAD", "--json"]));
+    // Untracked: a skill, a category's file, a file in a skill folder, a
+    // bundle, and a setting; git ignores none of them.
+    skill(&home, "skills/devops/fresh", "fresh", "A skill no revision has.", "");
+    skill(&home, "skills/new-category/other", "rollback", "Takes another's name.", "");
+    std::fs::write(home.join("skills/devops/DESCRIPTION.md"), "---\ndescription: Ops.\n---\n").unwrap();
+    std::fs::create_dir_all(home.join("skills/devops/rollback/references")).unwrap();
+    std::fs::write(home.join("skills/devops/rollback/references/extra.md"), "# extra\n").unwrap();
+    // A lookup of `deploy` (the bundle's) finds a flat `deploy.md` anywhere
+    // below the skills, an excluded folder's too: neither revision has one.
+    std::fs::create_dir_all(home.join("skills/devops/.venv/lib")).unwrap();
+    std::fs::write(home.join("skills/devops/.venv/lib/deploy.md"), "# stray\n").unwrap();
+    std::fs::write(home.join("skills/devops/rollback/references/deploy.md"), "# stray\n").unwrap();
+    std::fs::write(home.join("skill-bundles/more.yaml"), "name: more\nskills: [fresh]\n").unwrap();
+    std::fs::write(home.join("config.yaml"), "skills:\n  disabled: [deploy]\n").unwrap();
+    let untracked = diff_in(&home, &["HEAD~1", "HEAD", "--json"]);
+    assert_eq!(json_of(&untracked), clean, "{}", String::from_utf8_lossy(&untracked.stderr));
+    // Edited, a tracked skill between the two revisions is read as each has it.
+    skill(&home, "skills/devops/deploy", "deploy", "Edited, not committed.", "");
+    assert_eq!(json_of(&diff_in(&home, &["HEAD~1", "HEAD", "--json"])), clean);
+}

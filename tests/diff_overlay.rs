@@ -987,3 +987,32 @@ fn a_home_at_the_top_read_whole_names_its_config_as_the_working_tree_does() {
     let changed: Vec<&str> = whole.report.skills.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(changed, ["old"], "{:?}", whole.report.skills.iter().map(|s| s.message_diff()).collect::<Vec<_>>());
 }
+
+/// Between two revisions, files neither has are looked for where the walk
+/// reads and outside the skill roots only: the working tree's walk still
+/// stands for the later one, and they are in neither state. (One read
+/// beside the skill folders, a bundle or a category's description, has
+/// the revisions read whole: `tests/diff.rs` holds that answer.)
+#[test]
+fn untracked_files_leave_two_revisions_read_from_the_working_tree() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().canonicalize().unwrap().join("home");
+    home_repo(&home);
+    commit(&home);
+    skill(&home.join("skills/tools/lint"), "lint", "Lints, edited.", "");
+    commit(&home);
+    let json = |r: &skillscope::engine::diff::DiffReport| r.to_json(serde_json::json!(null), serde_json::json!(null));
+    let repo = Repo::discover(&home).unwrap();
+    let (first, second) = (repo.commit("HEAD~1").unwrap(), repo.commit("HEAD").unwrap());
+    let read = || {
+        let engine = engine_of(&home);
+        let overlaid = against_worktree(&engine, &repo, &first, Some(&second), &home, Severity::Warning);
+        json(&overlaid.expect("read from the working tree").unwrap().report)
+    };
+    let clean = read();
+    skill(&home.join("skills/tools/fresh"), "fresh", "No revision has it.", "");
+    skill(&home.join("skills/brand-new/one"), "lint", "Takes a name.", "");
+    write(&home.join("skills/tools/lint/references/extra.md"), "# extra\n");
+    write(&home.join("skills/notes/old/references/extra.md"), "# extra\n");
+    assert_eq!(read(), clean);
+}
