@@ -942,3 +942,25 @@ fn the_since_diff_stays_when_the_preview_it_replaced_arrives() {
     let after = screen(&mut app, 120, 40);
     assert!(after.contains("+++ now"), "the diff stays:\n{after}");
 }
+
+#[test]
+fn a_small_terminal_keeps_the_way_to_help_and_each_row_s_marks() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Char('7'));
+    let wide = screen(&mut app, 120, 40);
+    let row = |text: &str| text.lines().find(|l| l.contains("≈ deploy-")).map(str::to_owned);
+    let wide_row = row(&wide).unwrap_or_else(|| panic!("{wide}"));
+    let marks: Vec<char> = "↥◔⚑✖▲".chars().filter(|c| wide_row.contains(*c)).collect();
+    assert!(marks.contains(&'✖'), "{wide_row}");
+    for (width, height) in [(80, 24), (60, 20), (40, 12)] {
+        let text = screen(&mut app, width, height);
+        let status = text.lines().last().unwrap_or_default();
+        assert!(status.trim_end().ends_with("? help  q quit"), "{width}x{height}: {status}");
+        let narrow = row(&text).unwrap_or_else(|| panic!("{text}"));
+        for mark in &marks {
+            assert!(narrow.contains(*mark), "{width}x{height}: {mark} lost from {narrow}");
+        }
+    }
+}

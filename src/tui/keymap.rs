@@ -410,6 +410,16 @@ impl Keymap {
     }
 }
 
+/// The hints a narrow status bar keeps: how to get help and out.
+pub fn essential_hints(mode: Mode) -> &'static str {
+    match mode {
+        Mode::Normal => "? help  q quit",
+        Mode::Prompt => "Enter keep  Esc clear",
+        Mode::Help => "Esc close",
+        Mode::CopyMenu => "Esc close",
+    }
+}
+
 /// Short hints for the status bar in a mode.
 pub fn hints(mode: Mode) -> &'static str {
     match mode {

@@ -174,17 +174,19 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
                 theme.text
             };
             let positions = crate::search::positions(&name, &query);
-            spans.extend(lines::highlighted(&name, &positions, base, theme.matched));
+            // The marks after the name stay on a narrow row: the name is
+            // cut (with `…`) to leave them room.
+            let mut marks = Vec::new();
             if !skill.status.shadows.is_empty() {
-                spans.push(Span::styled(" ↥", theme.warn));
+                marks.push(Span::styled(" ↥", theme.warn));
             }
             let usage = app.usage.mark(skill);
             if let Some(mark) = usage {
                 if mark.stale {
-                    spans.push(Span::styled(" ◔", theme.warn));
+                    marks.push(Span::styled(" ◔", theme.warn));
                 }
                 if mark.pinned {
-                    spans.push(Span::styled(" ⚑", theme.accent));
+                    marks.push(Span::styled(" ⚑", theme.accent));
                 }
             }
             // Markers from the Diagnostics view's threshold (warnings and up
@@ -192,8 +194,13 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             let worst = app.jobs.diagnostics.as_ref().and_then(|d| d.worst_by_skill.get(&s));
             if let Some(worst) = worst.filter(|w| **w >= app.view.diag.min) {
                 let (mark, style) = lines::severity_mark(*worst, &theme);
-                spans.push(Span::styled(format!(" {mark}"), style));
+                marks.push(Span::styled(format!(" {mark}"), style));
             }
+            let used: usize = spans.iter().chain(&marks).map(Span::width).sum();
+            let room = width.saturating_sub(used);
+            let name = if name.width() > room && room >= 2 { fit(&name, room) } else { name };
+            spans.extend(lines::highlighted(&name, &positions, base, theme.matched));
+            spans.extend(marks);
             // A database skill has no usage record to sort by.
             if !ranked && skill.db_row.is_none() {
                 let tokens = app.index_tokens.get(&skill.skill_md).copied();
@@ -459,7 +466,8 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         None => counts,
     };
     let hermes = app.hermes.as_ref().and_then(|h| h.short_label()).map_or(String::new(), |label| format!("│ {label} "));
-    let left = format!(" {place} │ {} │ {} │ {counts} {hermes}", e.options.backend, e.env.os.name());
+    let tail = clean_line(&format!(" │ {} │ {} │ {counts} {hermes}", e.options.backend, e.env.os.name()));
+    let place = clean_line(&place);
     // A notice answers what the user just did: it gets the whole line.
     if let Some(notice) = &app.notice {
         let text = fit(&clean_line(&format!(" {notice}")), usize::from(area.width));
@@ -479,21 +487,69 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         let across = if app.view.h_scroll > 0 { format!(" col {}", app.view.h_scroll + 1) } else { String::new() };
         format!("line {}/{total} {percent}%{across}", app.view.scroll + 1)
     });
-    let right = match (note, position) {
-        (Some(note), _) => note,
-        (None, Some(position)) => format!("{position}  / search  n/N  ←→ scroll code  Esc back"),
-        (None, None) if app.since_prompt.is_some() => "Enter mark changes  Esc cancel  Ctrl-w/u delete".to_owned(),
-        (None, None) => keymap::hints(app.mode()).to_owned(),
+    // The hints' shortest form, kept on the narrowest line.
+    let (right, shortest) = match (note, position) {
+        (Some(note), _) => (note, None),
+        (None, Some(position)) => (format!("{position}  / search  n/N  ←→ scroll code  Esc back"), None),
+        (None, None) if app.since_prompt.is_some() => {
+            ("Enter mark changes  Esc cancel  Ctrl-w/u delete".to_owned(), None)
+        }
+        (None, None) => (keymap::hints(app.mode()).to_owned(), Some(keymap::essential_hints(app.mode()))),
     };
+    let right = clean_line(&right);
     let w = usize::from(area.width);
-    let left = fit(&clean_line(&left), w);
+    // The right part keeps up to half the line (its shortest hints, at
+    // least): the left gives way first, its folder cut from the start (the
+    // end names it).
+    let right_needs = shortest.map_or(right.width(), str::width).min(w / 2);
+    let left_room = w.saturating_sub(right_needs + 1);
+    let place_room = left_room.saturating_sub(tail.width() + 1);
+    let place = if place.width() > place_room && place_room >= 8 { fit_start(&place, place_room) } else { place };
+    let left = fit(&format!(" {place}{tail}"), left_room.max(w.min(12)));
     let rest = w.saturating_sub(left.width() + 1);
-    let line = Line::from(vec![
-        Span::styled(left, app.theme.tab_active),
-        Span::raw(" "),
-        Span::styled(fit(&clean_line(&right), rest), app.theme.dim),
-    ]);
+    let right = match shortest {
+        Some(short) if right.width() > rest => hints_within(&right, short, rest),
+        _ => fit(&right, rest),
+    };
+    let line =
+        Line::from(vec![Span::styled(left, app.theme.tab_active), Span::raw(" "), Span::styled(right, app.theme.dim)]);
     frame.render_widget(Paragraph::new(line), area);
+}
+
+/// The hints (`a b  c d  ...`, two spaces between) that fit in `width`
+/// columns: the `essential` ones, after as many of the others, in their
+/// order, as leave them room.
+fn hints_within(all: &str, essential: &str, width: usize) -> String {
+    let kept: Vec<&str> = essential.split("  ").collect();
+    let mut shown: Vec<&str> = Vec::new();
+    let mut used = essential.width();
+    for hint in all.split("  ").filter(|h| !kept.contains(h)) {
+        if used + hint.width() + 2 > width {
+            break;
+        }
+        used += hint.width() + 2;
+        shown.push(hint);
+    }
+    shown.extend(kept);
+    fit(&shown.join("  "), width)
+}
+
+/// `text` in `width` columns, cut from the start (`…` and its end).
+fn fit_start(text: &str, width: usize) -> String {
+    if text.width() <= width {
+        return text.to_owned();
+    }
+    let mut kept: Vec<char> = Vec::new();
+    let mut used = 1;
+    for c in text.chars().rev() {
+        let cw = unicode_width::UnicodeWidthChar::width(c).unwrap_or(0);
+        if used + cw > width {
+            break;
+        }
+        used += cw;
+        kept.push(c);
+    }
+    std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
 /// Where the help overlay goes on a screen of `area`, if it fits.
