@@ -941,6 +941,12 @@ fn the_since_diff_stays_when_the_preview_it_replaced_arrives() {
     key(&mut app, KeyCode::Char('1'));
     let after = screen(&mut app, 120, 40);
     assert!(after.contains("+++ now"), "the diff stays:\n{after}");
+    // The view's title says it shows the diff, as it stays from skill to skill.
+    let title = after.lines().next().unwrap_or_default();
+    assert!(title.contains("1 Preview") && title.contains("[diff]"), "{title}");
+    key(&mut app, KeyCode::Char('d'));
+    let title = screen(&mut app, 120, 40).lines().next().unwrap_or_default().to_owned();
+    assert!(!title.contains("[diff]"), "{title}");
 }
 
 #[test]
@@ -963,4 +969,29 @@ fn a_small_terminal_keeps_the_way_to_help_and_each_row_s_marks() {
             assert!(narrow.contains(*mark), "{width}x{height}: {mark} lost from {narrow}");
         }
     }
+}
+
+#[test]
+fn a_view_s_own_keys_show_that_view_and_e_on_a_folder_says_why_nothing_opens() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Char('3'));
+    key(&mut app, KeyCode::Char('R'));
+    let title = screen(&mut app, 120, 40).lines().next().unwrap_or_default().to_owned();
+    assert!(title.contains("1 Preview") && title.contains("[raw]"), "{title}");
+    key(&mut app, KeyCode::Char('R'));
+    let title = screen(&mut app, 120, 40).lines().next().unwrap_or_default().to_owned();
+    assert!(!title.contains("[raw]"), "{title}");
+    key(&mut app, KeyCode::Char('2'));
+    key(&mut app, KeyCode::Char('c'));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.lines().next().unwrap_or_default().contains("6 Prompt"), "{text}");
+    assert!(text.contains("system prompt: the focus posture"), "{text}");
+    key(&mut app, KeyCode::Char('g'));
+    assert!(app.selected_skill().is_none(), "a folder row");
+    let effects = key(&mut app, KeyCode::Char('e'));
+    assert!(!effects.iter().any(|e| matches!(e, Effect::OpenEditor { .. })), "{effects:?}");
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("e opens a skill or a file: select one"), "{text}");
 }

@@ -541,6 +541,9 @@ impl App {
             Action::SystemPrompt => self.show(ViewTab::Prompt),
             Action::CycleSort => self.cycle_sort(),
             Action::TogglePosture => {
+                // The System prompt view's setting: shown where it acts, as
+                // the Diagnostics view's keys are.
+                self.show(ViewTab::Prompt);
                 self.view.focus_posture = !self.view.focus_posture;
                 self.render.clear();
                 self.notice = Some(if self.view.focus_posture {
@@ -552,14 +555,17 @@ impl App {
             Action::ToggleSinceDiff => self.toggle_since_diff(),
             Action::ToggleSince => self.toggle_since(),
             Action::ToggleRaw => {
-                self.view.raw = !self.view.raw;
+                // The Preview's way of showing: from another view, R shows
+                // the Preview raw.
+                self.view.raw = self.view.tab != ViewTab::Preview || !self.view.raw;
+                self.show(ViewTab::Preview);
                 self.view.scroll = 0;
                 self.view.h_scroll = 0;
             }
             Action::OpenEditor => match self.editor_target() {
                 Some(Ok(effect)) => effects.push(effect),
                 Some(Err(denied)) => self.notice = Some(format!("Not editable: {denied}")),
-                None => {}
+                None => self.notice = Some("e opens a skill or a file: select one".into()),
             },
             Action::Copy => match self.copy_target() {
                 Some(item) => effects.push(Effect::Copy { text: item.text, what: item.label.to_owned() }),

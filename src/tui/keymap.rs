@@ -304,9 +304,13 @@ pub static BINDINGS: &[Binding] = &[
         "skills: move through the results (↑ in an empty prompt: history)",
         |k| k.code == KeyCode::Down || k.code == KeyCode::Up
     ),
-    bind!("Ctrl-a/e", Prompt, Action::Top, "", "start / end of the line (also Home, End, ←, →)", |_k| false),
-    bind!("Alt-b/f", Prompt, Action::Top, "", "word left / right", |_k| false),
-    bind!("Ctrl-w Ctrl-u", Prompt, Action::Top, "", "delete the word before / everything before", |_k| false),
+    bind!("Ctrl-a/e", Prompt, Action::Top, "", "start / end of the line (also Home, End)", |_k| false),
+    bind!("Ctrl-b/f", Prompt, Action::Top, "", "a character left / right (also ←, →)", |_k| false),
+    bind!("Alt-b/f", Prompt, Action::Top, "", "a word left / right (also Ctrl-←, Ctrl-→)", |_k| false),
+    bind!("Ctrl-h Delete", Prompt, Action::Top, "", "delete the character before / at the cursor", |_k| false),
+    bind!("Ctrl-w", Prompt, Action::Top, "", "delete the blank-separated word before", |_k| false),
+    bind!("Alt-⌫ Alt-d", Prompt, Action::Top, "", "delete the word before / after", |_k| false),
+    bind!("Ctrl-u/k", Prompt, Action::Top, "", "delete everything before / after the cursor", |_k| false),
     bind!("j k ↑ ↓", HelpMode, Action::Down, "", "scroll", |k| k.code == KeyCode::Down
         || k.code == KeyCode::Up
         || plain(k, 'j')

@@ -297,7 +297,11 @@ fn tabs_title(app: &App, x: u16, width: u16) -> (Line<'static>, [(u16, u16); Vie
         spans.push(Span::styled(text, style));
         spans.push(Span::raw(" "));
     }
-    if app.view.raw && app.view.tab == ViewTab::Preview {
+    let diffing = app.view.since_diff && app.since_answer().is_some();
+    if diffing && matches!(app.view.tab, ViewTab::Preview | ViewTab::Agent) {
+        // `d` stays on from skill to skill: said where the view is.
+        spans.push(Span::styled("[diff] ", app.theme.warn));
+    } else if app.view.raw && app.view.tab == ViewTab::Preview {
         spans.push(Span::styled("[raw] ", app.theme.warn));
     }
     (Line::from(spans), positions)
