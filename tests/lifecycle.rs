@@ -506,7 +506,7 @@ fn provenance_is_said_one_way_everywhere() {
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("provenance agent (Hermes); our reading: local: neither bundled, from a hub, nor recorded"),
+        text.contains("provenance agent (Hermes); our reading: local: no usage record says the agent made it"),
         "{text}"
     );
 }

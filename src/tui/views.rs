@@ -149,7 +149,13 @@ pub fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'stati
     let LifecycleAnswer { life, curator, problems, scan: scanned, guard_agent_created } = &**answer;
     let now = (app.clock)();
     let mut out = vec![line("Where it came from", theme.heading)];
-    out.push(kv("provenance", format!("{} (Hermes' provenance())", life.provenance), theme));
+    // Hermes calls all that is neither bundled nor from a hub `agent`: said,
+    // so that our finer reading below does not seem to contradict it.
+    let provenance = match life.provenance {
+        "agent" => "agent (Hermes' provenance(): neither bundled nor from a hub)".to_owned(),
+        other => format!("{other} (Hermes' provenance())"),
+    };
+    out.push(kv("provenance", provenance, theme));
     out.push(kv("our reading", life.origin(), theme));
     if life.external {
         out.push(kv("external", "in skills.external_dirs: read-only to the curator", theme));

@@ -98,7 +98,7 @@ impl SkillLife {
             ),
             (None, "bundled") => "bundled with Hermes".into(),
             (None, _) if self.agent_made => "made by the agent: its usage record says created_by: agent".into(),
-            (None, _) => "local: neither bundled, from a hub, nor recorded as the agent's".into(),
+            (None, _) => "local: no usage record says the agent made it".into(),
         }
     }
 }
