@@ -460,7 +460,7 @@ fn chained_folders_wrapped_prose_view_search_and_tmux_buffer() {
     tmux.keys(&["b"]);
     tmux.wait_for("hits after the rebuild", |s| s.contains("/root/.hermes/") && s.contains("match 1/"));
     tmux.keys(&["4"]);
-    tmux.wait_for("hits in the Agent view", |s| s.contains("What the agent receives") && s.contains("match 1/"));
+    tmux.wait_for("hits in the Agent view", |s| s.contains("what the agent receives") && s.contains("match 1/"));
     tmux.keys(&["n"]);
     let s = tmux.screen();
     assert!(!s.contains("No match"), "{s}");

@@ -115,7 +115,7 @@ fn backend_switch_changes_the_preview_and_agent_view() {
     key(&mut app, KeyCode::Char('4'));
     assert_eq!(app.view(), ViewTab::Agent);
     let agent = screen(&mut app, 120, 40);
-    assert!(agent.contains("on docker"), "{agent}");
+    assert!(agent.contains("On docker, what the agent receives"), "{agent}");
     key(&mut app, KeyCode::Char('B'));
     assert_eq!(app.engine.options.backend.name(), "local");
 }

@@ -285,7 +285,7 @@ fn copy_and_pager_hand_offs() {
     );
     assert!(app.copy_menu.is_none());
     match &handed(key(&mut app, KeyCode::Char('o')))[..] {
-        [Effect::Pager { text }] => assert!(text.contains("What the agent receives"), "{text}"),
+        [Effect::Pager { text }] => assert!(text.contains("what the agent receives"), "{text}"),
         other => panic!("{other:?}"),
     }
 }

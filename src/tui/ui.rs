@@ -121,6 +121,8 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
         (None, sort) => format!(" Skills {total} by {} ", sort.label()),
     };
     let now = (app.clock)();
+    // Cut with a sign where the pane is narrow (a border would cut it bare).
+    let title = fit(&title, usize::from(area.width.saturating_sub(2)));
     let b = block(Line::from(title), app.focus == Focus::Tree, app);
     let inner = b.inner(area);
     frame.render_widget(b, area);

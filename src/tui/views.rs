@@ -261,7 +261,8 @@ pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     let mut out = Vec::new();
     match &skill.status.command {
         Some(cmd) => {
-            out.push(line(format!("What the agent receives for {cmd} on {backend}:"), theme.heading));
+            // The backend first: `b` changes it, and a narrow view cuts the end.
+            out.push(line(format!("On {backend}, what the agent receives for {cmd}:"), theme.heading));
             out.push(Line::default());
             match message {
                 Some(m) => out.extend(wrap_fenced(m, width, theme.text)),
