@@ -539,9 +539,9 @@ impl EditorRun {
 fn an_editor_skillscope_does_not_know_gets_the_file_and_the_status_line_says_how_to_pass_the_line() {
     let run = EditorRun::start("editor-unknown", None);
     assert_eq!(run.edit(), [run.skill.display().to_string()], "the path with its space is one argument");
-    let s = run.tmux.wait_for("the notice", |s| s.contains("opened SKILL.md without line 5"));
+    let s = run.tmux.wait_for("the notice", |s| s.contains("opened SKILL.md at its top, not line 5"));
     assert!(
-        s.contains("fake-editor takes no line that skillscope knows; set editor = \"fake-editor … {line} {file}\" in ~/config/skillscope/config.toml"),
+        s.contains("(how fake-editor takes a line is not known): set editor = \"fake-editor … {line} {file}\" in ~/config/skillscope/config.toml"),
         "{s}"
     );
     run.tmux.keys(&["q"]);
@@ -556,7 +556,7 @@ fn the_config_files_editor_placeholders_pass_the_line() {
     // notice would take the whole status line, counts included).
     std::thread::sleep(Duration::from_millis(500));
     let s = run.tmux.wait_for("the browser after the editor", |s| s.contains("1/1 offered"));
-    assert!(!s.contains("without line"), "{s}");
+    assert!(!s.contains("not line"), "{s}");
     run.tmux.keys(&["q"]);
     run.tmux.exits_ok();
 }

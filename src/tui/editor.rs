@@ -294,12 +294,12 @@ impl EditorCommand {
             return None;
         }
         let name = file.file_name().map_or_else(|| file.display().to_string(), |n| n.to_string_lossy().into_owned());
-        let opened = format!("opened {name} without line {line}");
+        let opened = format!("opened {name} at its top, not line {line}");
         let config = config.map_or_else(|| "skillscope's config.toml".to_owned(), shorten_home);
         match &self.line {
             LineHandoff::Passed => None,
             LineHandoff::UnknownEditor { program } => Some(format!(
-                "{opened}: {program} takes no line that skillscope knows; set editor = \"{program} … {{line}} {{file}}\" in {config}"
+                "{opened} (how {program} takes a line is not known): set editor = \"{program} … {{line}} {{file}}\" in {config}"
             )),
             LineHandoff::NoLinePlaceholder { spec } => {
                 Some(format!("{opened}: the editor command {spec:?} has no {{line}}; add one in {config}"))
@@ -454,7 +454,7 @@ mod tests {
         let notice = command.line_notice(Path::new(FILE), 286, Some(Path::new("/c/skillscope/config.toml")));
         assert_eq!(
             notice.as_deref(),
-            Some("opened SKILL.md without line 286: fake-editor takes no line that skillscope knows; set editor = \"fake-editor … {line} {file}\" in /c/skillscope/config.toml")
+            Some("opened SKILL.md at its top, not line 286 (how fake-editor takes a line is not known): set editor = \"fake-editor … {line} {file}\" in /c/skillscope/config.toml")
         );
         assert_eq!(command.line_notice(Path::new(FILE), 1, None), None, "line 1 loses nothing");
         let passed = super::command(Some("vim"), Path::new(FILE), 286).expect("command");
