@@ -62,17 +62,38 @@ pub fn line_at(text: &str, byte: usize) -> usize {
 pub struct TextPositions<'t> {
     text: &'t str,
     starts: std::cell::OnceCell<LineStarts>,
+    /// The last place found (its byte, line and column): a later place on
+    /// the same line counts its column on from there, so that the places
+    /// of one long line are not each counted from the line's start.
+    last: std::cell::Cell<Option<(usize, usize, usize)>>,
 }
 
 impl<'t> TextPositions<'t> {
     pub fn new(text: &'t str) -> TextPositions<'t> {
-        TextPositions { text, starts: std::cell::OnceCell::new() }
+        TextPositions { text, starts: std::cell::OnceCell::new(), last: std::cell::Cell::new(None) }
     }
 
     /// The 1-based line and column (in characters) of byte `byte`.
     pub fn line_column_at(&self, byte: usize) -> (usize, usize) {
-        self.starts.get_or_init(|| LineStarts::of(self.text)).line_column_at(self.text, byte)
+        let starts = self.starts.get_or_init(|| LineStarts::of(self.text));
+        let byte = floor_char_boundary(self.text, byte);
+        let line = starts.0.partition_point(|&start| start <= byte);
+        let column = match self.last.get() {
+            Some((at, on, column)) if on == line && at <= byte => column + self.text[at..byte].chars().count(),
+            _ => self.text[starts.0[line - 1]..byte].chars().count() + 1,
+        };
+        self.last.set(Some((byte, line, column)));
+        (line, column)
     }
+}
+
+/// The largest char boundary of `text` at or before `byte`.
+fn floor_char_boundary(text: &str, byte: usize) -> usize {
+    let mut byte = byte.min(text.len());
+    while !text.is_char_boundary(byte) {
+        byte -= 1;
+    }
+    byte
 }
 
 /// Where each line of a text starts: the line and column of many places
@@ -87,10 +108,7 @@ impl LineStarts {
     /// The 1-based line and column (in characters) of byte `byte` of
     /// `text` (the text indexed).
     pub fn line_column_at(&self, text: &str, byte: usize) -> (usize, usize) {
-        let mut byte = byte.min(text.len());
-        while !text.is_char_boundary(byte) {
-            byte -= 1;
-        }
+        let byte = floor_char_boundary(text, byte);
         let line = self.0.partition_point(|&start| start <= byte);
         let start = self.0[line - 1];
         (line, text[start..byte].chars().count() + 1)
@@ -273,6 +291,19 @@ mod tests {
         assert_eq!([at(0), at(2), at(3), at(4)], [(1, 1), (1, 3), (2, 1), (3, 1)]);
         assert_eq!([at(6), at(7), at(8), at(9)], [(3, 2), (3, 2), (3, 3), (4, 1)]);
         assert_eq!([at(13), at(40)], [(4, 5), (4, 5)]);
+    }
+
+    /// Asked in any order, a text's positions answer as the line starts do
+    /// (a later place on a line counted on from the last).
+    #[test]
+    fn text_positions_agree_with_line_starts_in_any_order() {
+        let text = "ab\n\nçé x\nlast line, long: ééé ë\n";
+        let lines = LineStarts::of(text);
+        let positions = TextPositions::new(text);
+        let order: Vec<usize> = (0..=text.len() + 2).chain((0..=text.len()).rev()).chain([7, 3, 20, 20, 9]).collect();
+        for byte in order {
+            assert_eq!(positions.line_column_at(byte), lines.line_column_at(text, byte), "byte {byte}");
+        }
     }
 
     #[test]

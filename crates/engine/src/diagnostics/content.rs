@@ -51,11 +51,13 @@ fn check_injection_phrases(text: &str, positions: &TextPositions, flagged: &[usi
 fn check_templates(text: &str, positions: &TextPositions, sink: &mut Sink) {
     for start in memchr::memmem::find_iter(text.as_bytes(), "${") {
         let after = &text[start + 2..];
-        let Some(end) = after.find('}') else { continue };
-        let name = &after[..end];
-        if !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') || name.is_empty() {
+        // A name, then `}`: read no further (a text of `${` and no `}` was
+        // read to its end from each).
+        let end = after.bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+        if end == 0 || after.as_bytes().get(end) != Some(&b'}') {
             continue;
         }
+        let name = &after[..end];
         let hermes_unknown = name.starts_with("HERMES_") && name != "HERMES_SKILL_DIR" && name != "HERMES_SESSION_ID";
         if hermes_unknown || FOREIGN_TEMPLATES.contains(&name) {
             let message = format!(
@@ -115,22 +117,37 @@ fn fenced_ranges(body: &str) -> Vec<std::ops::Range<usize>> {
     ranges
 }
 
+/// How far a path is looked for after where it starts: longer than any
+/// path a system takes, so that a text of openings with no end is not read
+/// to its end from each.
+const PATH_LOOKED_AT_MOST: usize = 4096;
+
+/// The start of `rest` a path may lie in ([`PATH_LOOKED_AT_MOST`]).
+fn near(rest: &str) -> &str {
+    let mut end = rest.len().min(PATH_LOOKED_AT_MOST);
+    while !rest.is_char_boundary(end) {
+        end -= 1;
+    }
+    &rest[..end]
+}
+
 /// Files the body points at: markdown link targets and inline code naming a
 /// file in an existing support folder (outside code blocks), and
 /// `${HERMES_SKILL_DIR}/...` anywhere.
 fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
     let code = fenced_ranges(body);
-    let in_code = |at: usize| code.iter().any(|r| r.contains(&at));
+    // The ranges are in order and apart: found by halving, not one by one.
+    let in_code = |at: usize| code.get(code.partition_point(|r| r.end <= at)).is_some_and(|r| r.contains(&at));
     let mut out = Vec::new();
     for at in memchr::memmem::find_iter(body.as_bytes(), "](").filter(|at| !in_code(*at)) {
-        let rest = &body[at + 2..];
+        let rest = near(&body[at + 2..]);
         if let Some(end) = rest.find(')') {
             let target = rest[..end].split_whitespace().next().unwrap_or("");
             out.push((at, trim_path(target).to_owned()));
         }
     }
     for at in memchr::memmem::find_iter(body.as_bytes(), "${HERMES_SKILL_DIR}/") {
-        let rest = &body[at + "${HERMES_SKILL_DIR}/".len()..];
+        let rest = near(&body[at + "${HERMES_SKILL_DIR}/".len()..]);
         let end =
             rest.find(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | ']')).unwrap_or(rest.len());
         out.push((at, trim_path(&rest[..end]).to_owned()));
