@@ -407,3 +407,24 @@ fn lifecycle_json_holds_a_path_that_is_not_utf8() {
     let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
     assert!(doc.to_string().contains("a\u{fffd}/SKILL.md"), "{doc}");
 }
+
+/// A megabyte of openings with no end (code fences, templates, links,
+/// inline shell): `check` reads each once, not to the text's end from each
+/// (each took 4 to 26 s).
+#[test]
+fn check_reads_a_megabyte_of_unclosed_openings_in_linear_time() {
+    for (what, unit) in [
+        ("fences", "```\n"),
+        ("templates", "${"),
+        ("links", "[x]("),
+        ("shell", "!`"),
+        ("paths", "${HERMES_SKILL_DIR}/a"),
+    ] {
+        let (_t, h) = home();
+        let body = unit.repeat((1 << 20) / unit.len());
+        write(&h.join("skills/c/big/SKILL.md"), format!("---\nname: big\ndescription: d\n---\n{body}").as_bytes());
+        let home = h.to_str().expect("utf-8");
+        let out = run_into_files(&["--home", home, "check", "--min-severity", "info"], Duration::from_secs(20));
+        assert!(out.status.code().is_some_and(|c| c <= 1), "{what}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
