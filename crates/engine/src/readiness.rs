@@ -77,15 +77,19 @@ pub fn required_env_vars(fm: &Map, legacy_env_vars: &[String]) -> Vec<RequiredEn
     let setup = fm.get("setup").and_then(Value::as_map);
     let setup_help = setup.and_then(|s| nonempty_str(s.get("help")));
     let mut required: Vec<RequiredEnv> = Vec::new();
+    // The names taken, looked up by hash: thousands of entries each
+    // compared with all before took seconds.
+    let mut taken: std::collections::HashSet<String> = std::collections::HashSet::new();
     let mut append = |name: Option<&Value>,
                       prompt: Option<&Value>,
                       help: Option<&Value>,
                       required_for: Option<&Value>,
                       optional: bool| {
         let name = str_or(name, "");
-        if name.is_empty() || required.iter().any(|r| r.name == name) || !is_env_name(&name) {
+        if name.is_empty() || taken.contains(&name) || !is_env_name(&name) {
             return;
         }
+        taken.insert(name.clone());
         let prompt = str_or(prompt, &format!("Enter value for {name}"));
         let help = match help {
             Some(v) => nonempty_str(Some(v)),
