@@ -224,32 +224,44 @@ fn check_name(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
 pub(super) fn check_collisions(catalog: &Catalog, index: usize, text: &str, sink: &mut Sink) {
     let skill = &catalog.skills[index];
     let line = key_line(text, "name");
-    let others: Vec<String> = skill
-        .status
-        .ambiguous_with
-        .iter()
-        .chain(skill.status.shadowed_by.iter())
-        // An overlaid catalog names a skill that differs by its copy: the
-        // others are sorted as the user knows them.
-        .map(|&j| {
-            let skill_md = &catalog.skills[j].skill_md;
-            catalog.overlay.as_ref().map_or_else(|| skill_md.clone(), |o| o.shown(skill_md)).display().to_string()
-        })
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .collect();
-    if !others.is_empty() {
+    // Named up to a few: a name thousands of skills share would make each
+    // finding list them all (and sorting all of them for each was seconds).
+    const NAMED: usize = 5;
+    let status = &skill.status;
+    let shadower = status.shadowed_by.filter(|j| !status.ambiguous_with.contains(j));
+    let mut all: Vec<usize> = status.ambiguous_with.iter().copied().chain(shadower).collect();
+    // An overlaid catalog names a skill that differs by its copy: the
+    // others are sorted as the user knows them.
+    let shown = |j: usize| {
+        let skill_md = &catalog.skills[j].skill_md;
+        catalog
+            .overlay
+            .as_ref()
+            .map_or_else(|| std::borrow::Cow::Borrowed(skill_md.as_path()), |o| o.shown(skill_md).into())
+    };
+    if all.len() > NAMED && catalog.overlay.is_none() {
+        all.select_nth_unstable_by(NAMED, |&a, &b| {
+            catalog.skills[a].skill_md.as_os_str().cmp(catalog.skills[b].skill_md.as_os_str())
+        });
+    }
+    let count = all.len();
+    let mut first: Vec<String> = match catalog.overlay {
+        None => all.iter().take(NAMED).map(|&j| shown(j).display().to_string()).collect(),
+        Some(_) => all.iter().map(|&j| shown(j).display().to_string()).collect(),
+    };
+    first.sort();
+    first.dedup();
+    first.truncate(NAMED);
+    let others = first;
+    if count > 0 {
         let how = if skill.status.shadowed_by.is_some() {
             "the listing keeps an earlier one"
         } else {
             "skill_view refuses the name"
         };
-        // Named up to a few: a name thousands of skills share would make
-        // each finding list them all.
-        const NAMED: usize = 5;
-        let named = match others.len() {
+        let named = match count {
             n if n <= NAMED => others.join(", "),
-            n => format!("{} and {} more", others[..NAMED].join(", "), crate::words::thousands(n - NAMED)),
+            n => format!("{} and {} more", others.join(", "), crate::words::thousands(n - others.len())),
         };
         sink.add("hermes-name-collision", line, format!("`{}` also names {named} ({how})", skill.name));
     }
