@@ -69,12 +69,17 @@ fn check_templates(text: &str, positions: &TextPositions, sink: &mut Sink) {
 }
 
 /// A path-looking token is checked unless it holds placeholders or globs.
+/// Characters no checkable path holds (besides `?` and a blank, which end
+/// one where it is looked for).
+const UNCHECKABLE: [char; 8] = ['<', '>', '{', '}', '*', '$', '|', '['];
+
 fn checkable(path: &str) -> bool {
     !path.is_empty()
         && !path.contains("://")
         && !path.starts_with('#')
         && !path.starts_with("mailto:")
-        && !path.contains(['<', '>', '{', '}', '*', '?', '$', '|', ' ', '['])
+        && !path.contains(UNCHECKABLE)
+        && !path.contains(['?', ' '])
         && !path.starts_with('/')
         && !path.starts_with('~')
 }
@@ -148,9 +153,16 @@ fn referenced_paths(body: &str, support_dirs: &[&str]) -> Vec<(usize, String)> {
     }
     for at in memchr::memmem::find_iter(body.as_bytes(), "${HERMES_SKILL_DIR}/") {
         let rest = near(&body[at + "${HERMES_SKILL_DIR}/".len()..]);
-        let end =
-            rest.find(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | ']')).unwrap_or(rest.len());
-        out.push((at, trim_path(&rest[..end]).to_owned()));
+        // The token ends at a blank, quote or bracket; its path at `#` or
+        // `?` ([`trim_path`]); a character no checkable path holds before
+        // either leaves it unchecked, so the token is read no further.
+        let stop = rest.find(|c: char| {
+            c.is_whitespace() || matches!(c, '`' | '"' | '\'' | ')' | ']' | '#' | '?') || UNCHECKABLE.contains(&c)
+        });
+        if stop.and_then(|at| rest[at..].chars().next()).is_some_and(|c| UNCHECKABLE.contains(&c)) {
+            continue;
+        }
+        out.push((at, trim_path(&rest[..stop.unwrap_or(rest.len())]).to_owned()));
     }
     for (at, _) in body.match_indices('`').filter(|(at, _)| !in_code(*at)) {
         let rest = &body[at + 1..];
