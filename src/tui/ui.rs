@@ -494,6 +494,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         format!("line {}/{total} {percent}%{across}", app.view.scroll + 1)
     });
     // The hints' shortest form, kept on the narrowest line.
+    let noted = note.is_some();
     let (right, shortest) = match (note, position) {
         (Some(note), _) => (note, None),
         (None, Some(position)) => (format!("{position}  / search  n/N  ←→ scroll code  Esc back"), None),
@@ -504,10 +505,14 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     };
     let right = clean_line(&right);
     let w = usize::from(area.width);
-    // The right part keeps up to half the line (its shortest hints, at
-    // least): the left gives way first, its folder cut from the start (the
-    // end names it).
-    let right_needs = shortest.map_or(right.width(), str::width).min(w / 2);
+    // The right part keeps its shortest hints, or the view's position in
+    // up to half the line: the left gives way first, its folder cut from
+    // the start (the end names it). A note takes what the left leaves.
+    let right_needs = match shortest {
+        Some(short) => short.width().min(w / 2),
+        None if noted => 0,
+        None => right.width().min(w / 2),
+    };
     let left_room = w.saturating_sub(right_needs + 1);
     let place_room = left_room.saturating_sub(tail.width() + 1);
     let place = if place.width() > place_room && place_room >= 8 { fit_start(&place, place_room) } else { place };
