@@ -13,8 +13,8 @@ const DEMO_DB_SQL: &str = include_str!("../assets/demo/skills-db.sql");
 pub const USER: &str = "demo";
 
 /// Shown at the top of the screen while the demo home is open.
-pub const BANNER: &str =
-    "Demo home, as user demo with a demo database. Open yours with --home PATH, or set HERMES_HOME (default ~/.hermes).";
+/// Short enough for an 80-column terminal, where a newcomer reads it first.
+pub const BANNER: &str = "Demo home (user demo). Open yours: --home PATH, or HERMES_HOME (~/.hermes).";
 
 /// Room the demo home takes at most, in git with its database.
 const DEMO_ROOM: u64 = 8 << 20;
