@@ -1007,3 +1007,26 @@ fn keys_typed_after_quitting_reach_the_shell() {
     tmux.keys(&["Enter"]);
     tmux.wait_for("the shell running what was typed", |s| s.lines().any(|l| l.trim() == "TYPED-AHEAD"));
 }
+
+/// In an 80 × 24 terminal the demo's banner is whole, the status line
+/// keeps the way to help and out, and a view's own key shows that view.
+#[test]
+fn a_small_terminal_shows_the_banner_the_way_to_help_and_the_raw_preview() {
+    let tmux = Tmux::new("small-terminal");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let dir = tmp.path().display();
+    tmux.launch(
+        (80, 24),
+        &format!("cd {dir} && env TERM=xterm-256color HOME={dir} {} --demo", env!("CARGO_BIN_EXE_skillscope")),
+    );
+    let s = tmux.wait_for("the tree", |s| s.contains("s3-sync"));
+    assert!(s.contains("Open yours: --home PATH, or HERMES_HOME (~/.hermes)."), "{s}");
+    let status = s.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
+    assert!(status.trim_end().ends_with("? help  q quit"), "{s}");
+    tmux.keys(&["3", "R"]);
+    tmux.wait_for("the Preview, raw", |s| s.contains("1 Preview") && s.contains("[raw]"));
+    tmux.keys(&["g", "e"]);
+    tmux.wait_for("the notice", |s| s.contains("e opens a skill or a file: select one"));
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
+}

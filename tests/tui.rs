@@ -27,6 +27,11 @@ fn select_skill(app: &mut App, name: &str) {
     assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.clone()).as_deref(), Some(name));
 }
 
+/// The screen's top line (the tree's and the view's titles), at 120 × 40.
+fn top_line(app: &mut App) -> String {
+    screen(app, 120, 40).lines().next().unwrap_or_default().to_owned()
+}
+
 /// Replaces machine-specific paths so snapshots hold everywhere.
 macro_rules! snapshot {
     ($name:expr, $value:expr) => {
@@ -945,7 +950,7 @@ fn the_since_diff_stays_when_the_preview_it_replaced_arrives() {
     let title = after.lines().next().unwrap_or_default();
     assert!(title.contains("1 Preview") && title.contains("[diff]"), "{title}");
     key(&mut app, KeyCode::Char('d'));
-    let title = screen(&mut app, 120, 40).lines().next().unwrap_or_default().to_owned();
+    let title = top_line(&mut app);
     assert!(!title.contains("[diff]"), "{title}");
 }
 
@@ -978,15 +983,15 @@ fn a_view_s_own_keys_show_that_view_and_e_on_a_folder_says_why_nothing_opens() {
     select_skill(&mut app, "deploy-service");
     key(&mut app, KeyCode::Char('3'));
     key(&mut app, KeyCode::Char('R'));
-    let title = screen(&mut app, 120, 40).lines().next().unwrap_or_default().to_owned();
+    let title = top_line(&mut app);
     assert!(title.contains("1 Preview") && title.contains("[raw]"), "{title}");
     key(&mut app, KeyCode::Char('R'));
-    let title = screen(&mut app, 120, 40).lines().next().unwrap_or_default().to_owned();
+    let title = top_line(&mut app);
     assert!(!title.contains("[raw]"), "{title}");
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Char('c'));
     let text = screen(&mut app, 120, 40);
-    assert!(text.lines().next().unwrap_or_default().contains("6 Prompt"), "{text}");
+    assert!(top_line(&mut app).contains("6 Prompt"), "{text}");
     assert!(text.contains("system prompt: the focus posture"), "{text}");
     key(&mut app, KeyCode::Char('g'));
     assert!(app.selected_skill().is_none(), "a folder row");

@@ -77,10 +77,10 @@ impl<'t> TextPositions<'t> {
     pub fn line_column_at(&self, byte: usize) -> (usize, usize) {
         let starts = self.starts.get_or_init(|| LineStarts::of(self.text));
         let byte = floor_char_boundary(self.text, byte);
-        let line = starts.0.partition_point(|&start| start <= byte);
+        let (line, start) = starts.line_of(byte);
         let column = match self.last.get() {
             Some((at, on, column)) if on == line && at <= byte => column + self.text[at..byte].chars().count(),
-            _ => self.text[starts.0[line - 1]..byte].chars().count() + 1,
+            _ => self.text[start..byte].chars().count() + 1,
         };
         self.last.set(Some((byte, line, column)));
         (line, column)
@@ -109,9 +109,14 @@ impl LineStarts {
     /// `text` (the text indexed).
     pub fn line_column_at(&self, text: &str, byte: usize) -> (usize, usize) {
         let byte = floor_char_boundary(text, byte);
-        let line = self.0.partition_point(|&start| start <= byte);
-        let start = self.0[line - 1];
+        let (line, start) = self.line_of(byte);
         (line, text[start..byte].chars().count() + 1)
+    }
+
+    /// The 1-based line holding `byte` (a char boundary), and where it starts.
+    fn line_of(&self, byte: usize) -> (usize, usize) {
+        let line = self.0.partition_point(|&start| start <= byte);
+        (line, self.0[line - 1])
     }
 }
 

@@ -68,11 +68,11 @@ fn check_templates(text: &str, positions: &TextPositions, sink: &mut Sink) {
     }
 }
 
-/// A path-looking token is checked unless it holds placeholders or globs.
 /// Characters no checkable path holds (besides `?` and a blank, which end
 /// one where it is looked for).
 const UNCHECKABLE: [char; 8] = ['<', '>', '{', '}', '*', '$', '|', '['];
 
+/// A path-looking token is checked unless it holds placeholders or globs.
 fn checkable(path: &str) -> bool {
     !path.is_empty()
         && !path.contains("://")

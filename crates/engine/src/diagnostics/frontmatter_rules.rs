@@ -245,14 +245,11 @@ pub(super) fn check_collisions(catalog: &Catalog, index: usize, text: &str, sink
         });
     }
     let count = all.len();
-    let mut first: Vec<String> = match catalog.overlay {
-        None => all.iter().take(NAMED).map(|&j| shown(j).display().to_string()).collect(),
-        Some(_) => all.iter().map(|&j| shown(j).display().to_string()).collect(),
-    };
-    first.sort();
-    first.dedup();
-    first.truncate(NAMED);
-    let others = first;
+    let picked = if catalog.overlay.is_none() { NAMED } else { count };
+    let mut others: Vec<String> = all.iter().take(picked).map(|&j| shown(j).display().to_string()).collect();
+    others.sort();
+    others.dedup();
+    others.truncate(NAMED);
     if count > 0 {
         let how = if skill.status.shadowed_by.is_some() {
             "the listing keeps an earlier one"
