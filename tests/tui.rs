@@ -818,6 +818,26 @@ fn a_rescan_keeps_the_old_tree_on_screen_until_the_new_one_is_read() {
     assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("beta"));
 }
 
+/// `r` says when the home has been read again, even when nothing on screen
+/// changed; a rescan the watcher started says nothing.
+#[test]
+fn r_says_the_home_was_read_again() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    let changes = skillscope::engine::reload::Pending { paths: Default::default(), overflow: true };
+    assert_eq!(app.apply_changes(&changes), skillscope::tui::rescan::Changes::Rescan);
+    let job = app.start_rescan().expect("a rescan");
+    assert!(app.rescanned(job.run()).is_none());
+    assert!(!screen(&mut app, 100, 20).contains("read again"));
+    let effects = key(&mut app, KeyCode::Char('r'));
+    assert!(effects.iter().any(|e| matches!(e, Effect::Rescan)), "{effects:?}");
+    let job = app.start_rescan().expect("a rescan");
+    assert!(app.rescanned(job.run()).is_none());
+    let skills = app.catalog.skills.len();
+    let text = screen(&mut app, 100, 20);
+    assert!(text.contains(&format!("home read again: {skills} skills")), "{text}");
+}
+
 /// Files lists the folder once per selection: moving its cursor reads
 /// only the file it lands on.
 #[test]
@@ -900,7 +920,8 @@ fn the_files_view_keeps_its_file_through_a_reload() {
 
 /// A description long enough that the frontmatter runs past the 4000
 /// characters skills_list reads (which then says `---`) is shown in the
-/// Preview's card as skill_view and the index read it, cut to the card.
+/// Preview's card as skill_view and the index read it, wrapped and cut to
+/// the card.
 #[test]
 fn the_preview_card_shows_a_long_description() {
     let t = tempfile::tempdir().expect("tmp");
@@ -915,8 +936,14 @@ fn the_preview_card_shows_a_long_description() {
     select_skill(&mut app, "long");
     assert_eq!(app.catalog.skills[app.selected_skill().expect("skill")].description, "---", "skills_list's");
     let s = screen(&mut app, 120, 30);
-    let row = s.lines().find(|l| l.contains("│ description")).unwrap_or_else(|| panic!("a description row:\n{s}"));
-    assert!(row.contains("description    gamma gamma gamma") && row.contains('…'), "{row}");
+    let lines: Vec<&str> = s.lines().collect();
+    let at =
+        lines.iter().position(|l| l.contains("│ description")).unwrap_or_else(|| panic!("a description row:\n{s}"));
+    assert!(lines[at].contains("description    gamma gamma gamma") && !lines[at].contains('…'), "{s}");
+    // It wraps beside its key for a few rows, the last marking the cut.
+    let rows: Vec<&str> = lines[at..].iter().take_while(|l| l.contains("gamma")).copied().collect();
+    assert_eq!(rows.len(), 4, "{s}");
+    assert!(rows[3].contains("gamma …"), "{s}");
 }
 
 /// `d` while the Preview is still being rendered: the diff shows, and the

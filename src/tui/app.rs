@@ -582,7 +582,10 @@ impl App {
                 }
             }
             Action::Pager => effects.push(Effect::Pager { text: self.view_text() }),
-            Action::Rescan => effects.push(Effect::Rescan),
+            Action::Rescan => {
+                self.rescan.asked = true;
+                effects.push(Effect::Rescan);
+            }
             Action::DiagnosticsScope => {
                 self.show(ViewTab::Diagnostics);
                 self.view.diag.all = !self.view.diag.all;

@@ -44,17 +44,45 @@ pub fn wrap_text(text: &str, width: u16, style: Style) -> Vec<Line<'static>> {
             if row_has_word {
                 row.push(' ');
             }
-            for c in word.chars() {
-                if row.width() + c.width().unwrap_or(0) > width {
-                    out.push(Line::from(Span::styled(std::mem::replace(&mut row, indent.clone()), style)));
+            let mut rest = word;
+            loop {
+                let cut = word_cut(rest, width.saturating_sub(row.width()), row.trim().is_empty());
+                row.push_str(&rest[..cut]);
+                rest = &rest[cut..];
+                if rest.is_empty() {
+                    break;
                 }
-                row.push(c);
+                out.push(Line::from(Span::styled(std::mem::replace(&mut row, indent.clone()), style)));
             }
             row_has_word = true;
         }
         out.push(Line::from(Span::styled(row, style)));
     }
     out
+}
+
+/// Where a word too long for a row breaks: after as much as fits in `room`
+/// columns, or after its last `/` there (a path keeps its parts whole);
+/// on a row holding nothing yet, after one character at least.
+fn word_cut(word: &str, room: usize, row_empty: bool) -> usize {
+    let mut cut = 0;
+    let mut used = 0;
+    for (at, c) in word.char_indices() {
+        used += c.width().unwrap_or(0);
+        if used > room {
+            break;
+        }
+        cut = at + c.len_utf8();
+    }
+    if cut < word.len() {
+        if let Some(slash) = word[..cut].rfind('/').filter(|&slash| slash > 0 && (slash + 1) * 3 >= cut) {
+            cut = slash + 1;
+        }
+    }
+    match (cut, word.chars().next()) {
+        (0, Some(first)) if row_empty => first.len_utf8(),
+        _ => cut,
+    }
 }
 
 /// Plain text with code fences kept whole: prose is wrapped like
@@ -250,5 +278,21 @@ mod tests {
         assert!(lines.contains(&"npm run build --workspace packages/web".to_owned()), "{lines:?}");
         assert!(lines.iter().filter(|l| !l.contains("npm")).all(|l| l.width() <= 20), "{lines:?}");
         assert_eq!(lines.last().map(String::as_str), Some("after"));
+    }
+
+    #[test]
+    fn a_path_longer_than_a_row_breaks_after_a_slash() {
+        let style = Style::default();
+        let text = "also names /dev/shm/home/team-skills/ops/deploy-service/SKILL.md (refused)";
+        let lines: Vec<String> = wrap_text(text, 30, style).iter().map(line_text).collect();
+        assert_eq!(lines, ["also names", "/dev/shm/home/team-skills/ops/", "deploy-service/SKILL.md", "(refused)"]);
+        // A word with no slash is split where the row ends; nothing is lost.
+        let word = "x".repeat(25);
+        let lines: Vec<String> = wrap_text(&format!("  {word}"), 10, style).iter().map(line_text).collect();
+        assert_eq!(lines.concat().replace(' ', ""), word);
+        assert!(lines.iter().all(|l| l.width() <= 10), "{lines:?}");
+        // A row too narrow for a wide character still moves on.
+        let lines = wrap_text("漢字漢字", 4, style);
+        assert_eq!(lines.iter().map(line_text).collect::<String>(), "漢字漢字");
     }
 }

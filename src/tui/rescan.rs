@@ -160,6 +160,10 @@ impl App {
         let old_tree = std::mem::replace(&mut self.nav.tree, tree);
         drop_elsewhere((old_catalog, old_tree));
         self.catalog_changed(key.as_ref(), scroll, !same_order);
+        if std::mem::take(&mut self.rescan.asked) {
+            let skills = crate::engine::words::count_s(self.catalog.skills.len() as u64, "skill");
+            self.notice = Some(format!("home read again: {skills}"));
+        }
         None
     }
 

@@ -272,6 +272,9 @@ pub(super) struct RescanState {
     pub(super) running: Option<u64>,
     /// Asked for while one ran: that one's answer may be out of date.
     pub(super) again: bool,
+    /// The user asked for one (`r`): its end is said, even when nothing
+    /// on screen changes.
+    pub(super) asked: bool,
 }
 
 /// The revision compared against, and the latest comparison.

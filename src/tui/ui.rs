@@ -564,8 +564,13 @@ fn fit_start(text: &str, width: usize) -> String {
 }
 
 /// Where the help overlay goes on a screen of `area`, if it fits.
+/// Columns of the help overlay where the screen is wider.
+const HELP_WIDTH: u16 = 90;
+
 fn help_rect(area: Rect) -> Option<Rect> {
-    let w = area.width.saturating_sub(4).min(90);
+    // Floating where the screen has room; else the whole width, leaving no
+    // sliver of the panes beside it.
+    let w = if area.width >= HELP_WIDTH + 4 { HELP_WIDTH } else { area.width };
     let h = area.height.saturating_sub(2);
     if w < 10 || h < 4 {
         return None;

@@ -165,6 +165,9 @@ pub fn run(engine: &Engine, job: &ViewJob) -> ViewAnswer {
     }
 }
 
+/// Rows a value of the header card takes at most.
+const CARD_ROWS_PER_VALUE: usize = 4;
+
 /// The header card; `loaded` is what loading the skill costs, when known.
 fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let skill = &snap.skill;
@@ -175,13 +178,26 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
         format!("{top}{}", "─".repeat(usize::from(width).saturating_sub(top.width()))),
         theme.border,
     )));
+    // A value wraps beside its key (a narrow pane cuts none of a short
+    // one); a long one stops after a few rows, its cut marked.
+    let room = usize::from(width).saturating_sub(17).max(10);
     let mut row = |key: &str, value: String| {
-        let text = fit(&clean_line(&value), w.saturating_sub(17));
-        out.push(Line::from(vec![
-            Span::styled("│ ", theme.border),
-            Span::styled(format!("{:<15}", fit(&clean_line(key), 14)), theme.dim),
-            Span::styled(text, theme.text),
-        ]));
+        let value = Line::from(Span::styled(clean_line(&value), theme.text));
+        let mut rows = super::view_text::wrap_line(&value, room, 0);
+        if rows.len() > CARD_ROWS_PER_VALUE {
+            rows.truncate(CARD_ROWS_PER_VALUE);
+            let last: String = rows[CARD_ROWS_PER_VALUE - 1].spans.iter().map(|s| s.content.as_ref()).collect();
+            rows[CARD_ROWS_PER_VALUE - 1] = Line::from(Span::styled(fit(&format!("{last} …"), room), theme.text));
+        }
+        let mut key = format!("{:<15}", fit(&clean_line(key), 14));
+        for value in rows {
+            let mut spans = vec![Span::styled("│ ", theme.border), Span::styled(std::mem::take(&mut key), theme.dim)];
+            if spans[1].content.is_empty() {
+                spans[1] = Span::raw(" ".repeat(15));
+            }
+            spans.extend(value.spans);
+            out.push(Line::from(spans));
+        }
     };
     // The frontmatter's description, as skill_view and the index read it:
     // skills_list's (the catalog's) comes from the first 4000 characters
