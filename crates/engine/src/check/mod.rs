@@ -291,6 +291,7 @@ pub fn apply_suppressions(findings: &mut Vec<Finding>, always: &[(&Path, &str)],
                 column: Some(unused.column),
                 message: unused.message,
                 hint: unused_rule.map_or("", |r| r.hint).into(),
+                left_out: 0,
             });
         }
     }

@@ -123,6 +123,7 @@ fn apply_install_decision(engine: &Engine, catalog: &Catalog, trust: &'static st
             column: None,
             message: format!("a hub install as {trust} is refused: {reason}"),
             hint: "`skillscope scan` shows Hermes' report for this skill; rephrase or remove what it flags, or add it to the skill's .skillignore if it is not part of the installed skill.".into(),
+            left_out: 0,
         });
     }
 }

@@ -682,6 +682,7 @@ fn shadowing_findings(catalog: &Catalog, layers: &Layers) -> Vec<Finding> {
             column: None,
             message,
             hint: info.map_or("", |r| r.hint).into(),
+            left_out: 0,
         });
     }
     out

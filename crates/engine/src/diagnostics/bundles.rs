@@ -23,6 +23,7 @@ pub(crate) fn check(ctx: &Context, roots: &[PathBuf], findings: &mut Vec<Finding
             skill_name: None,
             rel_path: relative(&problem.path, roots),
             path: problem.path.as_path().into(),
+            per_rule: Default::default(),
         };
         sink.add("bundle-unparseable", Some(1), format!("Hermes skips this bundle: {}", problem.reason));
     }
@@ -44,6 +45,7 @@ pub(crate) fn check(ctx: &Context, roots: &[PathBuf], findings: &mut Vec<Finding
             skill_name: None,
             rel_path: relative(&bundle.path, roots),
             path: bundle.path.as_path().into(),
+            per_rule: Default::default(),
         };
         if let Some(cmd) = catalog.command(key) {
             sink.add(

@@ -252,6 +252,7 @@ pub(super) fn check_files(
             skill_name: Some(skill.name.as_str().into()),
             rel_path: relative(&path, roots),
             path: path.into(),
+            per_rule: Default::default(),
         };
         sink.add(rule, None, message);
     }
@@ -295,6 +296,7 @@ mod tests {
                 skill_name: None,
                 rel_path: "".into(),
                 path: std::path::Path::new("").into(),
+                per_rule: Default::default(),
             };
             check_injection_phrases(text, &TextPositions::new(text), &flagged, &mut sink);
             let lines: Vec<usize> = findings.iter().filter_map(|f| f.line).collect();

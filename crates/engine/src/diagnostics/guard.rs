@@ -78,6 +78,7 @@ pub fn check_skill_dir(
             column,
             message,
             hint: hint.into(),
+            left_out: 0,
         }
     };
     // The structural checks of Hermes' scan: sizes, binaries, executables,
@@ -125,9 +126,14 @@ pub fn check_skill_dir(
                 }
             },
         };
+        let mut per_rule = super::PerRule::default();
         for Hit { id, line, column, message, excerpt } in hits {
+            let rule = rule_id(id);
+            if per_rule.counted(findings, &rule, Severity::Info) {
+                continue;
+            }
             let message = if excerpt.is_empty() { message } else { format!("{message}: \"{excerpt}\"") };
-            findings.push(file_finding(file, rule_id(id), Some(line), Some(column), message, HINT));
+            per_rule.push(findings, file_finding(file, rule, Some(line), Some(column), message, HINT));
         }
     }
 }

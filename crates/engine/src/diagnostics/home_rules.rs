@@ -21,6 +21,7 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
             skill_name: None,
             path: engine.home.root.as_path().into(),
             rel_path: engine.home.root.display().to_string().into(),
+            per_rule: Default::default(),
         };
         let msg = format!("{} contains a folder name skills_list excludes: it lists no skill", root.display());
         home.add("hermes-home-excluded", None, msg);
@@ -32,6 +33,7 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
             skill_name: None,
             path: folder.path.as_path().into(),
             rel_path: relative(&folder.path, roots),
+            per_rule: Default::default(),
         };
         let msg = match folder.cut {
             // Hermes would go on walking; skillscope stops (docs/deviations.md).
@@ -52,6 +54,7 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
             skill_name: None,
             rel_path: relative(&dotenv, roots),
             path: dotenv.as_path().into(),
+            per_rule: Default::default(),
         };
         sink.add("hermes-env-unreadable", None, format!("{problem}: every skill_view fails with this"));
     }
@@ -63,6 +66,7 @@ pub(crate) fn check(engine: &Engine, catalog: &Catalog, roots: &[PathBuf], findi
         skill_name: None,
         rel_path: relative(&config, roots),
         path: config.as_path().into(),
+        per_rule: Default::default(),
     };
     let text = engine.home.config_text.clone().unwrap_or_default();
     if let Some(problem) = &engine.home.config_problem {
@@ -166,6 +170,7 @@ pub(crate) fn check_category_descriptions(files: &[PathBuf], roots: &[PathBuf], 
             skill_name: None,
             path: file.as_path().into(),
             rel_path: relative(file, roots),
+            per_rule: Default::default(),
         };
         let line = config_line(&text, "description:");
         let message = format!("the category description holds the control character U+{:04X}", c as u32);

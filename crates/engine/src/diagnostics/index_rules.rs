@@ -82,8 +82,14 @@ pub(crate) fn check_index_budget(
     );
     let mut findings = Vec::new();
     let path: Arc<Path> = at.into();
-    let mut sink =
-        Sink { findings: &mut findings, skill_md: None, skill_name: None, path, rel_path: relative(at, roots) };
+    let mut sink = Sink {
+        findings: &mut findings,
+        skill_md: None,
+        skill_name: None,
+        path,
+        rel_path: relative(at, roots),
+        per_rule: Default::default(),
+    };
     sink.add("cost-index-budget", None, message);
     findings.pop()
 }

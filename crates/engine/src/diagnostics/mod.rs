@@ -78,6 +78,9 @@ pub struct Finding {
     pub column: Option<usize>,
     pub message: String,
     pub hint: Cow<'static, str>,
+    /// Findings of its rule in its file made after it and not kept, counted
+    /// here ([`PerRule`]): a file with millions holds one, not millions.
+    pub left_out: usize,
 }
 
 impl Finding {
@@ -110,6 +113,7 @@ pub(crate) struct Sink<'a> {
     pub skill_name: Option<Arc<str>>,
     pub path: Arc<Path>,
     pub rel_path: Arc<str>,
+    pub per_rule: PerRule,
 }
 
 impl Sink<'_> {
@@ -133,19 +137,26 @@ impl Sink<'_> {
         message: impl Into<String>,
         hint: &'static str,
     ) {
-        self.findings.push(Finding {
-            rule: rule_id,
-            severity,
-            skill: None,
-            skill_name: self.skill_name.clone(),
-            skill_md: self.skill_md.clone(),
-            path: self.path.clone(),
-            rel_path: self.rel_path.clone(),
-            line,
-            column: None,
-            message: message.into(),
-            hint: hint.into(),
-        });
+        if self.per_rule.counted(self.findings, &rule_id, severity) {
+            return;
+        }
+        self.per_rule.push(
+            self.findings,
+            Finding {
+                rule: rule_id,
+                severity,
+                skill: None,
+                skill_name: self.skill_name.clone(),
+                skill_md: self.skill_md.clone(),
+                path: self.path.clone(),
+                rel_path: self.rel_path.clone(),
+                line,
+                column: None,
+                message: message.into(),
+                hint: hint.into(),
+                left_out: 0,
+            },
+        );
     }
 
     /// Adds a finding of a registered rule pointing at `byte` of the
@@ -156,9 +167,12 @@ impl Sink<'_> {
 
     /// Adds a finding of a registered rule at a (line, column).
     pub fn add_pointing(&mut self, rule_id: &'static str, (line, column): (usize, usize), message: impl Into<String>) {
+        let before = self.findings.len();
         self.add(rule_id, Some(line), message);
-        if let Some(f) = self.findings.last_mut() {
-            f.column = Some(column);
+        if self.findings.len() > before {
+            if let Some(f) = self.findings.last_mut() {
+                f.column = Some(column);
+            }
         }
     }
 }
@@ -220,6 +234,49 @@ impl Engine {
     }
 }
 
+/// The findings of each rule made for one file: past one more than
+/// [`FINDINGS_PER_FILE_AND_RULE_AT_MOST`] (the first of those left out,
+/// which [`at_most_per_file_and_rule`] turns into their count), a finding
+/// is only counted, on that one.
+#[derive(Debug, Default)]
+pub(crate) struct PerRule {
+    /// Per rule: how many are kept, and where the last one kept is.
+    kept: HashMap<Cow<'static, str>, (usize, usize)>,
+}
+
+impl PerRule {
+    /// Whether a finding of `rule` would be one too many: then it is
+    /// counted on the last kept, and need not be made.
+    pub(crate) fn counted(&self, findings: &mut [Finding], rule: &str, severity: Severity) -> bool {
+        match self.kept.get(rule) {
+            Some(&(kept, at)) if kept > FINDINGS_PER_FILE_AND_RULE_AT_MOST => match findings.get_mut(at) {
+                Some(last) => {
+                    last.left_out += 1;
+                    last.severity = last.severity.max(severity);
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// Keeps `finding` (one [`PerRule::counted`] said to make).
+    pub(crate) fn push(&mut self, findings: &mut Vec<Finding>, finding: Finding) {
+        let at = findings.len();
+        match self.kept.get_mut(&finding.rule) {
+            Some((kept, last)) => {
+                *kept += 1;
+                *last = at;
+            }
+            None => {
+                self.kept.insert(finding.rule.clone(), (1, at));
+            }
+        }
+        findings.push(finding);
+    }
+}
+
 /// How many findings of one rule one file lists: a file with one on every
 /// line (a 50 MB SKILL.md of guard matches made two million) says it in
 /// the first, and one more finding counts the rest.
@@ -251,15 +308,16 @@ fn at_most_per_file_and_rule(findings: &mut Vec<Finding>, most: usize) {
         }
         match left_out.iter_mut().find(|(first, _)| first.path == f.path && first.rule == f.rule) {
             Some((first, n)) => {
-                *n += 1;
+                *n += 1 + f.left_out;
                 first.severity = first.severity.max(f.severity);
             }
-            None => left_out.push((f.clone(), 1)),
+            None => left_out.push((f.clone(), 1 + f.left_out)),
         }
     }
     let mut marks = keep.iter();
     findings.retain(|_| marks.next().copied().unwrap_or(true));
     for (mut first, n) in left_out {
+        first.left_out = 0;
         first.message = format!(
             "{} more {} finding{} in this file from here on, not listed (the first {most} are)",
             crate::words::thousands(n),
@@ -326,6 +384,7 @@ fn skill_sink<'a>(findings: &'a mut Vec<Finding>, skill: &CatalogSkill, roots: &
         skill_name: Some(skill.name.as_str().into()),
         path: skill_md,
         rel_path: relative(&skill.skill_md, roots),
+        per_rule: Default::default(),
     }
 }
 
@@ -343,6 +402,7 @@ pub fn check_text_skill(name: &str, text: &str, rel_path: &str, findings: &mut V
         skill_name: Some(name.into()),
         path: Path::new(rel_path).into(),
         rel_path: rel_path.into(),
+        per_rule: Default::default(),
     };
     let (fm, _) = super::frontmatter::parse(text);
     let stripped = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -417,6 +477,7 @@ pub fn compacted(findings: Vec<Finding>) -> Vec<Finding> {
             column: f.column,
             message: f.message.as_str().to_owned(),
             hint: copy(&f.hint),
+            left_out: f.left_out,
         })
         .collect();
     drop(findings);
@@ -431,6 +492,39 @@ pub fn worst(findings: &[Finding]) -> Option<Severity> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rule firing a thousand times in one file keeps 201 findings as
+    /// they are made, the last counting those after it; the count finding
+    /// then says all 800 left out. Another rule keeps its own.
+    #[test]
+    fn past_the_cap_findings_are_counted_not_made() {
+        let mut findings = Vec::new();
+        let mut sink = Sink {
+            findings: &mut findings,
+            skill_md: None,
+            skill_name: None,
+            path: Path::new("/h/skills/a/SKILL.md").into(),
+            rel_path: "a/SKILL.md".into(),
+            per_rule: PerRule::default(),
+        };
+        for line in 1..=1000 {
+            sink.add("hermes-inline-shell", Some(line), format!("snippet {line}"));
+            if line % 100 == 0 {
+                sink.add("hermes-template-unknown", Some(line), "other");
+            }
+        }
+        assert_eq!(findings.len(), FINDINGS_PER_FILE_AND_RULE_AT_MOST + 1 + 10);
+        let last = findings.iter().rfind(|f| f.rule == "hermes-inline-shell").expect("kept");
+        assert_eq!((last.line, last.left_out), (Some(201), 799));
+        at_most_per_file_and_rule(&mut findings, FINDINGS_PER_FILE_AND_RULE_AT_MOST);
+        let counted = findings.iter().find(|f| f.message.contains("more")).expect("a count");
+        assert_eq!(
+            counted.message,
+            "800 more hermes-inline-shell findings in this file from here on, not listed (the first 200 are)"
+        );
+        assert_eq!((counted.line, counted.left_out), (Some(201), 0));
+        assert_eq!(findings.iter().filter(|f| f.rule == "hermes-template-unknown").count(), 10);
+    }
 
     #[test]
     fn compacted_findings_are_equal_copies_sharing_as_before() {
@@ -448,6 +542,7 @@ mod tests {
             column: Some(1),
             message: message.into(),
             hint: "static hint".into(),
+            left_out: 0,
         };
         let originals = vec![finding(1, "one"), finding(2, "two")];
         let copies = compacted(originals.clone());
