@@ -294,6 +294,31 @@ fn github_annotations_follow_the_workflow_command_syntax() {
     assert!(text.lines().any(|l| l.starts_with("::notice ")), "info is a notice: {text}");
 }
 
+/// A folder name that is not UTF-8 keeps its bytes in SARIF's URIs
+/// (percent-encoded), in a repository and outside one.
+#[test]
+fn sarif_names_a_file_that_is_not_utf_8_by_its_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let repo = Repo::new();
+    let dir = repo.root.join("skills").join(std::ffi::OsStr::from_bytes(b"caf\xe9"));
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("SKILL.md"), skill("cafe", "See [x](references/missing.md).\n")).expect("write");
+    let uris = |out: &Output| -> Vec<String> {
+        let sarif: Json = serde_json::from_slice(&out.stdout).expect("JSON");
+        let results = sarif["runs"][0]["results"].as_array().expect("results").clone();
+        results
+            .iter()
+            .map(|r| r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].as_str().expect("uri").to_owned())
+            .collect()
+    };
+    let in_repo = uris(&repo.check(&["--format", "sarif", "--min-severity", "info"]));
+    assert!(!in_repo.is_empty());
+    assert!(in_repo.iter().all(|u| u == "skills/caf%E9/SKILL.md"), "{in_repo:?}");
+    std::fs::remove_dir(repo.root.join(".git")).expect("no repository");
+    let alone = uris(&repo.check(&["--format", "sarif", "--min-severity", "info"]));
+    assert!(alone.iter().all(|u| u == "caf%E9/SKILL.md"), "{alone:?}");
+}
+
 #[test]
 fn sarif_is_valid_sarif_2_1_0() {
     let schema: Json = serde_json::from_str(

@@ -69,6 +69,33 @@ impl Paths {
             Err(_) => f.rel_path.to_string(),
         }
     }
+
+    /// [`Paths::of`] with the file name's bytes as they are (SARIF's URIs
+    /// encode them; a name that is not UTF-8 is not replaced).
+    fn of_path(&self, f: &Finding) -> PathBuf {
+        let joined = |parts: &mut dyn Iterator<Item = std::path::Component>| {
+            parts.filter(|c| !matches!(c, std::path::Component::CurDir)).collect::<PathBuf>()
+        };
+        if let Some(root) = self.repo_root.as_deref() {
+            let path = if f.path.is_absolute() { crate::paths::resolve(&f.path) } else { f.path.to_path_buf() };
+            match path.strip_prefix(root) {
+                Ok(rel) => return joined(&mut rel.components()),
+                Err(_) if path.is_absolute() => return path,
+                Err(_) => {}
+            }
+        }
+        // The finding's own relative path is its file's last parts.
+        let rel = Path::new(&*f.rel_path);
+        if rel.is_absolute() {
+            return f.path.to_path_buf();
+        }
+        let parts: Vec<std::path::Component> = f.path.components().collect();
+        let wanted = rel.components().filter(|c| !matches!(c, std::path::Component::CurDir)).count();
+        match parts.len().checked_sub(wanted) {
+            Some(from) if wanted > 0 => joined(&mut parts[from..].iter().copied()),
+            _ => rel.to_path_buf(),
+        }
+    }
 }
 
 /// Writes the report; `comment_limit` holds a markdown comment under that
@@ -213,7 +240,7 @@ pub fn sarif(report: &Report, paths: &Paths) -> Json {
         .iter()
         .map(|f| {
             let mut location =
-                json!({"physicalLocation": {"artifactLocation": artifact_location(&paths.of(f), paths)}});
+                json!({"physicalLocation": {"artifactLocation": artifact_location(&paths.of_path(f), paths)}});
             // A finding about a whole file points at its start: code
             // scanning places a result by its region's line.
             let mut region = json!({"startLine": f.line.unwrap_or(1)});
@@ -242,7 +269,7 @@ pub fn sarif(report: &Report, paths: &Paths) -> Json {
         "results": results,
     });
     if let Some(root) = &paths.repo_root {
-        let root = format!("{}/", file_uri(&crate::paths::path_string(root)).trim_end_matches('/'));
+        let root = format!("{}/", file_uri(root).trim_end_matches('/'));
         run["originalUriBaseIds"] = json!({SOURCE_ROOT: {"uri": root}});
     }
     json!({
@@ -257,8 +284,8 @@ const SOURCE_ROOT: &str = "%SRCROOT%";
 
 /// A SARIF `artifactLocation`: relative to the repository's root (its
 /// base id named), an absolute path as a `file:` URI.
-fn artifact_location(path: &str, paths: &Paths) -> Json {
-    match (path.starts_with('/'), paths.repo_root.is_some()) {
+fn artifact_location(path: &Path, paths: &Paths) -> Json {
+    match (path.is_absolute(), paths.repo_root.is_some()) {
         (true, _) => json!({"uri": file_uri(path)}),
         (false, true) => json!({"uri": uri_path(path), "uriBaseId": SOURCE_ROOT}),
         (false, false) => json!({"uri": uri_path(path)}),
@@ -266,14 +293,17 @@ fn artifact_location(path: &str, paths: &Paths) -> Json {
 }
 
 /// An absolute path as a `file:` URI.
-fn file_uri(path: &str) -> String {
+fn file_uri(path: &Path) -> String {
     format!("file://{}", uri_path(path))
 }
 
-/// A relative path as a URI reference: each segment percent-encoded.
-fn uri_path(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
+/// A path as a URI reference: each byte outside the unreserved characters
+/// percent-encoded, the bytes of a name that is not UTF-8 too.
+fn uri_path(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
         match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' | b'/' => out.push(b as char),
             _ => out.push_str(&format!("%{b:02X}")),
@@ -346,7 +376,10 @@ mod tests {
     fn workflow_commands_escape_their_parts() {
         assert_eq!(escape_data("50% done\nnext"), "50%25 done%0Anext");
         assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
-        assert_eq!(uri_path("skills/my skill/SKILL.md"), "skills/my%20skill/SKILL.md");
+        assert_eq!(uri_path(Path::new("skills/my skill/SKILL.md")), "skills/my%20skill/SKILL.md");
+        use std::os::unix::ffi::OsStrExt;
+        let latin1 = Path::new(std::ffi::OsStr::from_bytes(b"skills/caf\xe9/SKILL.md"));
+        assert_eq!(uri_path(latin1), "skills/caf%E9/SKILL.md");
         assert_eq!(md("<b>|x"), "&lt;b&gt;\\|x");
     }
 }
