@@ -545,7 +545,7 @@ fn bad_tables_give_one_clear_message(backend: Backend) {
         return;
     };
     assert!(matches!(p, DbError::Column { column: "content", .. }), "{p:?}");
-    assert!(p.to_string().contains("column content holds a blob"), "{p}");
+    assert!(p.to_string().contains("the row with id 1: column content holds a blob"), "{p}");
 }
 
 fn a_bad_database_leaves_the_file_layers_working(backend: Backend) {

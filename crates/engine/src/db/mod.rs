@@ -73,8 +73,8 @@ pub enum DbError {
     #[error("{at}: table `{TABLE}` lacks column(s) {}", .columns.join(", "))]
     MissingColumns { at: String, columns: Vec<&'static str> },
     /// A column read holds what no skill field can be.
-    #[error("{at}: column {column} {problem}")]
-    Column { at: String, column: &'static str, problem: &'static str },
+    #[error("{at}: {}column {column} {problem}", row_named(.row))]
+    Column { at: String, row: Option<String>, column: &'static str, problem: &'static str },
     #[error("{at}: cannot reach the server: {message}")]
     Unreachable { at: String, message: String },
     #[error("{at}: the server refused the login: {message}")]
@@ -275,8 +275,19 @@ fn skills_of(rows: Vec<Vec<Cell>>, at: &str, user: &str) -> Result<Vec<DbSkill>,
         else {
             return Err(DbError::Driver { at: at.to_owned(), message: "a row without the columns asked for".into() });
         };
+        // The row a bad value is in, by its id (when that is text).
+        let row = match &id {
+            Cell::Int(i) => Some(i.to_string()),
+            Cell::Text(t) => std::str::from_utf8(t).ok().map(str::to_owned),
+            _ => None,
+        };
         let text = |i: usize, cell: Cell| {
-            cell.into_text().map_err(|problem| DbError::Column { at: at.to_owned(), column: COLUMNS[i], problem })
+            cell.into_text().map_err(|problem| DbError::Column {
+                at: at.to_owned(),
+                row: row.clone(),
+                column: COLUMNS[i],
+                problem,
+            })
         };
         let optional = |i: usize, cell: Cell| text(i, cell).map(|s| (!s.is_empty()).then_some(s));
         // A server may compare user ids loosely (case, trailing spaces).
@@ -300,6 +311,14 @@ fn skills_of(rows: Vec<Vec<Cell>>, at: &str, user: &str) -> Result<Vec<DbSkill>,
     }
     out.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()).then_with(|| compare_ids(&a.id, &b.id)));
     Ok(out)
+}
+
+/// `the row with id 7: `, for a message naming a bad value's row.
+fn row_named(row: &Option<String>) -> String {
+    match row {
+        Some(id) => format!("the row with id {}: ", crate::sanitize::clean_line(id)),
+        None => String::new(),
+    }
 }
 
 #[cfg_attr(not(feature = "db"), allow(dead_code))]
@@ -446,7 +465,7 @@ mod tests {
         let mut r = row(Cell::Int(1), "alice", "a", Cell::Int(1));
         r[4] = Cell::Blob;
         let err = skills_of(vec![r], "mysql://u@h:3306/db", "alice").unwrap_err();
-        assert_eq!(err.to_string(), "mysql://u@h:3306/db: column content holds a blob, not text");
+        assert_eq!(err.to_string(), "mysql://u@h:3306/db: the row with id 1: column content holds a blob, not text");
     }
 
     #[test]
