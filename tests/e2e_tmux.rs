@@ -1030,3 +1030,31 @@ fn a_small_terminal_shows_the_banner_the_way_to_help_and_the_raw_preview() {
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }
+
+/// Ctrl-C typed in the pager (or the editor) stops that program, not the
+/// browser waiting for it: the browser comes back and quits as usual.
+#[test]
+fn ctrl_c_in_the_pager_stops_the_pager_not_the_browser() {
+    let tmux = Tmux::new("pager-ctrl-c");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let pager = tmp.path().join("pager.sh");
+    write(&pager, "#!/bin/sh\necho PAGER-RUNNING\nexec sleep 30\n");
+    make_executable(&pager);
+    let dir = tmp.path().display();
+    tmux.launch(
+        (100, 30),
+        &format!(
+            "cd {dir} && env TERM=xterm-256color HOME={dir} PAGER={} {} --demo",
+            pager.display(),
+            env!("CARGO_BIN_EXE_skillscope")
+        ),
+    );
+    tmux.wait_for("the tree", |s| s.contains("s3-sync"));
+    tmux.keys(&["o"]);
+    tmux.wait_for("the pager", |s| s.contains("PAGER-RUNNING"));
+    tmux.keys(&["C-c"]);
+    let s = tmux.wait_for("the browser again", |s| s.contains("s3-sync") || s.contains("SKILLSCOPE-EXITED"));
+    assert!(!s.contains("SKILLSCOPE-EXITED"), "the browser ended with the pager:\n{s}");
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
+}

@@ -43,6 +43,7 @@ pub fn open_pager(configured: Option<&str>, text: &str) -> Result<(), LaunchErro
         .stdin(Stdio::piped())
         .spawn()
         .map_err(|source| LaunchError::Start { role: ROLE, program: program.clone(), source, hint: "$PAGER" })?;
+    let _interrupts = InterruptsIgnored::while_a_child_runs();
     if let Some(mut stdin) = child.stdin.take() {
         // A pager quit early closes the pipe: not an error.
         let _ = stdin.write_all(text.as_bytes());
@@ -59,9 +60,64 @@ pub fn open_editor(configured: Option<&str>, path: &Path, line: usize) -> Result
     let command = editor::command(spec.as_deref(), path, line)?;
     let (program, args) = command.words.split_first().ok_or(LaunchError::Empty(ROLE))?;
     let shown = program.to_string_lossy().into_owned();
-    match Command::new(program).args(args).status() {
+    let mut child = Command::new(program).args(args).spawn().map_err(|source| LaunchError::Start {
+        role: ROLE,
+        program: shown.clone(),
+        source,
+        hint: "$VISUAL or $EDITOR",
+    })?;
+    let _interrupts = InterruptsIgnored::while_a_child_runs();
+    match child.wait() {
         Ok(status) if status.success() => Ok(command),
         Ok(status) => Err(LaunchError::Failed { role: ROLE, program: shown, status }),
-        Err(source) => Err(LaunchError::Start { role: ROLE, program: shown, source, hint: "$VISUAL or $EDITOR" }),
+        Err(source) => Err(LaunchError::Wait { role: ROLE, program: shown, source }),
+    }
+}
+
+/// Ctrl-C and Ctrl-\ typed while the editor or the pager has the terminal
+/// reach the whole foreground group: the browser waiting for it ignores
+/// them, as `system(3)` does, and they stop only the program they were
+/// meant for (else the browser died and left it running with the
+/// terminal). Set once the program runs (it starts with the usual
+/// handling), put back as they were when dropped.
+struct InterruptsIgnored {
+    #[cfg(unix)]
+    saved: Vec<(libc::c_int, libc::sigaction)>,
+}
+
+impl InterruptsIgnored {
+    fn while_a_child_runs() -> InterruptsIgnored {
+        #[cfg(unix)]
+        {
+            let mut saved = Vec::new();
+            for signal in [libc::SIGINT, libc::SIGQUIT] {
+                // SAFETY: a zeroed `sigaction` is a valid value to fill;
+                // `sigaction` only swaps this process's disposition.
+                unsafe {
+                    let mut ignore: libc::sigaction = std::mem::zeroed();
+                    ignore.sa_sigaction = libc::SIG_IGN;
+                    libc::sigemptyset(&mut ignore.sa_mask);
+                    let mut old: libc::sigaction = std::mem::zeroed();
+                    if libc::sigaction(signal, &ignore, &mut old) == 0 {
+                        saved.push((signal, old));
+                    }
+                }
+            }
+            InterruptsIgnored { saved }
+        }
+        #[cfg(not(unix))]
+        InterruptsIgnored {}
+    }
+}
+
+impl Drop for InterruptsIgnored {
+    fn drop(&mut self) {
+        #[cfg(unix)]
+        for (signal, old) in &self.saved {
+            // SAFETY: puts back the disposition `sigaction` gave.
+            unsafe {
+                libc::sigaction(*signal, old, std::ptr::null_mut());
+            }
+        }
     }
 }
