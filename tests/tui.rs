@@ -562,6 +562,30 @@ fn draw_only(app: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+/// The Agent view shows a skill's message only once its own job answers:
+/// meanwhile, not the message of the skill selected before.
+#[test]
+fn the_agent_view_never_shows_the_skill_selected_before() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "paper-summary");
+    key(&mut app, KeyCode::Char('4'));
+    let before = screen(&mut app, 120, 40);
+    assert!(before.contains("for /paper-summary") && before.contains("\"paper-summary\""), "{before}");
+    // Moved to another skill, its job not run yet.
+    let up = crossterm::event::Event::Key(crossterm::event::KeyEvent::from(KeyCode::Up));
+    let mut asked = Vec::new();
+    while app.selected_skill().is_none_or(|i| app.catalog.skills[i].name != "s3-sync") {
+        asked.extend(app.handle_event(&up));
+    }
+    let between = draw_only(&mut app, 120, 40);
+    assert!(!between.contains("\"paper-summary\""), "the last skill's message:\n{between}");
+    assert!(between.contains("computing…"), "{between}");
+    app.run_jobs_inline(&asked);
+    let after = screen(&mut app, 120, 40);
+    assert!(after.contains("for /s3-sync") && after.contains("\"s3-sync\""), "{after}");
+}
+
 #[test]
 fn view_search_follows_the_text_when_it_is_rebuilt_or_arrives() {
     let demo = DemoHome::create().expect("demo");

@@ -254,8 +254,14 @@ fn pending(theme: &Theme) -> Vec<Line<'static>> {
 
 pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
-    let Some((_, JobOutput::Agent { message, prompt_lines })) = &app.jobs.agent else {
-        return pending(theme);
+    // An answer for the skill selected before is not this one's.
+    let (message, prompt_lines) = match &app.jobs.agent {
+        Some((JobKind::Agent { skill_md, .. }, JobOutput::Agent { message, prompt_lines }))
+            if *skill_md == skill.skill_md =>
+        {
+            (message, prompt_lines)
+        }
+        _ => return pending(theme),
     };
     let backend = app.engine.options.backend;
     let mut out = Vec::new();
