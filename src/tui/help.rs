@@ -31,6 +31,17 @@ fn sections(keymap: &Keymap, config_problems: &[String]) -> Vec<Section> {
         crate::tui::lines::ARCHIVED_MARK.into(),
         "in the archive root: moved to skills/.archive/ by the curator, not loaded".into(),
     ));
+    // The marks `--since` (or D) puts before a name.
+    use crate::engine::diff::ChangeKind;
+    let changes = [
+        (ChangeKind::Added, "added"),
+        (ChangeKind::Modified, "changed"),
+        (ChangeKind::Moved, "moved or renamed"),
+        (ChangeKind::Removed, "removed (dimmed)"),
+    ];
+    for (change, what) in changes {
+        legend.push((change.mark().to_owned(), format!("before a name: {what} since the revision (--since, D)")));
+    }
     let mut out = Vec::new();
     if !config_problems.is_empty() {
         let rows = config_problems.iter().map(|p| ("✗".to_owned(), crate::sanitize::clean_line(p))).collect();

@@ -232,9 +232,14 @@ pub static BINDINGS: &[Binding] = &[
     bind!("p", Normal, Action::NextPlatform, "platform", "preview another OS (linux, macos, windows)", |k| plain(
         k, 'p'
     )),
-    bind!("1-8", Normal, Action::View(0), "", "the views, as the tabs name them (8: lifecycle)", |k| {
-        matches!(k.code, KeyCode::Char('1'..='8'))
-    }),
+    bind!(
+        "1-8",
+        Normal,
+        Action::View(0),
+        "",
+        "Preview Files Readiness Agent Bundles Prompt Diagnostics Lifecycle",
+        |k| { matches!(k.code, KeyCode::Char('1'..='8')) }
+    ),
     bind!(
         "a",
         Normal,
@@ -437,6 +442,15 @@ pub fn hints(mode: Mode) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The help names the views of keys 1-8 in order, as their tabs do (a
+    /// narrow screen's tabs show only the selected one's name).
+    #[test]
+    fn the_help_names_each_view_in_the_order_of_its_key() {
+        let desc = BINDINGS.iter().find(|b| b.action == Action::View(0)).map(|b| b.desc).expect("the views' keys");
+        let named: Vec<&str> = crate::tui::tab::ViewTab::ALL.iter().map(|t| t.title()).collect();
+        assert_eq!(desc, named.join(" "));
+    }
 
     #[test]
     fn the_readme_lists_every_action_a_config_may_rebind() {
