@@ -562,6 +562,26 @@ fn draw_only(app: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+/// Why a SKILL.md cannot be read is wrapped in a narrow view, not cut.
+#[test]
+fn an_unreadable_skill_md_s_reason_is_wrapped() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    let dir = home.join("skills/c/latin1");
+    std::fs::create_dir_all(&dir).expect("mkdir");
+    std::fs::write(dir.join("SKILL.md"), b"---\nname: latin1\ndescription: caf\xc1\n---\nbody\n").expect("write");
+    let mut app = app_for(&home);
+    select_skill(&mut app, "latin1");
+    let reason = app.catalog.skills[app.selected_skill().expect("skill")].read_error.clone().expect("unreadable");
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("This SKILL.md cannot be read"), "{s}");
+    assert!(!s.lines().any(|l| l.contains('›')), "nothing cut:\n{s}");
+    let words: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    for word in reason.split_whitespace().filter(|w| w.len() < 20) {
+        assert!(words.contains(word), "{word:?} of {reason:?} on screen:\n{s}");
+    }
+}
+
 /// The Agent view shows a skill's message only once its own job answers:
 /// meanwhile, not the message of the skill selected before.
 #[test]

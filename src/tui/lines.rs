@@ -148,9 +148,12 @@ pub fn no_folder(theme: &Theme) -> Vec<Line<'static>> {
     vec![line("A database skill has no folder: SKILL.md is its only file.", theme.dim)]
 }
 
-/// An unreadable SKILL.md, in every per-skill view.
-pub fn read_error(err: &str, theme: &Theme) -> Vec<Line<'static>> {
-    vec![line("This SKILL.md cannot be read, so Hermes skips it:", theme.error), line(err.to_owned(), theme.text)]
+/// An unreadable SKILL.md, in every per-skill view: the reason wrapped
+/// (it names the file, often a long path).
+pub fn read_error(err: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    let mut out = vec![line("This SKILL.md cannot be read, so Hermes skips it:", theme.error)];
+    out.extend(wrap_text(err, width, theme.text));
+    out
 }
 
 /// Lines of prose wrapped within the width: a `key  value` line under its

@@ -179,7 +179,7 @@ impl App {
         };
         let skill = self.skill(i);
         if let Some(err) = &skill.read_error {
-            return Plan::Lines(lines::read_error(err, theme));
+            return Plan::Lines(lines::read_error(err, width, theme));
         }
         let snapshot = || Box::new(views::snapshot(self, i));
         match self.view.tab {
