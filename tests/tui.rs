@@ -1023,6 +1023,11 @@ fn the_since_diff_stays_when_the_preview_it_replaced_arrives() {
     key(&mut app, KeyCode::Char('d'));
     let title = top_line(&mut app);
     assert!(!title.contains("[diff]"), "{title}");
+    // From a view that shows no diff, d shows the Preview's.
+    key(&mut app, KeyCode::Char('3'));
+    key(&mut app, KeyCode::Char('d'));
+    let title = top_line(&mut app);
+    assert!(title.contains("1 Preview") && title.contains("[diff]"), "{title}");
 }
 
 #[test]

@@ -126,7 +126,13 @@ impl App {
             self.notice = Some("d shows a skill's diff against the revision: select a skill".into());
             return;
         }
-        self.view.since_diff = !self.view.since_diff;
+        // Elsewhere it shows the Preview's diff, as R and c show their view.
+        if matches!(self.view.tab, super::tab::ViewTab::Preview | super::tab::ViewTab::Agent) {
+            self.view.since_diff = !self.view.since_diff;
+        } else {
+            self.show(super::tab::ViewTab::Preview);
+            self.view.since_diff = true;
+        }
         self.render.clear();
     }
 
