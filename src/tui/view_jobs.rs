@@ -168,6 +168,9 @@ pub fn run(engine: &Engine, job: &ViewJob) -> ViewAnswer {
 /// Rows a value of the header card takes at most.
 const CARD_ROWS_PER_VALUE: usize = 4;
 
+/// Columns of the header card's keys at least (a longer key widens them).
+const CARD_KEY_WIDTH: usize = 14;
+
 /// The header card; `loaded` is what loading the skill costs, when known.
 fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &Theme, width: u16) -> Vec<Line<'static>> {
     let skill = &snap.skill;
@@ -178,27 +181,10 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
         format!("{top}{}", "─".repeat(usize::from(width).saturating_sub(top.width()))),
         theme.border,
     )));
-    // A value wraps beside its key (a narrow pane cuts none of a short
-    // one); a long one stops after a few rows, its cut marked.
-    let room = usize::from(width).saturating_sub(17).max(10);
-    let mut row = |key: &str, value: String| {
-        let value = Line::from(Span::styled(clean_line(&value), theme.text));
-        let mut rows = super::view_text::wrap_line(&value, room, 0);
-        if rows.len() > CARD_ROWS_PER_VALUE {
-            rows.truncate(CARD_ROWS_PER_VALUE);
-            let last: String = rows[CARD_ROWS_PER_VALUE - 1].spans.iter().map(|s| s.content.as_ref()).collect();
-            rows[CARD_ROWS_PER_VALUE - 1] = Line::from(Span::styled(fit(&format!("{last} …"), room), theme.text));
-        }
-        let mut key = format!("{:<15}", fit(&clean_line(key), 14));
-        for value in rows {
-            let mut spans = vec![Span::styled("│ ", theme.border), Span::styled(std::mem::take(&mut key), theme.dim)];
-            if spans[1].content.is_empty() {
-                spans[1] = Span::raw(" ".repeat(15));
-            }
-            spans.extend(value.spans);
-            out.push(Line::from(spans));
-        }
-    };
+    // The rows are gathered first: the keys' column is as wide as the
+    // longest key, within a third of the pane.
+    let mut rows: Vec<(String, String)> = Vec::new();
+    let mut row = |key: &str, value: String| rows.push((clean_line(key), clean_line(&value)));
     // The frontmatter's description, as skill_view and the index read it:
     // skills_list's (the catalog's) comes from the first 4000 characters
     // only, and is `---` when the frontmatter runs past them.
@@ -248,6 +234,27 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
             continue;
         }
         row(&k.to_string(), v.yaml_flow());
+    }
+    let widest = rows.iter().map(|(k, _)| k.width()).max().unwrap_or(0);
+    let key_width = widest.clamp(CARD_KEY_WIDTH, (usize::from(width) / 3).max(CARD_KEY_WIDTH));
+    // A value wraps beside its key (a narrow pane cuts none of a short
+    // one); a long one stops after a few rows, its cut marked.
+    let room = usize::from(width).saturating_sub(key_width + 3).max(10);
+    for (key, value) in rows {
+        let value = Line::from(Span::styled(value, theme.text));
+        let mut lines = super::view_text::wrap_line(&value, room, 0);
+        if lines.len() > CARD_ROWS_PER_VALUE {
+            lines.truncate(CARD_ROWS_PER_VALUE);
+            let last: String = lines[CARD_ROWS_PER_VALUE - 1].spans.iter().map(|s| s.content.as_ref()).collect();
+            lines[CARD_ROWS_PER_VALUE - 1] = Line::from(Span::styled(fit(&format!("{last} …"), room), theme.text));
+        }
+        let key = format!("{:<w$}", fit(&key, key_width), w = key_width + 1);
+        for (i, value) in lines.into_iter().enumerate() {
+            let key = if i == 0 { Span::styled(key.clone(), theme.dim) } else { Span::raw(" ".repeat(key_width + 1)) };
+            let mut spans = vec![Span::styled("│ ", theme.border), key];
+            spans.extend(value.spans);
+            out.push(Line::from(spans));
+        }
     }
     out.push(Line::from(Span::styled(
         "└".to_owned() + &"─".repeat(usize::from(width).saturating_sub(1)),
