@@ -91,6 +91,13 @@ fn search_filters_live_and_esc_clears() {
     key(&mut app, KeyCode::Esc);
     assert!(app.search.matches.is_none(), "Esc clears the filter");
     assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
+    // n after a search nothing matches: the search line says so, alone.
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "zzz");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('n'));
+    let s = screen(&mut app, 100, 30);
+    assert!(s.contains("no skill matches") && !s.contains("No search"), "{s}");
 }
 
 #[test]

@@ -512,6 +512,8 @@ impl App {
                 } else if self.search.matches.is_some() && !self.nav.rows.is_empty() {
                     let n = self.nav.rows.len() as isize;
                     self.select(((self.nav.cursor as isize + step) % n + n) as usize % n as usize);
+                } else if self.search.matches.is_some() {
+                    // The search line already says nothing matches.
                 } else {
                     self.notice = Some("No search: press / to search (in the view: its text)".into());
                 }
