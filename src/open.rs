@@ -53,11 +53,10 @@ pub fn classify_files<'a>(files: impl Iterator<Item = &'a str>) -> FolderKind {
         }
         skill |= file == "SKILL.md";
         // A `SKILL.md` in a subfolder at most SEARCH_DEPTH deep, none of
-        // its folders hidden or a dependency cache ([`has_skill_below`]).
+        // its folders one no walk enters ([`has_skill_below`]).
         if let Some(dir) = file.strip_suffix("/SKILL.md") {
             let folders: Vec<&str> = dir.split('/').collect();
-            skills |= folders.len() <= SEARCH_DEPTH
-                && folders.iter().all(|f| !f.starts_with('.') && *f != "node_modules" && *f != "target");
+            skills |= folders.len() <= SEARCH_DEPTH && folders.iter().all(|f| !passed_over(f));
         }
     }
     match (skill, skills) {
@@ -83,8 +82,16 @@ fn has_home_marks(path: &Path) -> bool {
     ["skills", "skill-bundles"].iter().any(|d| path.join(d).is_dir()) || path.join("config.yaml").exists()
 }
 
+/// A folder the search for skills does not enter: one Hermes' walks do not
+/// (`.git`, `.venv`, `node_modules`, ...), and a build's `target`. Other
+/// hidden folders are entered, as Hermes' walks do (a repository whose
+/// skills are all in `.curated/` is a folder of skills).
+fn passed_over(name: &str) -> bool {
+    name == "target" || crate::engine::discover::EXCLUDED_DIRS.contains(&name)
+}
+
 /// True when some `SKILL.md` lies in a subfolder (breadth first, bounded,
-/// hidden folders and dependency caches skipped, symlinks not followed).
+/// the folders [`passed_over`] skipped, symlinks not followed).
 fn has_skill_below(root: &Path) -> bool {
     let mut queue = std::collections::VecDeque::from([(root.to_path_buf(), 0usize)]);
     let mut budget = SEARCH_BUDGET;
@@ -95,9 +102,7 @@ fn has_skill_below(root: &Path) -> bool {
             if !kind.is_dir() {
                 continue;
             }
-            let name = entry.file_name();
-            let name = name.to_string_lossy();
-            if name.starts_with('.') || name == "node_modules" || name == "target" {
+            if passed_over(&entry.file_name().to_string_lossy()) {
                 continue;
             }
             let sub = entry.path();
@@ -170,12 +175,14 @@ mod tests {
     #[test]
     fn kinds_of_a_tree_are_those_of_its_checkout() {
         let t = tempfile::tempdir().unwrap();
-        let cases: [&[&str]; 7] = [
+        let cases: [&[&str]; 9] = [
             &["skills/tools/lint/SKILL.md", "other/x/SKILL.md"],
             &["config.yaml", "README.md"],
             &["tools/lint/SKILL.md", "README.md"],
             &["SKILL.md", "scripts/run.sh"],
-            &["README.md", ".hidden/x/SKILL.md", "node_modules/y/SKILL.md"],
+            &["README.md", ".git/x/SKILL.md", "node_modules/y/SKILL.md", ".venv/z/SKILL.md"],
+            &["README.md", ".curated/x/SKILL.md"],
+            &["target/debug/x/SKILL.md"],
             &["a/b/c/d/e/f/SKILL.md"],
             &["a/b/c/d/e/f/g/SKILL.md"],
         ];
@@ -204,7 +211,11 @@ mod tests {
         let empty = t.path().join("empty");
         std::fs::create_dir_all(empty.join(".git/x")).unwrap();
         skill(&empty.join(".git/x/hidden"));
-        assert_eq!(classify(&empty), FolderKind::Home, "hidden folders are not searched");
+        assert_eq!(classify(&empty), FolderKind::Home, "folders no walk enters are not searched");
+        // Other hidden folders are, as Hermes' walks enter them.
+        let curated = t.path().join("curated");
+        skill(&curated.join(".curated/lint"));
+        assert_eq!(classify(&curated), FolderKind::Skills);
         let configured = t.path().join("configured");
         skill(&configured.join("s"));
         std::fs::write(configured.join("config.yaml"), "").unwrap();
