@@ -569,6 +569,36 @@ fn draw_only(app: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+/// A Preview asked for before the index's cost arrived, answering after
+/// it, is not kept: its card would say `measuring…` for good.
+#[test]
+fn a_preview_made_before_the_index_cost_arrived_is_made_again() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    let area = ratatui::layout::Rect::new(0, 0, 120, 40);
+    let mut asked = app.wanted_jobs();
+    asked.extend(app.prepare(area));
+    let is_prompt = |e: &Effect| {
+        matches!(
+            e,
+            Effect::Job(skillscope::tui::jobs::JobRequest { kind: skillscope::tui::jobs::JobKind::Prompt { .. }, .. })
+        )
+    };
+    let is_view = |e: &Effect| {
+        matches!(
+            e,
+            Effect::Job(skillscope::tui::jobs::JobRequest { kind: skillscope::tui::jobs::JobKind::View(_), .. })
+        )
+    };
+    let (prompt, rest): (Vec<Effect>, Vec<Effect>) = asked.into_iter().partition(is_prompt);
+    assert!(!prompt.is_empty() && rest.iter().any(is_view), "the frame asks for the index's cost and the Preview");
+    app.run_jobs_inline(&prompt);
+    app.run_jobs_inline(&rest);
+    let s = screen(&mut app, 120, 40);
+    let card = s.lines().find(|l| l.contains("│ index line")).unwrap_or_else(|| panic!("{s}"));
+    assert!(!card.contains("measuring…") && card.contains("tokens"), "{s}");
+}
+
 /// Why a SKILL.md cannot be read is wrapped in a narrow view, not cut.
 #[test]
 fn an_unreadable_skill_md_s_reason_is_wrapped() {

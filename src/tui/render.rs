@@ -247,12 +247,16 @@ impl App {
 
     /// Keeps a view job's lines (an older generation's are dropped).
     pub(super) fn apply_view(&mut self, id: u64, job: &ViewJob, answer: Option<ViewAnswer>) {
-        if self.render.in_flight.get(&job.key) == Some(&id) {
+        // An answer no longer awaited was asked for before its view's
+        // renderings were dropped (the index's cost arrived, a rescan):
+        // made from what was known then, it is not kept.
+        let awaited = self.render.in_flight.get(&job.key) == Some(&id);
+        if awaited {
             self.render.in_flight.remove(&job.key);
         }
         self.render.epoch += 1;
         let Some(answer) = answer else { return };
-        if job.key.generation != self.generation {
+        if !awaited || job.key.generation != self.generation {
             return;
         }
         let mut key = job.key.clone();

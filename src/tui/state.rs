@@ -240,16 +240,19 @@ pub(super) struct FilesState {
 }
 
 impl RenderState {
-    /// Drops every rendering (a rescan, a new backend, highlighting ready).
+    /// Drops every rendering (a rescan, a new backend, highlighting ready),
+    /// those being built too: their lines, made before, are not kept.
     pub(super) fn clear(&mut self) {
         self.cache.clear();
+        self.in_flight.clear();
         self.shown = None;
         self.epoch += 1;
     }
 
-    /// Drops one tab's renderings (its job answered).
+    /// Drops one tab's renderings (its job answered), those being built too.
     pub(super) fn forget_tab(&mut self, tab: ViewTab) {
         self.cache.retain(|k| k.tab != tab);
+        self.in_flight.retain(|k, _| k.tab != tab);
         if self.shown.as_ref().is_some_and(|s| s.key.tab == tab) {
             self.shown = None;
         }
