@@ -37,6 +37,33 @@ use unicode_width::UnicodeWidthStr;
 /// Files bigger than this are named, not shown.
 const MAX_PREVIEW_BYTES: u64 = 512 * 1024;
 
+/// How much of a SKILL.md's body the Preview renders: a 60 MB one took
+/// over a gigabyte as styled lines. The rest is counted, not shown.
+const RENDERED_BODY_BYTES: usize = 1024 * 1024;
+
+/// A SKILL.md body rendered as markdown, its first [`RENDERED_BODY_BYTES`]
+/// (whole lines) when it is longer, and a line saying what is left out.
+fn render_body(body: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    if body.len() <= RENDERED_BODY_BYTES {
+        return markdown::render(body, width, theme);
+    }
+    let mut cut = RENDERED_BODY_BYTES;
+    while !body.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let cut = body[..cut].rfind('\n').map_or(cut, |at| at + 1);
+    let (shown, rest) = body.split_at(cut);
+    let mut out = markdown::render(shown, width, theme);
+    let lines = thousands(rest.lines().count());
+    let bytes = thousands(rest.len());
+    out.push(Line::default());
+    let note = format!(
+        "… {lines} more lines ({bytes} bytes) are not rendered here; the agent receives them all, and R shows the file raw."
+    );
+    out.extend(wrap_text(&note, width, theme.warn));
+    out
+}
+
 /// What a view that reads files needs of the app, taken on the UI thread
 /// when the view is asked for (the job never sees the app).
 #[derive(Debug, Clone)]
@@ -273,7 +300,7 @@ fn preview(engine: &Engine, snap: &SkillSnapshot, raw: bool, theme: &Theme, widt
         let view = engine.db_view(row, Some(&engine.options.session_id));
         let content = view.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
         let mut out = card(engine, snap, Some(Size::of(content, Tokenizer::default())), theme, width);
-        out.extend(markdown::render(frontmatter::parse(content).1, width, theme));
+        out.extend(render_body(frontmatter::parse(content).1, width, theme));
         return out;
     }
     if raw {
@@ -290,12 +317,12 @@ fn preview(engine: &Engine, snap: &SkillSnapshot, raw: bool, theme: &Theme, widt
         let err = view.get("error").and_then(serde_json::Value::as_str).unwrap_or("skill_view failed");
         out.push(line(format!("skill_view answers: {err}"), theme.error));
         let text = source::read_text(&skill.skill_md).unwrap_or_default();
-        out.extend(markdown::render(frontmatter::parse(&text).1, width, theme));
+        out.extend(render_body(frontmatter::parse(&text).1, width, theme));
         return out;
     }
     let content = view.get("content").and_then(serde_json::Value::as_str).unwrap_or_default();
     let (_, body) = frontmatter::parse(content);
-    out.extend(markdown::render(body, width, theme));
+    out.extend(render_body(body, width, theme));
     out
 }
 
@@ -646,4 +673,27 @@ fn why_section(engine: &Engine, snap: &SkillSnapshot, theme: &Theme) -> Vec<Line
         ]));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::theme::ColorMode;
+
+    #[test]
+    fn a_huge_body_is_rendered_in_part_and_what_is_left_out_counted() {
+        let theme = Theme::new(ColorMode::NoColor);
+        let line = "Filler text for a huge skill, repeated over and over.\n";
+        let body = line.repeat(3 * RENDERED_BODY_BYTES / line.len());
+        let lines = render_body(&body, 80, &theme);
+        let text = markdown::plain(&lines);
+        let shown = text.matches("Filler text").count();
+        assert!(shown > 0 && shown * line.len() <= RENDERED_BODY_BYTES, "{shown} lines shown");
+        let left = body.lines().count() - shown;
+        let said = format!("… {} more lines", thousands(left));
+        assert!(text.contains(&said), "{said:?} in {:?}", &text[text.len().saturating_sub(300)..]);
+        // A body within the limit is rendered whole.
+        let small = line.repeat(10);
+        assert_eq!(markdown::plain(&render_body(&small, 80, &theme)).matches("Filler text").count(), 10);
+    }
 }
