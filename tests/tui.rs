@@ -569,6 +569,19 @@ fn draw_only(app: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+/// A banner longer than the screen is wide takes a second row, not cut.
+#[test]
+fn a_long_banner_wraps_onto_a_second_row() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    let text = "/home/author/src/team-skills/plugins is a folder of skills, not a Hermes home: shown as Hermes sees it in skills.external_dirs of an otherwise empty home";
+    app.banner = Some(text.to_owned());
+    let s = screen(&mut app, 80, 24);
+    let top: Vec<&str> = s.lines().take(2).map(str::trim_end).collect();
+    assert_eq!(top.join(" "), text, "{s}");
+    assert!(s.lines().nth(2).is_some_and(|l| l.starts_with('┌')), "the panes below:\n{s}");
+}
+
 /// A Preview asked for before the index's cost arrived, answering after
 /// it, is not kept: its card would say `measuring…` for good.
 #[test]

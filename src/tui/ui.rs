@@ -40,7 +40,10 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     if area.width < 4 || area.height < 3 {
         return Areas::default();
     }
-    let banner_h = u16::from(app.banner.is_some() && area.height > 8);
+    let banner_h = match &app.banner {
+        Some(text) if area.height > 8 => banner_rows(text, area.width).len() as u16,
+        _ => 0,
+    };
     let search_h = u16::from(
         app.search.typing
             || app.search.matches.is_some()
@@ -67,6 +70,21 @@ pub fn areas(app: &App, area: Rect) -> Areas {
     Areas { banner, tree, view, search, status }
 }
 
+/// The banner wrapped in at most [`BANNER_ROWS`] rows (its folder and what
+/// it is shown as are read whole on most screens), the last cut if need be.
+fn banner_rows(text: &str, width: u16) -> Vec<Line<'static>> {
+    let mut rows = lines::wrap_text(text, width, Style::default());
+    if rows.len() > BANNER_ROWS {
+        let rest: Vec<String> = rows[BANNER_ROWS - 1..].iter().map(view_text::line_text).collect();
+        rows.truncate(BANNER_ROWS - 1);
+        rows.push(Line::from(fit(&rest.join(" "), usize::from(width))));
+    }
+    rows
+}
+
+/// Rows the banner takes at most.
+const BANNER_ROWS: usize = 2;
+
 /// Gets the frame ready ([`App::prepare`]) and draws it: the jobs it asks
 /// for are the caller's to run.
 pub fn render<B: ratatui::backend::Backend>(
@@ -87,7 +105,7 @@ pub fn draw(frame: &mut Frame, app: &App) {
     let parts = areas(app, area);
     if let Some(text) = &app.banner {
         let banner = parts.banner;
-        frame.render_widget(Paragraph::new(fit(text, usize::from(banner.width))).style(app.theme.banner), banner);
+        frame.render_widget(Paragraph::new(banner_rows(text, banner.width)).style(app.theme.banner), banner);
     }
     draw_tree(frame, app, parts.tree);
     draw_view(frame, app, parts.view);
