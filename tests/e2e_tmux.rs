@@ -344,7 +344,7 @@ fn a_skills_folder_pastes_copies_searches_scrolls_and_ctrl_c() {
     tmux.keys(&["/"]);
     tmux.keys(&["-l", "deploy"]);
     let s = tmux.wait_for("ranked results", |s| s.contains("by relevance") && s.contains("3 matching"));
-    let rows: Vec<&str> = s.lines().skip(2).take(3).collect();
+    let rows: Vec<&str> = s.lines().skip_while(|l| !l.starts_with("┌ Skills")).skip(1).take(3).collect();
     // (A finding's marker may follow a name once the check is done.)
     assert!(rows[0].contains("· deploy ") && rows[1].contains("redeploy") && rows[2].contains("notes"), "{s}");
     // A paste in the prompt is text for it.
