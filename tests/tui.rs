@@ -569,6 +569,19 @@ fn draw_only(app: &mut App, w: u16, h: u16) -> String {
         .join("\n")
 }
 
+/// The System prompt view's summary wraps on a narrow screen: the way to
+/// switch postures (`c`) is not cut.
+#[test]
+fn the_prompt_summary_wraps_at_80_columns() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('6'));
+    let s = screen(&mut app, 80, 24);
+    assert!(!s.lines().take(8).any(|l| l.contains('›')), "{s}");
+    let words: String = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(words.contains("in the focus posture:") && words.contains("c switches"), "{s}");
+}
+
 /// A banner longer than the screen is wide takes a second row, not cut.
 #[test]
 fn a_long_banner_wraps_onto_a_second_row() {

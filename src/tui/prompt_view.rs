@@ -27,7 +27,8 @@ pub fn prompt(app: &App, width: u16) -> Vec<Line<'static>> {
     if shown.text.is_empty() {
         return vec![line("Hermes adds no skills index: no skill survives the filters.", theme.dim)];
     }
-    let mut out = summary(answer, focus, app);
+    // The summary is prose: wrapped under its own indentation.
+    let mut out = super::lines::wrap_prose(summary(answer, focus, app), width);
     out.push(Line::default());
     out.extend(categories(shown, app, width));
     out.push(Line::default());
