@@ -63,6 +63,14 @@ const FIRST_SCAN_WAIT: Duration = Duration::from_millis(60);
 /// A transient notice stays this long.
 const NOTICE_TTL: Duration = Duration::from_secs(4);
 
+/// How long a notice stays: [`NOTICE_TTL`], and a second more for each 20
+/// characters past 40 (a long one is read, not glimpsed), 10 s at most.
+fn notice_ttl(notice: Option<&str>) -> Duration {
+    let chars = notice.map_or(0, |n| n.chars().count());
+    let more = (chars.saturating_sub(40) / 20) as u64;
+    (NOTICE_TTL + Duration::from_secs(more)).min(Duration::from_secs(10))
+}
+
 enum Message {
     /// An input event, and how many stops by job control there had been
     /// when it was read.
@@ -367,7 +375,9 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
         }
         let mut timeout = match (reload.due, notice_since) {
             (Some(at), _) => at.saturating_duration_since(Instant::now()),
-            (None, Some(since)) => (since + NOTICE_TTL).saturating_duration_since(Instant::now()),
+            (None, Some(since)) => {
+                (since + notice_ttl(shown_notice.as_deref())).saturating_duration_since(Instant::now())
+            }
             (None, None) => Duration::from_secs(3600),
         };
         // Idle time makes the search index, a step per empty turn; gauges
@@ -555,7 +565,7 @@ fn event_loop<H: Host>(host: &mut H, app: &mut App, session: Session) -> io::Res
             shown_notice = app.notice.clone();
             notice_since = app.notice.as_ref().map(|_| Instant::now());
         }
-        if notice_since.is_some_and(|t| t.elapsed() >= NOTICE_TTL) {
+        if notice_since.is_some_and(|t| t.elapsed() >= notice_ttl(shown_notice.as_deref())) {
             app.notice = None;
             shown_notice = None;
             notice_since = None;
@@ -689,6 +699,15 @@ fn copy_notice(text: &str, what: &str, written: io::Result<clipboard::Reach>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_notice_stays_longer() {
+        assert_eq!(notice_ttl(None), NOTICE_TTL);
+        assert_eq!(notice_ttl(Some("backend: docker")), NOTICE_TTL);
+        let long = "opened SKILL.md at its top, not line 6 (how cat takes a line is not known): set editor = \"cat +{line} {file}\"";
+        assert_eq!(notice_ttl(Some(long)), NOTICE_TTL + Duration::from_secs(3));
+        assert_eq!(notice_ttl(Some(&"x".repeat(1000))), Duration::from_secs(10));
+    }
 
     #[test]
     fn a_burst_of_changes_is_one_reload() {
