@@ -168,6 +168,10 @@ fn files_view_moves_and_names_binaries() {
     assert!(s.contains("logo.png: binary,"), "{s}");
     let effects = key(&mut app, KeyCode::Char('e'));
     assert!(matches!(&effects[0], Effect::OpenEditor { path, line: 1 } if path.ends_with("assets/logo.png")));
+    // Enter on a file says which keys act on it.
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("e opens this file in your editor"), "{s}");
 }
 
 #[test]
@@ -1136,6 +1140,9 @@ fn a_view_s_own_keys_show_that_view_and_e_on_a_folder_says_why_nothing_opens() {
     assert!(text.contains("system prompt: the focus posture"), "{text}");
     key(&mut app, KeyCode::Char('g'));
     assert!(app.selected_skill().is_none(), "a folder row");
+    key(&mut app, KeyCode::Char('R'));
+    let text = screen(&mut app, 120, 40);
+    assert!(text.contains("R shows a skill's SKILL.md raw: select a skill"), "{text}");
     let effects = key(&mut app, KeyCode::Char('e'));
     assert!(!effects.iter().any(|e| matches!(e, Effect::OpenEditor { .. })), "{effects:?}");
     let text = screen(&mut app, 120, 40);

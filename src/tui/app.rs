@@ -490,6 +490,9 @@ impl App {
             Action::Collapse => self.collapse(),
             Action::Expand => self.expand(),
             Action::Activate if view_focus && self.view.tab == ViewTab::Diagnostics => self.jump_to_finding(),
+            Action::Activate if view_focus && self.view.tab == ViewTab::Files => {
+                self.notice = Some("e opens this file in your editor; o shows the view in the pager".into());
+            }
             Action::Activate => match self.selected_row().cloned() {
                 Some(r) if r.has_children => {
                     let expanded = self.nav.tree.is_expanded(r.node);
@@ -556,6 +559,9 @@ impl App {
             }
             Action::ToggleSinceDiff => self.toggle_since_diff(),
             Action::ToggleSince => self.toggle_since(),
+            Action::ToggleRaw if self.selected_skill().is_none() => {
+                self.notice = Some("R shows a skill's SKILL.md raw: select a skill".into());
+            }
             Action::ToggleRaw => {
                 // The Preview's way of showing: from another view, R shows
                 // the Preview raw.
