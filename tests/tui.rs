@@ -888,7 +888,7 @@ fn the_diagnostics_view_reads_the_repositorys_settings() {
     key(&mut app, KeyCode::Char('f'));
     key(&mut app, KeyCode::Char('f'));
     let s = screen(&mut app, 120, 30);
-    assert!(s.contains("notes ℹ") && s.contains("(info and above)"), "{s}");
+    assert!(s.contains("notes ℹ") && s.contains("(every severity)"), "{s}");
     // A file that cannot be used is said, and the defaults apply.
     write("skillscope.toml", "[check]\nselect = [\"nosuch\"]\n");
     app.load_check_settings();

@@ -357,6 +357,15 @@ pub fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
     out
 }
 
+/// The severities `f` shows, from the lowest: `warning and above`.
+fn severities_from(min: Severity) -> &'static str {
+    match min {
+        Severity::Info => "every severity",
+        Severity::Warning => "warning and above",
+        Severity::Error => "errors only",
+    }
+}
+
 pub fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
     let theme = &app.theme;
     let Some(d) = &app.jobs.diagnostics else {
@@ -389,7 +398,7 @@ pub fn diagnostics(app: &App, width: u16) -> Vec<Line<'static>> {
     };
     let out = vec![
         settings,
-        line(format!("{scope}: {} shown ({} and above)", findings.len(), app.view.diag.min.name()), theme.heading),
+        line(format!("{scope}: {} shown ({})", findings.len(), severities_from(app.view.diag.min)), theme.heading),
         line(
             format!(
                 "home: {}, {}, {} info",
