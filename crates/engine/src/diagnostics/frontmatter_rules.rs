@@ -411,7 +411,7 @@ fn check_prerequisites(engine: &Engine, text: &str, fm: &Map, sink: &mut Sink) {
             sink.add(
                 "hermes-ignored-key",
                 nested_line(text, "prerequisites", "commands").or(line),
-                "`prerequisites.commands` is not checked by Hermes 0.19.0 (required_commands is always empty)",
+                "`prerequisites.commands` is not checked by Hermes 0.19.0 (required_commands is always empty), nor is any other key: say in the body what must be installed",
             );
         }
         for key in ["env_vars", "commands"] {
