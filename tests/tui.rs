@@ -588,6 +588,27 @@ fn the_prompt_summary_wraps_at_80_columns() {
     assert!(both.contains("; c") && both.contains("switches"), "{s}");
 }
 
+/// A symlink to a folder holding it is named as such in the Files view;
+/// one to another folder is not.
+#[test]
+fn the_files_view_names_a_link_to_a_folder_holding_it() {
+    let t = tempfile::tempdir().expect("tmp");
+    let home = t.path().join("home");
+    let dir = home.join("skills/c/loopy");
+    std::fs::create_dir_all(dir.join("assets/sub")).expect("mkdir");
+    std::fs::create_dir_all(home.join("elsewhere")).expect("mkdir");
+    std::fs::write(dir.join("SKILL.md"), "---\nname: loopy\ndescription: d\n---\nbody\n").expect("write");
+    std::os::unix::fs::symlink("../..", dir.join("assets/sub/up")).expect("link");
+    std::os::unix::fs::symlink(home.join("elsewhere"), dir.join("assets/away")).expect("link");
+    let mut app = app_for(&home);
+    select_skill(&mut app, "loopy");
+    key(&mut app, KeyCode::Char('2'));
+    let s = screen(&mut app, 160, 40);
+    let row = |name: &str| s.lines().find(|l| l.contains(name)).unwrap_or_else(|| panic!("{name}:\n{s}")).to_owned();
+    assert!(row("assets/sub/up").contains("symlink to a folder holding it"), "{s}");
+    assert!(row("assets/away").contains("symlink to a folder, read on the host"), "{s}");
+}
+
 /// A banner longer than the screen is wide takes a second row, not cut.
 #[test]
 fn a_long_banner_wraps_onto_a_second_row() {

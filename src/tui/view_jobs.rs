@@ -333,6 +333,9 @@ pub struct FileEntry {
     pub rel: String,
     /// Where it leads, when it is a symlink.
     pub link: Option<Link>,
+    /// A symlink to a folder that holds it: a walk that follows links
+    /// would go round it forever.
+    pub encloses: bool,
 }
 
 /// Linked files by group, then every other file of the skill folder, and
@@ -347,7 +350,8 @@ pub fn file_entries(skill: &CatalogSkill) -> Vec<FileEntry> {
     let entry = |group, rel: String| {
         let path = dir.join(&rel);
         let link = paths::tree_entry(&tree, &path).filter(|f| f.is_symlink).and_then(|_| symlink::follow(&path));
-        FileEntry { group, rel, link }
+        let encloses = link.as_ref().is_some_and(|l| l.end == LinkEnd::Folder) && leads_to_its_own_folder(&path);
+        FileEntry { group, rel, link, encloses }
     };
     let mut out: Vec<FileEntry> = Vec::new();
     for (group, files) in linked.groups() {
@@ -364,13 +368,25 @@ pub fn file_entries(skill: &CatalogSkill) -> Vec<FileEntry> {
     out
 }
 
+/// Whether the symlink at `path` leads to the folder holding it, or one
+/// above that.
+fn leads_to_its_own_folder(path: &std::path::Path) -> bool {
+    let (Ok(target), Some(Ok(holder))) = (path.canonicalize(), path.parent().map(std::path::Path::canonicalize)) else {
+        return false;
+    };
+    holder.starts_with(&target)
+}
+
 /// What a symlink means for the agent on this backend.
-fn link_note(link: &Link, backend: crate::engine::sandbox::Backend) -> String {
+fn link_note(link: &Link, encloses: bool, backend: crate::engine::sandbox::Backend) -> String {
     let target = clean_line(&link.target.display().to_string());
     match link.end {
         LinkEnd::Loop => format!("  symlink loop: {}", clean_line(&link.describe())),
         LinkEnd::Nothing => format!("  → {target}: symlink to nothing"),
         _ if backend.is_remote() => format!("  → {target}: symlink, not in the {backend} sandbox"),
+        LinkEnd::Folder if encloses => {
+            format!("  → {target}: symlink to a folder holding it (a loop for a walk that follows links)")
+        }
         LinkEnd::Folder => format!("  → {target}: symlink to a folder, read on the host"),
         LinkEnd::File => format!("  → {target}: symlink, read on the host"),
     }
@@ -404,7 +420,7 @@ pub fn files(
         if let Some(link) = &e.link {
             let note_style =
                 if matches!(link.end, LinkEnd::Loop | LinkEnd::Nothing) { theme.error } else { theme.warn };
-            spans.push(Span::styled(link_note(link, backend), note_style));
+            spans.push(Span::styled(link_note(link, e.encloses, backend), note_style));
         }
         out.push(Line::from(spans));
     }
