@@ -301,6 +301,12 @@ fn s_sorts_skills_by_last_activity_then_use_count() {
     assert!(text.contains("Skills 8 by last activity"), "{text}");
     assert!(text.contains("release-notes  20 days ago"), "{text}");
     assert!(text.contains("s3-sync  never"), "{text}");
+    // On a narrow tree each row keeps what the order is by, short.
+    let narrow = screen(&mut app, 80, 24);
+    let row = narrow.lines().find(|l| l.contains("≈ deploy-")).unwrap_or_else(|| panic!("{narrow}"));
+    let tree_part: String = row.chars().skip(1).take_while(|c| *c != '│').collect();
+    let last = tree_part.split_whitespace().last().unwrap_or_default();
+    assert!(last.ends_with('d') && last[..last.len() - 1].parse::<u32>().is_ok(), "{row}");
     key(&mut app, KeyCode::Char('s'));
     assert_eq!(app.tree_sort(), TreeSort::UseCount);
     // legacy-notes has 9 uses, release-notes 6.

@@ -217,16 +217,29 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
                 marks.push(Span::styled(format!(" {mark}"), style));
             }
             let used: usize = spans.iter().chain(&marks).map(Span::width).sum();
-            let room = width.saturating_sub(used);
+            // What the order is by follows, short where the row is narrow
+            // (`15d` for `15 days ago`); a database skill has no usage
+            // record to sort by.
+            let tokens = app.index_tokens.get(&skill.skill_md).copied();
+            let hint = (!ranked && skill.db_row.is_none())
+                .then(|| sort_hint(app.nav.sort, usage, tokens, now))
+                .flatten()
+                .and_then(|(full, short)| {
+                    let (full, short) = (format!("  {full}"), format!(" {short}"));
+                    if used + name.width() + full.width() <= width {
+                        Some(full)
+                    } else if used + name.width().min(NAME_KEPT) + short.width() <= width {
+                        Some(short)
+                    } else {
+                        None
+                    }
+                });
+            let room = width.saturating_sub(used + hint.as_deref().map_or(0, UnicodeWidthStr::width));
             let name = if name.width() > room && room >= 2 { fit(&name, room) } else { name };
             spans.extend(lines::highlighted(&name, &positions, base, theme.matched));
             spans.extend(marks);
-            // A database skill has no usage record to sort by.
-            if !ranked && skill.db_row.is_none() {
-                let tokens = app.index_tokens.get(&skill.skill_md).copied();
-                if let Some(text) = sort_hint(app.nav.sort, usage, tokens, now) {
-                    spans.push(Span::styled(format!("  {text}"), theme.dim));
-                }
+            if let Some(hint) = hint {
+                spans.push(Span::styled(hint, theme.dim));
             }
             if ranked {
                 // A flat list of results: say where each one lives.
@@ -256,22 +269,36 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(lines), inner);
 }
 
-/// What the tree's order is by, after a skill's name: `3 days ago`, `12 uses`.
+/// Columns of a skill's name a narrow tree row keeps before it drops what
+/// the order is by.
+const NAME_KEPT: usize = 8;
+
+/// What the tree's order is by, after a skill's name, and its short form
+/// for a narrow row: `3 days ago` / `3d`, `12 uses` / `12×`.
 fn sort_hint(
     sort: TreeSort,
     usage: Option<&UsageMark>,
     index_tokens: Option<usize>,
     now: crate::engine::isotime::Micros,
-) -> Option<String> {
+) -> Option<(String, String)> {
+    use crate::engine::words::count_s;
     match sort {
         TreeSort::Name => None,
-        TreeSort::LastActivity => {
-            Some(usage.and_then(|u| u.last_activity).map_or("never".to_owned(), |t| lines::relative(now, t)))
+        TreeSort::LastActivity => Some(match usage.and_then(|u| u.last_activity) {
+            None => ("never".to_owned(), "never".to_owned()),
+            Some(t) => {
+                let days = (t - now) / crate::engine::isotime::MICROS_PER_DAY;
+                let short = if days > 0 { format!("in {days}d") } else { format!("{}d", -days) };
+                (lines::relative(now, t), short)
+            }
+        }),
+        TreeSort::UseCount => {
+            let uses = usage.map_or(0, |u| u.use_count);
+            Some((count_s(uses, "use"), format!("{uses}×")))
         }
-        TreeSort::UseCount => Some(crate::engine::words::count_s(usage.map_or(0, |u| u.use_count), "use")),
         TreeSort::IndexCost => Some(match index_tokens {
-            Some(t) => crate::engine::words::count_s(t as u64, "token"),
-            None => "not in the index".to_owned(),
+            Some(t) => (count_s(t as u64, "token"), format!("{t}t")),
+            None => ("not in the index".to_owned(), "–".to_owned()),
         }),
     }
 }
