@@ -404,7 +404,7 @@ pub fn files(
     if entries.is_empty() {
         return vec![line("No files besides SKILL.md.", theme.dim)];
     }
-    let mut out = vec![line("Linked files (skill_view lists them), then the others:", theme.dim)];
+    let mut out = vec![line("Linked files (skill_view's), then the others:", theme.dim)];
     let mut last_group = "";
     for (i, e) in entries.iter().enumerate() {
         if e.group != last_group {
