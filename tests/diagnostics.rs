@@ -169,6 +169,11 @@ fn cases() -> Vec<Case> {
             )],
         ),
         (
+            "hermes-yaml-date",
+            vec![s("skills/a/SKILL.md", ok_skill("a", "metadata: {hermes: {tags: [2024-01-01]}}\n", ""))],
+            vec![s("skills/a/SKILL.md", ok_skill("a", "metadata: {hermes: {tags: ['2024-01-01']}}\n", ""))],
+        ),
+        (
             "hermes-name-not-string",
             vec![s("skills/a/SKILL.md", "---\nname: 123\ndescription: d\n---\n".into())],
             good(),

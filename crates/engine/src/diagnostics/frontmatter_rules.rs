@@ -132,7 +132,7 @@ pub(super) fn check(engine: &Engine, skill: &CatalogSkill, text: &str, sink: &mu
             "the closing `---` lies beyond the first 4000 characters: skills_list shows the folder name and the description `---`",
         );
     }
-    check_dates(text, sink);
+    check_dates(text, fm, sink);
     check_name(skill, text, sink);
     check_description(text, fm, sink);
     check_control_characters(text, fm, sink);
@@ -598,7 +598,34 @@ fn check_gates(text: &str, fm: &Map, sink: &mut Sink) {
 
 /// Unquoted dates in fields skill_view echoes (name, description, metadata,
 /// compatibility): PyYAML makes them dates and JSON serialisation fails.
-fn check_dates(text: &str, sink: &mut Sink) {
+/// Each date on a line of its own is named there; one in a flow collection
+/// (`tags: [2024-01-01]`) or a value the lines do not show, at its field.
+fn check_dates(text: &str, fm: &Map, sink: &mut Sink) {
+    let before = sink.findings.len();
+    dates_by_line(text, sink);
+    if sink.findings[before..].iter().any(|f| f.rule == "hermes-yaml-date") {
+        return;
+    }
+    // What skill_view writes, in its order: json.dumps stops at the first.
+    let echoed = [
+        ("name", fm.get("name")),
+        ("description", fm.get("description")),
+        ("compatibility", fm.get("compatibility").filter(|v| v.truthy())),
+        ("metadata", fm.get("metadata").filter(|m| m.as_map().is_some())),
+    ];
+    for (key, value) in echoed {
+        let Some(Err(e)) = value.map(Value::try_to_json) else { continue };
+        let message = e.to_string();
+        // A description skills_list cannot write is hermes-description-unwritable's.
+        if key != "description" && (message.contains("type date") || message.contains("type datetime")) {
+            let message = format!("`{key}` holds a value PyYAML reads as a date: skill_view fails ({message})");
+            sink.add("hermes-yaml-date", key_line(text, key), message);
+        }
+        return;
+    }
+}
+
+fn dates_by_line(text: &str, sink: &mut Sink) {
     let lines: Vec<&str> = text.lines().take_while_inclusive_fence().collect();
     let mut top = String::new();
     for (i, line) in lines.iter().enumerate().skip(1) {
