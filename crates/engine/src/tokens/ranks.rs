@@ -180,15 +180,18 @@ mod tests {
         let spaces = " ".repeat(LONG_PIECE);
         for piece in [blob.as_bytes(), spaces.as_bytes()] {
             let started = std::time::Instant::now();
-            assert_eq!(O200K_BASE.count(piece), bpe_openai::o200k_base().bpe.count(piece));
+            let ours = O200K_BASE.count(piece);
             assert!(started.elapsed() < std::time::Duration::from_secs(5));
+            assert_eq!(ours, bpe_openai::o200k_base().bpe.count(piece));
         }
         let run = "a".repeat(20 << 20);
         let mixed: String = (0..(4 << 20)).map(|i| (b'a' + (i * 7 % 26) as u8) as char).collect();
         for piece in [run.as_bytes(), mixed.as_bytes()] {
+            // Ours is timed, not the reference's count beside it.
             let started = std::time::Instant::now();
-            let (ours, exact) = (O200K_BASE.count(piece), bpe_openai::o200k_base().bpe.count(piece));
+            let ours = O200K_BASE.count(piece);
             assert!(started.elapsed() < std::time::Duration::from_secs(10), "{:?}", started.elapsed());
+            let exact = bpe_openai::o200k_base().bpe.count(piece);
             let parts = piece.len().div_ceil(LONG_PIECE);
             assert!(ours.abs_diff(exact) <= parts, "{ours} against {exact}, {parts} parts");
         }
