@@ -406,6 +406,29 @@ fn markdown_for_a_pull_request_and_exit_zero() {
     assert_eq!(json(&repo.check(&["--json"])), json(&repo.check(&["--format", "json"])));
 }
 
+/// A comment cut to fit keeps the files with errors before those with
+/// warnings or info only, whatever their names.
+#[test]
+fn markdown_cut_to_fit_keeps_the_errors_first() {
+    let repo = Repo::new();
+    // Warnings and info only, three rules on a third of the skills each
+    // (a rule on most skills is told once, not per file).
+    let extras = ["owner: ops\n", "metadata:\n  count: 3\n", "compatibility: 3\n"];
+    for i in 0..30 {
+        repo.write(
+            &format!("skills/a{i:02}/SKILL.md"),
+            &skill(&format!("a{i:02}"), "body\n").replacen("---\nname:", &format!("---\n{}name:", extras[i % 3]), 1),
+        );
+    }
+    // An error, last by name: a linked file that is missing.
+    repo.write("skills/zz/SKILL.md", &skill("zz", "Run `scripts/gone.sh`.\n"))
+        .write("skills/zz/scripts/run.sh", "#!/bin/sh\n");
+    let md = stdout(&repo.check(&["--format", "markdown", "--min-severity", "info", "--max-chars", "1500"]));
+    assert!(md.contains("files' findings left out"), "cut: {md}");
+    let first = md.split("<details>").nth(1).unwrap_or_default();
+    assert!(first.contains("<code>skills/zz/SKILL.md</code>"), "the error's file first:\n{md}");
+}
+
 /// Every `<details>` block the comment opens, it closes.
 fn folds_closed(md: &str) -> bool {
     md.matches("<details>").count() == md.lines().filter(|l| *l == "</details>").count()

@@ -344,10 +344,18 @@ fn markdown(report: &Report, paths: &Paths, limit: Option<usize>) -> String {
     let mut comment = crate::comment::Comment::default();
     comment.keep(head);
     let shown: Vec<&Finding> = report.shown().collect();
+    // Each file's findings, the files with the worst first (in their order
+    // otherwise): a comment cut to fit keeps the errors.
+    let mut files: Vec<(String, Vec<&Finding>)> = Vec::new();
     let mut i = 0;
     while i < shown.len() {
         let file = paths.of(shown[i]);
         let same: Vec<&Finding> = shown[i..].iter().copied().take_while(|f| paths.of(f) == file).collect();
+        i += same.len();
+        files.push((file, same));
+    }
+    files.sort_by_key(|(_, same)| std::cmp::Reverse(same.iter().map(|f| f.severity).max()));
+    for (file, same) in files {
         let mut folded = format!("<details><summary><code>{}</code> ({})</summary>\n\n", html_text(&file), same.len());
         for f in &same {
             let at = f.line.map(|l| format!(" line {l}")).unwrap_or_default();
@@ -356,7 +364,6 @@ fn markdown(report: &Report, paths: &Paths, limit: Option<usize>) -> String {
         }
         folded.push_str("\n</details>\n\n");
         comment.fold("file", folded, None);
-        i += same.len();
     }
     comment.fit(limit, |cut| {
         let left_out = crate::comment::counted(cut.left_out_of("file"), "file's findings", "files' findings");
