@@ -146,10 +146,45 @@ fn unreadable_home_is_a_usage_error_naming_the_path() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(err.lines().count(), 1, "{err}");
-    assert!(err.contains("/nonexistent/hermes-home"), "{err}");
+    assert!(err.contains("/nonexistent/hermes-home: no such folder"), "{err}");
     let file = common::repo().join("Cargo.toml");
     let out = run(&s, &["--home", &file.display().to_string(), "list"]);
     assert_eq!(out.status.code(), Some(2));
+}
+
+/// What a user most likely meant is said: a subcommand's name mistyped
+/// (taken for the browser's folder), a scan's path that is not there, the
+/// current folder's skills when there is no home, the browser in a pipe.
+#[test]
+fn mistakes_get_the_way_out() {
+    let s = Scenario::fixture("basic");
+    let t = tempfile::tempdir().expect("tmp");
+    let skillscope = |dir: &std::path::Path, args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .current_dir(dir)
+            .env("HOME", t.path().join("no-home"))
+            .env_remove("HERMES_HOME")
+            .args(args)
+            .output()
+            .expect("runs");
+        (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    };
+    let (code, err) = skillscope(t.path(), &["chek"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("chek: no such folder; did you mean the subcommand `check`?"), "{err}");
+    let (code, err) = skillscope(t.path(), &["scan", "/nonexistent/skill"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("/nonexistent/skill: no such file or folder"), "{err}");
+    let repo = t.path().join("repo");
+    std::fs::create_dir_all(repo.join("ops/deploy")).expect("mkdir");
+    std::fs::write(repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: d\n---\n").expect("write");
+    let (code, err) = skillscope(&repo, &["list"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("the current folder holds skills: pass --home . to read them"), "{err}");
+    // The browser with its output in a pipe (as here).
+    let (code, err) = skillscope(&repo, &["--home", &s.home.display().to_string()]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("the browser needs a terminal"), "{err}");
 }
 
 #[test]

@@ -352,6 +352,10 @@ pub enum SessionError {
     NotADirectory(PathBuf),
     #[error("{}: no Hermes home here (pass --home PATH, set HERMES_HOME, or try --demo)", .0.display())]
     NoHome(PathBuf),
+    #[error("{}: no Hermes home here, but the current folder holds skills: pass --home . to read them", .0.display())]
+    NoHomeButSkillsHere(PathBuf),
+    #[error("{}: no such folder", .0.display())]
+    NoSuchFolder(PathBuf),
     #[error("{}: cannot read the Hermes home: {source}", .path.display())]
     Unreadable { path: PathBuf, source: std::io::Error },
     #[error("{}: cannot set up a home to show it in: {source}", .path.display())]
@@ -389,7 +393,18 @@ pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) ->
         let demo = demo.map_err(SessionError::Demo)?;
         (demo.home(), None, Some(demo), None)
     } else {
-        check_home_dir(&root)?;
+        match check_home_dir(&root) {
+            // A folder given that is not there is a typo, not a home to make.
+            Err(SessionError::NoHome(path)) if global.home.is_some() => return Err(SessionError::NoSuchFolder(path)),
+            Err(SessionError::NoHome(path)) => {
+                let skills_here = std::env::current_dir().is_ok_and(|cwd| crate::open::holds_skill_md(&cwd));
+                return Err(match skills_here {
+                    true => SessionError::NoHomeButSkillsHere(path),
+                    false => SessionError::NoHome(path),
+                });
+            }
+            other => other?,
+        }
         match crate::open::classify(&root) {
             FolderKind::Home => (root, None, None, None),
             kind => {
@@ -412,6 +427,18 @@ pub fn open_session(global: &GlobalArgs, mut env: Env, demo_if_missing: bool) ->
     }
     let folder = stand_in.as_ref().map(|s| s.folder().to_path_buf());
     Ok(Session { engine, note, demo, folder, _stand_in: stand_in })
+}
+
+/// `; did you mean the subcommand `check`?` when the folder the browser was
+/// given does not exist and is a word a subcommand's name is close to.
+fn subcommand_meant(given: Option<&std::path::Path>) -> Option<String> {
+    use clap::CommandFactory;
+    let word = given.filter(|p| !p.exists())?.to_str().filter(|w| !w.contains('/'))?;
+    let cli = Cli::command();
+    let names: Vec<String> = cli.get_subcommands().map(|c| c.get_name().to_owned()).collect();
+    let nearest = names.iter().min_by_key(|n| crate::engine::words::edit_distance(word, n))?;
+    (crate::engine::words::edit_distance(word, nearest) <= 2)
+        .then(|| format!("; did you mean the subcommand `{nearest}`? (skillscope --help lists them)"))
 }
 
 /// Explains why `root` cannot be read as a home, if it cannot.
@@ -463,7 +490,7 @@ fn browse(global: &GlobalArgs) -> i32 {
     let session = match open_session(global, Env::from_process(), true) {
         Ok(s) => s,
         Err(msg) => {
-            eprintln!("skillscope: {msg}");
+            eprintln!("skillscope: {msg}{}", subcommand_meant(global.home.as_deref()).unwrap_or_default());
             return EXIT_USAGE;
         }
     };
@@ -491,11 +518,22 @@ fn browse(global: &GlobalArgs) -> i32 {
         print!("{}", crate::tui::first_frame(engine, setup, w, h));
         return EXIT_OK;
     }
+    const NEEDS_A_TERMINAL: &str =
+        "the browser needs a terminal; in a script, run a subcommand such as `skillscope list` (skillscope --help lists them)";
+    if !std::io::IsTerminal::is_terminal(&std::io::stdout()) {
+        eprintln!("skillscope: {NEEDS_A_TERMINAL}");
+        return EXIT_USAGE;
+    }
     let result = crate::tui::run(engine, setup);
     drop(demo);
     drop(_stand_in);
     match result {
         Ok(()) => EXIT_OK,
+        // No terminal to take (none controls the process).
+        Err(e) if e.raw_os_error() == Some(libc::ENXIO) => {
+            eprintln!("skillscope: {NEEDS_A_TERMINAL} ({e})");
+            EXIT_USAGE
+        }
         Err(e) => {
             eprintln!("skillscope: terminal error: {e}");
             EXIT_USAGE
@@ -620,6 +658,12 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
     if let Command::Scan { target, source, trust, force, all } = &command {
         if Path::new(target).exists() {
             return scan_path(Path::new(target), source, *trust, *force, *all, global.json);
+        }
+        // A path that is not there is a typo; `devops/deploy` may be a
+        // skill's categorized name, looked up in the home below.
+        if target.starts_with('/') || target.starts_with("./") || target.starts_with("../") {
+            eprintln!("skillscope: {}: no such file or folder", crate::sanitize::clean_line(target));
+            return EXIT_USAGE;
         }
     }
     // A diff opens a home for each state it compares.
