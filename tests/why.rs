@@ -145,6 +145,23 @@ fn traces_agree_with_prompt_commands_and_readiness_on_every_fixture() {
     }
 }
 
+/// A config.yaml Hermes cannot use disables nothing: the step says why,
+/// rather than only that the skill is not listed there.
+#[test]
+fn an_unusable_config_yaml_is_named_in_the_disabled_step() {
+    for trace in traces_agreeing("config_invalid") {
+        let disabled = step(&trace, "disabled");
+        assert_eq!(disabled.outcome, Outcome::Pass);
+        assert!(disabled.detail.starts_with("config.yaml is not used ("), "{}", disabled.detail);
+        assert!(disabled.detail.ends_with("): no skill is disabled"), "{}", disabled.detail);
+    }
+    assert!(!traces_agreeing("config_invalid").is_empty());
+    // A usable one is not mentioned so.
+    for trace in traces_agreeing("basic") {
+        assert!(!step(&trace, "disabled").detail.contains("is not used"));
+    }
+}
+
 #[test]
 fn conditions_leave_a_skill_out_for_the_tools_given() {
     let engine = Scenario::fixture("gates").engine();

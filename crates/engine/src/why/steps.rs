@@ -239,6 +239,11 @@ fn disabled(s: &Subject) -> Step {
         Some(p) => format!("not in `skills.disabled` nor `skills.platform_disabled.{p}`"),
         None => "not in `skills.disabled` (no platform set: per-platform lists do not apply)".to_owned(),
     };
+    // A config.yaml Hermes cannot use disables nothing, whatever it lists.
+    if let Some(problem) = &engine.home.config_problem {
+        let said = format!("config.yaml is not used ({problem}): no skill is disabled");
+        return step("disabled", F, Outcome::Pass, said).at(&config, None);
+    }
     step("disabled", F, Outcome::Pass, scope)
 }
 
