@@ -82,7 +82,8 @@ pub struct Cli {
 #[derive(Debug, Clone, Args)]
 pub struct GlobalArgs {
     /// Hermes home to read, or a folder of skills, or one skill folder
-    /// (default: $HERMES_HOME, else ~/.hermes)
+    /// (default: $HERMES_HOME, else ~/.hermes; for diff, the git repository
+    /// the current folder is in)
     #[arg(long, global = true, value_name = "PATH")]
     pub home: Option<PathBuf>,
     /// Use the built-in demo home (a throwaway copy)
