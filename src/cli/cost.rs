@@ -71,7 +71,15 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
         writeln!(out, "  of which the instructions around the list: {}", size(&report.frame))?;
     }
     if !report.compact.is_empty() {
-        writeln!(out, "  names only: {}", report.compact.join(", "))?;
+        // The categories of this index the posture shows names-only.
+        let here = |c: &&String| {
+            report.categories.iter().any(|k| k.category == **c || k.category.starts_with(&format!("{c}/")))
+        };
+        let shown: Vec<&str> = report.compact.iter().filter(here).map(String::as_str).collect();
+        match shown.is_empty() {
+            true => writeln!(out, "  names only: none of this index's categories")?,
+            false => writeln!(out, "  names only: {}", shown.join(", "))?,
+        }
     }
     if !report.categories.is_empty() {
         writeln!(out, "\nCategories, most tokens first:")?;
