@@ -251,6 +251,7 @@ macro_rules! fixtures {
 fixtures!(
     bad_files,
     basic,
+    bundle_not_utf8,
     bundles,
     collisions,
     commands,
@@ -266,6 +267,7 @@ fixtures!(
     frontmatter,
     gates,
     gateway,
+    glob_names,
     inline_shell,
     inline_shell_output,
     inline_shell_timeout_100000000000,
@@ -287,6 +289,7 @@ fixtures!(
     yaml_keys,
     yaml_merge,
     yaml_scalars,
+    yaml_sets,
     yaml_tags,
     yaml_timestamps,
 );

@@ -76,7 +76,12 @@ impl From<&str> for BundleError {
 
 /// Parses one bundle file as `_load_bundle_file` does.
 pub fn load_bundle_file(path: &Path) -> Result<Bundle, BundleError> {
-    let text = source::read_text(path).map_err(|e| BundleError::Skipped(format!("could not read: {e}")))?;
+    // `read_text` catches only OSError: a file that is not UTF-8 raises
+    // UnicodeDecodeError through the whole scan.
+    let text = source::read_text(path).map_err(|e| match e {
+        source::ReadError::Decode(m) => BundleError::Fatal(format!("UnicodeDecodeError: {m}")),
+        source::ReadError::Io(_) => BundleError::Skipped(format!("could not read: {e}")),
+    })?;
     let data = match yaml::load_with(&text, Loader::Safe) {
         Ok(data) => data,
         Err(e) if e.is_yaml_error() => return Err(BundleError::Skipped(format!("invalid YAML: {e}"))),

@@ -87,8 +87,10 @@ fn kanban_active(home: &Home, env: &Env) -> bool {
 pub fn py_contains(container: &Value, item: &Value) -> Option<bool> {
     match container {
         Value::Str(s) => item.as_str().map(|i| s.contains(i)),
-        Value::Seq(items) => Some(items.iter().any(|x| x.py_eq(item))),
+        Value::Seq(items) | Value::Tuple(items) => Some(items.iter().any(|x| x.py_eq(item))),
         Value::Map(m) => Key::new(item.clone()).map(|k| m.contains_key(&k)),
+        // A YAML `!!set`: membership as for a dict's keys.
+        Value::Set(keys) => Key::new(item.clone()).map(|k| keys.contains(&k)),
         _ => None,
     }
 }

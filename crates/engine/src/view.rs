@@ -64,6 +64,15 @@ fn error(msg: impl Into<String>) -> Json {
     json!({"success": false, "error": msg.into()})
 }
 
+/// The ValueError Python 3.11's `Path.rglob(pattern)` raises on iteration,
+/// if it does: `**` is a pattern's whole component or nothing.
+fn rglob_pattern_error(pattern: &str) -> Option<&'static str> {
+    pattern
+        .split('/')
+        .any(|part| part.contains("**") && part != "**")
+        .then_some("Invalid pattern: '**' can only be an entire path component")
+}
+
 fn py_exception(e: PyError) -> Json {
     json!({"error": e, "success": false})
 }
@@ -185,6 +194,10 @@ impl Context<'_> {
         }
         if engine.home.scan_dirs().is_empty() {
             return error("Skills directory does not exist yet. It will be created on first install.");
+        }
+        // The lookup's `rglob(f"{name}.md")` raises on a bad pattern.
+        if let Some(e) = rglob_pattern_error(&format!("{name}.md")) {
+            return json!({"error": e, "success": false});
         }
         let candidates = self.candidates(name, category_name.as_deref());
         if candidates.len() > 1 {
