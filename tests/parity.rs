@@ -278,6 +278,7 @@ fixtures!(
     prerequisites,
     readiness,
     readiness_docker,
+    repr_unicode,
     root_skill,
     sandbox,
     symlinks,

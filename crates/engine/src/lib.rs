@@ -37,6 +37,7 @@ pub mod posture;
 pub mod preprocess;
 pub mod prompt;
 pub mod py;
+mod py_printable;
 pub mod readiness;
 pub mod reload;
 pub mod sandbox;

@@ -140,14 +140,26 @@ pub fn py_str_repr(s: &str) -> String {
             c if (c as u32) < 0x20 || c as u32 == 0x7f => {
                 let _ = write!(out, "\\x{:02x}", c as u32);
             }
-            c if (0x80..0xa0).contains(&(c as u32)) => {
-                let _ = write!(out, "\\x{:02x}", c as u32);
+            c if !c.is_ascii() && !is_printable(c) => {
+                let _ = match c as u32 {
+                    n @ ..0x100 => write!(out, "\\x{n:02x}"),
+                    n @ ..0x10000 => write!(out, "\\u{n:04x}"),
+                    n => write!(out, "\\U{n:08x}"),
+                };
             }
             c => out.push(c),
         }
     }
     out.push(quote);
     out
+}
+
+/// Python's `str.isprintable()` for one character past ASCII.
+fn is_printable(c: char) -> bool {
+    let n = c as u32;
+    let table = &crate::py_printable::NON_PRINTABLE;
+    let at = table.partition_point(|&(_, last)| last < n);
+    !table.get(at).is_some_and(|&(first, _)| first <= n)
 }
 
 /// Python's `repr(bytes)`.
