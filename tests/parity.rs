@@ -269,6 +269,7 @@ fixtures!(
     gateway,
     glob_names,
     inline_shell,
+    int_digits,
     inline_shell_output,
     inline_shell_timeout_100000000000,
     inline_shell_timeout_1_0,

@@ -154,6 +154,21 @@ pub fn py_str_repr(s: &str) -> String {
     out
 }
 
+/// The most digits Python 3.11 reads or writes a decimal integer with
+/// (`sys.get_int_max_str_digits()`).
+pub const INT_MAX_STR_DIGITS: usize = 4300;
+
+/// The ValueError Python raises writing an integer of more digits than
+/// [`INT_MAX_STR_DIGITS`] as decimal text (`str()`, `json.dumps`).
+pub fn int_too_long_to_write() -> PyError {
+    PyError::new(
+        "ValueError",
+        format!(
+            "Exceeds the limit ({INT_MAX_STR_DIGITS} digits) for integer string conversion; use sys.set_int_max_str_digits() to increase the limit"
+        ),
+    )
+}
+
 /// Python's `str.isprintable()` for one character past ASCII.
 fn is_printable(c: char) -> bool {
     let n = c as u32;

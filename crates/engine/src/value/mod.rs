@@ -205,6 +205,9 @@ impl Value {
             Value::Null => Json::Null,
             Value::Bool(b) => Json::Bool(*b),
             Value::Int(i) => Json::from(*i),
+            Value::BigInt(digits) if digits.trim_start_matches('-').len() > crate::py::INT_MAX_STR_DIGITS => {
+                return Err(crate::py::int_too_long_to_write())
+            }
             Value::BigInt(digits) => Json::Number(json_number(digits)),
             Value::Float(f) => py_json_float(*f),
             Value::Str(s) => Json::String(s.clone()),

@@ -96,6 +96,18 @@ fn py_int(text: &str, base: u32) -> Result<BigUint, PyError> {
     if digits.is_empty() {
         return Err(invalid());
     }
+    // Python 3.11 refuses to read a decimal integer of more than 4,300
+    // digits (a base that is a power of two has no limit).
+    if base == 10 && digits.len() > crate::py::INT_MAX_STR_DIGITS && digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(PyError::new(
+            "ValueError",
+            format!(
+                "Exceeds the limit ({} digits) for integer string conversion: value has {} digits; use sys.set_int_max_str_digits() to increase the limit",
+                crate::py::INT_MAX_STR_DIGITS,
+                digits.len()
+            ),
+        ));
+    }
     let mut n = BigUint::zero();
     for c in digits.chars() {
         let d = c.to_digit(base).ok_or_else(invalid)?;
