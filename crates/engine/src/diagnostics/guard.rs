@@ -19,6 +19,10 @@ const MAX_BYTES: u64 = crate::guard::MAX_SCANNED_BYTES;
 
 pub const HINT: &str = "Hermes' skills guard flags this when the skill is installed from a hub; rephrase it, or make sure it is what you mean.";
 
+/// The hint of a finding about the folder's files themselves (sizes,
+/// binaries, executables, symlinks), which no rephrasing changes.
+const STRUCTURE_HINT: &str = "Hermes' skills guard flags this when the skill is installed from a hub; remove or shrink the file, or list it in the skill's .skillignore if it is not part of the installed skill.";
+
 /// The diagnostics rule of a guard pattern (or `invisible_unicode`).
 pub fn rule_id(id: String) -> std::borrow::Cow<'static, str> {
     format!("{}{id}", super::rules::GUARD_FAMILY).into()
@@ -99,8 +103,12 @@ pub fn check_skill_dir(
             "(directory)" => skill.skill_dir.clone(),
             rel => skill.skill_dir.join(rel),
         };
-        let message = format!("{}: {} ({})", s.severity, s.description, s.matched);
-        findings.push(file_finding(&file, rule_id(s.pattern_id), None, None, message, HINT));
+        // The description often holds what matched already (`file is 3167KB`).
+        let message = match s.description.contains(s.matched.as_str()) {
+            true => format!("{}: {}", s.severity, s.description),
+            false => format!("{}: {} ({})", s.severity, s.description, s.matched),
+        };
+        findings.push(file_finding(&file, rule_id(s.pattern_id), None, None, message, STRUCTURE_HINT));
     }
     let others = tree.iter().filter(|f| f.is_file && f.path != skill.skill_md && scanned(&f.path) && !ignored(&f.path));
     let files = std::iter::once(&skill.skill_md).chain(others.map(|f| &f.path));
