@@ -73,7 +73,7 @@ rules! {
         "Fix the YAML: Hermes falls back to splitting `key: value` lines, so nested fields (metadata, lists) are lost and values keep their quotes.",
         "description: a: b: [unclosed";
     "H004", "hermes-frontmatter-not-mapping", Error, "the frontmatter is YAML but not a mapping",
-        "Write `key: value` pairs; Hermes ignores a frontmatter that is a list or a scalar.",
+        "Write `key: value` pairs (`name:` and `description:` at least); Hermes ignores a frontmatter that is empty, a list or a scalar.",
         "- name: deploy";
     "H005", "hermes-fence-unclosed", Error, "Hermes does not see the frontmatter's closing `---`",
         "End the frontmatter with a line `---` followed by a newline; otherwise the whole file is body and the skill has no name or description.",
@@ -94,7 +94,7 @@ rules! {
         "Its slug is empty or a core command (`/help`, `/model`, ...): rename it to get `/<slug>`.",
         "name: help";
     "H011", "hermes-name-collision", Error, "another skill has the same name",
-        "Rename one: the listing keeps the first, and skill_view refuses the name as ambiguous across roots.",
+        "Rename one: the listing keeps the first, and skill_view refuses the name as ambiguous.",
         "two folders with name: deploy";
     "H012", "hermes-description-dropped", Error, "the description makes skills_list drop the skill",
         "Give a text description: a null or numeric one with no body text to fall back to removes the skill from skills_list.",
