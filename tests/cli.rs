@@ -187,6 +187,19 @@ fn mistakes_get_the_way_out() {
     assert!(err.contains("the browser needs a terminal"), "{err}");
 }
 
+/// `list --category` with no skill there says so, and that the filter is
+/// the top-level category (as skills_list's).
+#[test]
+fn list_of_an_empty_category_says_so() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(["--demo", "list", "--category", "devops/cloud/aws"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("0 skills in category `devops/cloud/aws`") && text.contains("(try `devops`)"), "{text}");
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let s = Scenario::fixture("basic");

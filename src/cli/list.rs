@@ -31,7 +31,22 @@ pub fn run(engine: &Engine, layered: Layered, category: Option<&str>, json: bool
         return Ok(status_of(&answer));
     }
     if skills.is_empty() {
-        writeln!(out, "{}", answer.get("message").map(text).unwrap_or_default())?;
+        let message = answer.get("message").map(text).unwrap_or_default();
+        match (message.is_empty(), category) {
+            (false, _) => writeln!(out, "{message}")?,
+            // skills_list compares a skill's top-level category only.
+            (true, Some(c)) if c.contains('/') => {
+                let top = c.split('/').next().unwrap_or_default();
+                let top = clean_line(top);
+                writeln!(
+                    out,
+                    "0 skills in category `{}`: skills_list filters by the top-level category (try `{top}`)",
+                    clean_line(c)
+                )?
+            }
+            (true, Some(c)) => writeln!(out, "0 skills in category `{}`", clean_line(c))?,
+            (true, None) => writeln!(out, "0 skills")?,
+        }
         return Ok(status_of(&answer));
     }
     let layered = layered.is_some();
