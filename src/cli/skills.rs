@@ -142,8 +142,13 @@ pub fn preload(engine: &Engine, names: &[String], json: bool, out: &mut Out) -> 
     if json {
         print_json(out, &json!([text, loaded, missing]))?;
     } else {
-        writeln!(out, "{}", clean(&text))?;
-        eprintln!("loaded: {}", clean(&loaded.join(", ")));
+        if !text.is_empty() {
+            writeln!(out, "{}", clean(&text))?;
+        }
+        match loaded.is_empty() {
+            true => eprintln!("loaded: none (Hermes refuses to start a session with nothing preloaded)"),
+            false => eprintln!("loaded: {}", clean(&loaded.join(", "))),
+        }
         if !missing.is_empty() {
             eprintln!("missing: {}", clean(&missing.join(", ")));
         }
