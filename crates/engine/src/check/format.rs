@@ -131,14 +131,16 @@ fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "{}", clean_line(&f.rel_path))?;
             last_path = &f.rel_path;
         }
+        // `path:line:column:` as compilers write it; a finding about the
+        // whole file names the file alone.
         let at = match (f.line, f.column) {
-            (Some(l), Some(c)) => format!("{l}:{c}"),
-            (Some(l), None) => l.to_string(),
-            _ => "-".to_owned(),
+            (Some(l), Some(c)) => format!(":{l}:{c}"),
+            (Some(l), None) => format!(":{l}"),
+            _ => String::new(),
         };
         writeln!(
             out,
-            "  {}:{at}: {} [{} {}] {}",
+            "  {}{at}: {} [{} {}] {}",
             clean_line(&f.rel_path),
             f.severity.name(),
             f.code(),
