@@ -114,6 +114,11 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
         writeln!(out, "\nSkills, most tokens in the index first:")?;
         let width =
             offered_skills.iter().take(SHOWN).map(|s| clean_line(&s.name).width()).max().unwrap_or(0).min(NAME_WIDTH);
+        // With --loaded the category is a column too, its costs lined up after it.
+        let category_width = match offered_skills.iter().any(|s| s.loaded.is_some()) {
+            true => offered_skills.iter().take(SHOWN).map(|s| clean_line(&s.category).width()).max().unwrap_or(0),
+            false => 0,
+        };
         for s in offered_skills.iter().take(SHOWN) {
             let loaded = match &s.loaded {
                 Some(l) if l.error.is_some() => "   loaded: skill_view fails".to_owned(),
@@ -131,7 +136,7 @@ fn write_text(report: &CostReport, focused: Size, out: &mut Out) -> io::Result<(
                 pad(&fit(&clean_line(&s.name), width), width),
                 thousands(s.index.chars),
                 thousands(s.index.tokens),
-                clean_line(&s.category),
+                pad(&clean_line(&s.category), category_width),
             )?;
         }
         if offered_skills.len() > SHOWN {
