@@ -200,6 +200,17 @@ fn list_of_an_empty_category_says_so() {
     assert!(text.contains("0 skills in category `devops/cloud/aws`") && text.contains("(try `devops`)"), "{text}");
 }
 
+/// `bundles` marks a member the bundle's message skips.
+#[test]
+fn bundles_mark_a_missing_member() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(["--demo", "bundles"])
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("code-review, release-notes, changelog-bot (missing)"), "{text}");
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let s = Scenario::fixture("basic");
