@@ -109,14 +109,25 @@ fn print_error(out: &mut Out, answer: &Json) -> io::Result<()> {
 pub fn invoke(engine: &Engine, key: &str, instruction: &[String], json: bool, out: &mut Out) -> io::Result<i32> {
     let key = if key.starts_with('/') { key.to_owned() } else { format!("/{key}") };
     let line = std::iter::once(key.clone()).chain(instruction.iter().cloned()).collect::<Vec<_>>().join(" ");
-    let message = Context::new(engine).dispatch(&line, Some(&engine.options.session_id));
+    let context = Context::new(engine);
+    let session = Some(engine.options.session_id.as_str());
+    let message = context.dispatch(&line, session);
     let code = if message.is_some() { EXIT_OK } else { EXIT_ANSWER_ERROR };
     if json {
         print_json(out, &json!(message))?;
     } else {
         match &message {
             Some(m) => writeln!(out, "{}", clean(m))?,
-            None => eprintln!("skillscope: Hermes builds no skill message for {}", crate::sanitize::clean_line(&key)),
+            None => {
+                let why = context.invocation_failure(&key, session).map(|w| format!(": {w}")).unwrap_or_default();
+                let name = key.trim_start_matches('/');
+                eprintln!(
+                    "skillscope: Hermes builds no skill message for {}{} (`skillscope why {}` traces it)",
+                    crate::sanitize::clean_line(&key),
+                    crate::sanitize::clean_line(&why),
+                    crate::sanitize::clean_line(name)
+                );
+            }
         }
     }
     Ok(code)
