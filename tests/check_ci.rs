@@ -406,6 +406,18 @@ fn markdown_for_a_pull_request_and_exit_zero() {
     assert_eq!(json(&repo.check(&["--json"])), json(&repo.check(&["--format", "json"])));
 }
 
+/// A folder holding no skill passes, but says it checked none.
+#[test]
+fn a_folder_without_skills_says_none_was_checked() {
+    let repo = Repo::new();
+    repo.write("skills/README.md", "nothing here\n");
+    let out = repo.check(&[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(stdout(&out).contains("note: no skill was found to check"), "{}", stdout(&out));
+    let md = stdout(&repo.check(&["--format", "markdown"]));
+    assert!(md.contains("no skill was found to check"), "{md}");
+}
+
 /// A comment cut to fit keeps the files with errors before those with
 /// warnings or info only, whatever their names.
 #[test]

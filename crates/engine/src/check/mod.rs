@@ -417,9 +417,11 @@ impl Report {
         out
     }
 
-    /// One line per folded rule.
+    /// One line per folded rule; and, where no skill was found, that
+    /// (a CI job pointed at the wrong folder passes otherwise unnoticed).
     pub fn notes(&self) -> Vec<String> {
-        self.folded
+        let mut notes: Vec<String> = self
+            .folded
             .iter()
             .map(|f| {
                 format!(
@@ -427,6 +429,10 @@ impl Report {
                     f.rule.code, f.rule.name, f.skills, self.skills, f.rule.code
                 )
             })
-            .collect()
+            .collect();
+        if self.skills == 0 {
+            notes.push("no skill was found to check (no SKILL.md where Hermes looks)".to_owned());
+        }
+        notes
     }
 }
