@@ -205,6 +205,22 @@ fn skillscope(args: &[&str], home: Option<&Path>) -> std::process::Output {
     cmd.output().expect("the binary runs")
 }
 
+/// A folder of skills (no SKILL.md of its own) scans as one, and says so.
+#[test]
+fn scanning_a_folder_of_skills_says_they_are_scanned_as_one() {
+    let t = tempfile::tempdir().expect("tmp");
+    for name in ["a", "b"] {
+        let dir = t.path().join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: d\n---\nbody\n")).expect("write");
+    }
+    let out = skillscope(&["scan", &t.path().display().to_string()], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("note: this folder holds no SKILL.md of its own but skills below it"), "{text}");
+    let one = skillscope(&["scan", &t.path().join("a").display().to_string()], None);
+    assert!(!String::from_utf8_lossy(&one.stdout).contains("holds no SKILL.md"));
+}
+
 /// `scan PATH` needs no Hermes home, speaks JSON with the keys scripts use,
 /// and exits 1 exactly when the install would not go ahead.
 #[test]

@@ -38,7 +38,13 @@ pub fn run(path: &Path, origin: &Origin, force: bool, all: bool, json: bool, out
         eprintln!("skillscope: {}: no such skill folder or file", crate::sanitize::clean_line(&path.to_string_lossy()));
         return Ok(EXIT_USAGE);
     }
-    let result = scan::scan_skill(path, origin);
+    let mut result = scan::scan_skill(path, origin);
+    // A folder of skills is scanned as one install of it would be.
+    if path.is_dir() && !path.join("SKILL.md").exists() && crate::open::holds_skill_md(path) {
+        result.notes.push(
+            "this folder holds no SKILL.md of its own but skills below it: they are scanned together as one skill; pass one skill's folder to scan it alone".to_owned(),
+        );
+    }
     let decision = result.decision(force);
     if json {
         let doc = json!({
