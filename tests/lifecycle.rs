@@ -477,7 +477,7 @@ fn provenance_is_said_one_way_everywhere() {
         .output()
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("  provenance hub (Hermes); our reading: from a hub: "), "{text}");
+    assert!(text.contains("  provenance hub (Hermes' provenance()); our reading: from a hub: "), "{text}");
     let doc: Value = {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
             .env_clear()
@@ -506,7 +506,7 @@ fn provenance_is_said_one_way_everywhere() {
         .expect("runs");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
-        text.contains("provenance agent (Hermes); our reading: local: no usage record says the agent made it"),
+        text.contains("provenance agent (Hermes' provenance(): neither bundled nor from a hub); our reading: local: no usage record says the agent made it"),
         "{text}"
     );
 }

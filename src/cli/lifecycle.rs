@@ -65,7 +65,14 @@ pub fn run(
             clean_line(&s.state),
             if s.external { ", external" } else { "" },
         )?;
-        writeln!(out, "  provenance {} (Hermes); our reading: {}", s.provenance, clean_line(&s.origin()))?;
+        // Hermes calls all that is neither bundled nor from a hub `agent`:
+        // said, so that the finer reading beside it does not seem to
+        // contradict it.
+        let provenance = match s.provenance {
+            "agent" => "agent (Hermes' provenance(): neither bundled nor from a hub)".to_owned(),
+            other => format!("{other} (Hermes' provenance())"),
+        };
+        writeln!(out, "  provenance {provenance}; our reading: {}", clean_line(&s.origin()))?;
         writeln!(
             out,
             "  used {}, viewed {}, patched {}; last activity {}",
