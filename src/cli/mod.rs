@@ -98,7 +98,8 @@ pub struct GlobalArgs {
     /// Run !`cmd` snippets when config.yaml enables skills.inline_shell (off: they stay literal)
     #[arg(long, global = true)]
     pub inline_shell: bool,
-    /// Print Hermes' JSON instead of a readable rendering
+    /// Print JSON instead of a readable rendering (Hermes' own where a Hermes
+    /// function answers: list, view, prompt, commands, ...)
     #[arg(long, global = true)]
     pub json: bool,
     /// Terminal backend the agent runs on: local, docker, singularity, modal, ssh, daytona
