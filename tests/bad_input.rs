@@ -281,13 +281,20 @@ fn malformed_config_and_bundles() {
     let (_t, h) = home();
     skill(&h, "ok", "ok");
     write(&h.join("config.yaml"), &[0xff, 0xfe, b':', b'\n']);
-    write(&h.join("skill-bundles/bin.yaml"), &[0, 1, 2, 0xff]);
     write(&h.join("skill-bundles/deep.yaml"), "a: [".repeat(5000).as_bytes());
     write(&h.join("skill-bundles/good.yaml"), b"name: good\nskills: [ok]\n");
     let e = engine(&h);
     assert_eq!(listed(&e), ["ok"]);
     let set = e.bundles();
     assert_eq!(set.bundles.keys().collect::<Vec<_>>(), ["/good"]);
+    assert_eq!(set.problems.len(), 1, "the deep one skipped");
+    // A file that is not UTF-8, read last: Hermes' read raises through the
+    // whole scan (UnicodeDecodeError), and no bundle is registered.
+    write(&h.join("skill-bundles/z-bin.yaml"), &[0, 1, 2, 0xff]);
+    let e = engine(&h);
+    let set = e.bundles();
+    assert!(set.bundles.is_empty(), "{:?}", set.bundles.keys());
+    assert!(set.scan_error.as_deref().is_some_and(|m| m.starts_with("UnicodeDecodeError")), "{:?}", set.scan_error);
     assert_eq!(set.problems.len(), 2);
     assert!(e.home.config_problem.is_some());
     exercise(&e, &["ok"]);
