@@ -402,8 +402,11 @@ fn markdown_for_a_pull_request_and_exit_zero() {
     assert!(text.contains("| ✖ error | 2 |"), "{text}");
     assert!(text.contains("<details><summary><code>skills/deploy/SKILL.md</code> (1)</summary>"), "{text}");
     assert!(text.contains("`H025` hermes-missing-file"), "{text}");
-    // --json is --format json.
+    // --json is --format json; with another format it asks for two outputs.
     assert_eq!(json(&repo.check(&["--json"])), json(&repo.check(&["--format", "json"])));
+    let both = repo.check(&["--json", "--format", "sarif"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(stderr(&both).contains("--json and --format sarif ask for two outputs"), "{}", stderr(&both));
 }
 
 /// A folder holding no skill passes, but says it checked none.

@@ -656,6 +656,15 @@ pub fn run<I: IntoIterator<Item = OsString>>(args: I) -> i32 {
         let result = check::list_rules(global.json, &mut out);
         return flushed(result, &mut out);
     }
+    // Two outputs asked for at once: neither is guessed.
+    if let Command::Check { format: Some(format), .. } = &command {
+        use crate::engine::check::format::Format;
+        if global.json && *format != Format::Json {
+            let name = Format::NAMES.iter().copied().find(|n| Format::parse(n) == Some(*format)).unwrap_or_default();
+            eprintln!("skillscope: check: --json and --format {name} ask for two outputs: give one");
+            return EXIT_USAGE;
+        }
+    }
     // A path needs no home: a skills repository's CI scans its folders.
     if let Command::Scan { target, source, trust, force, all } = &command {
         if Path::new(target).exists() {
