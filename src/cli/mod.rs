@@ -437,10 +437,9 @@ fn subcommand_meant(given: Option<&std::path::Path>) -> Option<String> {
     use clap::CommandFactory;
     let word = given.filter(|p| !p.exists())?.to_str().filter(|w| !w.contains('/'))?;
     let cli = Cli::command();
-    let names: Vec<String> = cli.get_subcommands().map(|c| c.get_name().to_owned()).collect();
-    let nearest = names.iter().min_by_key(|n| crate::engine::words::edit_distance(word, n))?;
-    (crate::engine::words::edit_distance(word, nearest) <= 2)
-        .then(|| format!("; did you mean the subcommand `{nearest}`? (skillscope --help lists them)"))
+    let (distance, nearest) =
+        cli.get_subcommands().map(|c| (crate::engine::words::edit_distance(word, c.get_name()), c.get_name())).min()?;
+    (distance <= 2).then(|| format!("; did you mean the subcommand `{nearest}`? (skillscope --help lists them)"))
 }
 
 /// Explains why `root` cannot be read as a home, if it cannot.

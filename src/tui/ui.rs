@@ -608,10 +608,10 @@ fn fit_start(text: &str, width: usize) -> String {
     std::iter::once('…').chain(kept.into_iter().rev()).collect()
 }
 
-/// Where the help overlay goes on a screen of `area`, if it fits.
 /// Columns of the help overlay where the screen is wider.
 const HELP_WIDTH: u16 = 90;
 
+/// Where the help overlay goes on a screen of `area`, if it fits.
 fn help_rect(area: Rect) -> Option<Rect> {
     // Floating where the screen has room; else the whole width, leaving no
     // sliver of the panes beside it.

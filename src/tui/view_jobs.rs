@@ -47,10 +47,7 @@ fn render_body(body: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
     if body.len() <= RENDERED_BODY_BYTES {
         return markdown::render(body, width, theme);
     }
-    let mut cut = RENDERED_BODY_BYTES;
-    while !body.is_char_boundary(cut) {
-        cut -= 1;
-    }
+    let cut = source::floor_char_boundary(body, RENDERED_BODY_BYTES);
     let cut = body[..cut].rfind('\n').map_or(cut, |at| at + 1);
     let (shown, rest) = body.split_at(cut);
     let mut out = markdown::render(shown, width, theme);

@@ -88,7 +88,7 @@ impl<'t> TextPositions<'t> {
 }
 
 /// The largest char boundary of `text` at or before `byte`.
-fn floor_char_boundary(text: &str, byte: usize) -> usize {
+pub fn floor_char_boundary(text: &str, byte: usize) -> usize {
     let mut byte = byte.min(text.len());
     while !text.is_char_boundary(byte) {
         byte -= 1;

@@ -55,19 +55,7 @@ impl Paths {
     /// absolute path, which no file of the repository can be mistaken
     /// for; outside any repository, as the text output names it.
     pub fn of(&self, f: &Finding) -> String {
-        let resolved;
-        let path = if f.path.is_absolute() {
-            resolved = crate::paths::resolve(&f.path);
-            resolved.as_path()
-        } else {
-            &f.path
-        };
-        let Some(root) = self.repo_root.as_deref() else { return f.rel_path.to_string() };
-        match path.strip_prefix(root) {
-            Ok(rel) => crate::paths::rel_string(rel),
-            Err(_) if path.is_absolute() => crate::paths::path_string(path),
-            Err(_) => f.rel_path.to_string(),
-        }
+        crate::paths::path_string(&self.of_path(f))
     }
 
     /// [`Paths::of`] with the file name's bytes as they are (SARIF's URIs

@@ -129,11 +129,7 @@ const PATH_LOOKED_AT_MOST: usize = 4096;
 
 /// The start of `rest` a path may lie in ([`PATH_LOOKED_AT_MOST`]).
 fn near(rest: &str) -> &str {
-    let mut end = rest.len().min(PATH_LOOKED_AT_MOST);
-    while !rest.is_char_boundary(end) {
-        end -= 1;
-    }
-    &rest[..end]
+    &rest[..crate::source::floor_char_boundary(rest, PATH_LOOKED_AT_MOST)]
 }
 
 /// Files the body points at: markdown link targets and inline code naming a
