@@ -1058,3 +1058,45 @@ fn ctrl_c_in_the_pager_stops_the_pager_not_the_browser() {
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }
+
+/// At 80×24, in a real terminal: a folder's banner wraps onto a second row,
+/// `r` says the home was read again, `s` keeps each row's order value, the
+/// help takes the whole width, Enter on a file says which keys act on it.
+#[test]
+fn a_narrow_terminal_wraps_the_banner_and_answers_each_key() {
+    let tmux = Tmux::new("narrow-keys");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let folder = tmp.path().join("skills-repo");
+    for name in ["deploy", "review"] {
+        write(
+            &folder.join(format!("ops/{name}/SKILL.md")),
+            &skill_md(name).replace("name: deploy", &format!("name: {name}")),
+        );
+    }
+    write(&folder.join("ops/deploy/scripts/run.sh"), "#!/bin/sh\n");
+    let dir = tmp.path().display();
+    tmux.launch(
+        (80, 24),
+        &format!(
+            "cd {dir} && env TERM=xterm-256color HOME={dir} {} {}",
+            env!("CARGO_BIN_EXE_skillscope"),
+            folder.display()
+        ),
+    );
+    let s = tmux.wait_for("the tree", |s| s.contains("review"));
+    let rows: Vec<&str> = s.lines().collect();
+    assert!(rows[0].contains("is a folder of skills") && rows[1].contains("otherwise empty home"), "{s}");
+    assert!(rows[2].starts_with('┌'), "the panes below the banner's two rows:\n{s}");
+    tmux.keys(&["r"]);
+    tmux.wait_for("the rescan said", |s| s.contains("home read again: 2 skills"));
+    tmux.keys(&["s"]);
+    tmux.wait_for("each row's order value", |s| s.matches("never").count() >= 2);
+    tmux.keys(&["?"]);
+    let s = tmux.wait_for("the help", |s| s.contains("Help 1"));
+    assert!(s.lines().any(|l| l.starts_with("┌ Help")), "the whole width:\n{s}");
+    tmux.keys(&["Escape"]);
+    tmux.keys(&["2", "Tab", "Enter"]);
+    tmux.wait_for("the Files view's note", |s| s.contains("e opens this file in your editor"));
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
+}
