@@ -847,7 +847,10 @@ fn emoji_selectors_leave_nothing_of_the_last_screen() {
     tmux.launch((100, 30), &command);
     tmux.wait_for("alpha's text", |s| s.contains("XXXXXXXXXXXXXXXXXXXXXXXX"));
     tmux.keys(&["Down"]);
-    let s = tmux.wait_for("beta's text", |s| s.contains("The beta skill."));
+    // The frame whole: a capture may land while the terminal is written.
+    let s = tmux.wait_for("beta's text", |s| {
+        s.contains("The beta skill.") && s.lines().filter(|l| l.contains("Say ")).all(|l| l.contains(" end"))
+    });
     let warned: Vec<&str> = s.lines().filter(|l| l.contains("Say ")).collect();
     assert!(!warned.is_empty(), "{s}");
     for line in warned {
