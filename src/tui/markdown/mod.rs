@@ -184,15 +184,23 @@ impl<'t> Writer<'t> {
         }
         let avail = self.width.saturating_sub(self.prefix_width()).max(1);
         if w > self.width.saturating_sub(self.line_width) && w > avail / 2 {
-            // A word longer than the line (a URL, a giant token): split it.
+            // A word longer than the line (a URL, a path, a giant token):
+            // split it, after a `/` where one lies in the row's second half
+            // (a path reads by its folders), else where the row ends.
             let mut chunk = String::new();
             for c in word.chars() {
                 let cw = c.width().unwrap_or(0);
                 if self.line_width + chunk.width() + cw > self.width && (self.line_has_text || !chunk.is_empty()) {
-                    let done = std::mem::take(&mut chunk);
-                    self.append(&done, style);
+                    let cut = chunk
+                        .rfind('/')
+                        .map(|at| at + 1)
+                        .filter(|&at| at < chunk.len() && at >= chunk.len() / 2)
+                        .unwrap_or(chunk.len());
+                    let rest = chunk.split_off(cut);
+                    self.append(&chunk, style);
                     self.flush();
                     self.start_line();
+                    chunk = rest;
                 }
                 chunk.push(c);
             }
@@ -532,6 +540,15 @@ mod tests {
 
     fn md(text: &str, width: u16) -> String {
         plain(&render(text, width, &Theme::new(ColorMode::NoColor)))
+    }
+
+    #[test]
+    fn a_path_longer_than_the_line_breaks_after_its_folders() {
+        let out = md("Run /home/someone/.hermes/skills/devops/deploy/scripts/release.sh now", 24);
+        assert_eq!(out, "Run\n/home/someone/.hermes/\nskills/devops/deploy/\nscripts/release.sh now");
+        // No `/` in a row's second half: cut where the row ends.
+        let out = md("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/b", 10);
+        assert_eq!(out, "aaaaaaaaaa\naaaaaaaaaa\naaaaaaaaaa\na/b");
     }
 
     #[test]
