@@ -185,6 +185,11 @@ fn mistakes_get_the_way_out() {
     let (code, err) = skillscope(&repo, &["--home", &s.home.display().to_string()]);
     assert_eq!(code, Some(2));
     assert!(err.contains("the browser needs a terminal"), "{err}");
+    // A missing --cwd is Hermes' no code workspace, and said.
+    let home = s.home.display().to_string();
+    let (code, err) = skillscope(t.path(), &["--home", &home, "prompt", "--cwd", "/nonexistent/ws"]);
+    assert_eq!(code, Some(0));
+    assert!(err.contains("--cwd /nonexistent/ws: no such folder (Hermes reads it as no code workspace)"), "{err}");
 }
 
 /// `list --category` with no skill there says so, and that the filter is

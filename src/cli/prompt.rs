@@ -67,6 +67,14 @@ impl IndexArgs {
                     PostureArg::Focus => CodingMode::Focus,
                 });
                 let cwd = self.cwd.clone().or_else(|| std::env::current_dir().ok()).unwrap_or_default();
+                // Hermes takes a missing folder as no code workspace; a
+                // mistyped --cwd would pass unseen.
+                if self.cwd.is_some() && !cwd.is_dir() {
+                    eprintln!(
+                        "skillscope: --cwd {}: no such folder (Hermes reads it as no code workspace)",
+                        crate::sanitize::clean_line(&cwd.display().to_string())
+                    );
+                }
                 posture::compact_categories(engine, mode, &cwd)
             }
         };
