@@ -88,11 +88,24 @@ fn a_query_without_match_says_so() {
     let t = tempfile::tempdir().unwrap();
     let mut app = app_for(&search_home(t.path()));
     key(&mut app, KeyCode::Char('/'));
-    keys(&mut app, "zzzq");
+    keys(&mut app, "redeploy");
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Esc);
+    let before = selected_name(&app);
+    assert_eq!(before.as_deref(), Some("redeploy"));
+    key(&mut app, KeyCode::Char('/'));
+    // Drawn after each key, as a terminal is: the text follows the query.
+    for c in "zzzq".chars() {
+        key(&mut app, KeyCode::Char(c));
+        screen(&mut app, 110, 20);
+    }
     let shown = screen(&mut app, 110, 20);
     assert!(shown.contains("No skill matches \"zzzq\""), "{shown}");
     assert!(!shown.contains("No skills in this home"), "{shown}");
     assert!(shown.contains("no skill matches"), "{shown}");
+    // Esc leaves the search where the tree was before it.
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(selected_name(&app), before);
 }
 
 #[test]

@@ -45,6 +45,8 @@ pub enum Variant {
         min: Severity,
         cursor: usize,
     },
+    /// Nothing selected: the text names the search that matched nothing.
+    NoMatch(String),
 }
 
 /// A view's lines as rendered for a width, and the widest of them (lines

@@ -125,7 +125,7 @@ impl App {
 
     /// Drops the search, keeping the selected skill selected in the tree.
     pub(super) fn clear_search(&mut self) {
-        let key = self.selected_key();
+        let key = self.selected_key().or_else(|| self.search.selected_before.take());
         self.search.input.clear();
         self.search.matches = None;
         self.refresh_rows();
@@ -167,6 +167,7 @@ impl App {
         if !self.search.input.is_empty() || self.search.matches.is_some() {
             self.clear_search();
         }
+        self.search.selected_before = self.selected_key();
         self.search.typing = true;
         self.search.history_pos = None;
         self.focus = Focus::Tree;

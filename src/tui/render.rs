@@ -110,6 +110,9 @@ impl App {
             ViewTab::Diagnostics => {
                 Variant::Findings { all: self.view.diag.all, min: self.view.diag.min, cursor: self.view.diag.cursor }
             }
+            _ if self.selected_row().is_none() && self.search.matches.is_some() => {
+                Variant::NoMatch(self.search.query().trim().to_owned())
+            }
             _ => Variant::Plain,
         };
         ViewKey { generation: self.generation, selection: self.selected_key(), tab: self.view.tab, width, variant }

@@ -31,6 +31,9 @@ pub struct SearchState {
     pub history: Vec<String>,
     /// Which history entry the prompt shows (↑ in an empty prompt).
     pub(super) history_pos: Option<usize>,
+    /// What the tree had selected when the search began: selected again
+    /// when the search ends with nothing selected (no match).
+    pub(super) selected_before: Option<NodeKey>,
 }
 
 impl SearchState {
