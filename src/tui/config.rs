@@ -25,8 +25,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
+/// The entries of the file, each read where it is known; an unknown one is
+/// found by its [`EntryNames`] and skipped, the rest kept.
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct FileConfig {
     editor: Option<Spanned<String>>,
     pager: Option<String>,
@@ -37,7 +38,6 @@ struct FileConfig {
 }
 
 #[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct ThemeConfig {
     colors: Option<Spanned<String>>,
     accent: Option<Spanned<String>>,
@@ -50,6 +50,21 @@ struct ThemeConfig {
     link: Option<Spanned<String>>,
     matched: Option<Spanned<String>>,
 }
+
+/// The names a table of the file gives, where they are: what
+/// [`FileConfig`] does not know is said.
+type EntryNames = BTreeMap<Spanned<String>, serde::de::IgnoredAny>;
+
+/// The names `[theme]` gives.
+#[derive(Debug, Default, Deserialize)]
+struct ThemeNames {
+    #[serde(default)]
+    theme: EntryNames,
+}
+
+const ENTRIES: [&str; 4] = ["editor", "pager", "theme", "keys"];
+const THEME_ENTRIES: [&str; 10] =
+    ["colors", "accent", "heading", "dim", "ok", "warn", "error", "code", "link", "matched"];
 
 #[derive(Debug, Deserialize)]
 #[serde(untagged)]
@@ -143,6 +158,22 @@ pub fn parse(path: &Path, text: &str) -> UserConfig {
     };
     let mut config = UserConfig { path: Some(path.to_path_buf()), pager: file.pager, ..UserConfig::default() };
     let mut errors: Vec<(usize, String)> = Vec::new();
+    // Entries this version does not know (a newer one's, a typo) are
+    // skipped, each said with its line.
+    let top = toml::from_str::<EntryNames>(text).unwrap_or_default();
+    let theme = toml::from_str::<ThemeNames>(text).map(|n| n.theme).unwrap_or_default();
+    let unknown = |names: EntryNames, known: &[&str], within: &str| {
+        let list = known.join(", ");
+        names
+            .into_keys()
+            .filter(|name| !known.contains(&name.get_ref().as_str()))
+            .map(|name| {
+                (line_of(text, name.span().start), format!("unknown entry {:?}{within} ({list})", name.get_ref()))
+            })
+            .collect::<Vec<_>>()
+    };
+    errors.extend(unknown(top, &ENTRIES, ""));
+    errors.extend(unknown(theme, &THEME_ENTRIES, " in [theme]"));
     if let Some(editor) = file.editor {
         // Checked now rather than when `e` is pressed, so the line at fault
         // can be named; $VISUAL / $EDITOR stay in force meanwhile.
@@ -202,6 +233,7 @@ pub fn parse(path: &Path, text: &str) -> UserConfig {
             Err(e) => errors.push((line, e.to_string())),
         }
     }
+    errors.sort_by_key(|(line, _)| *line);
     config.problems =
         errors.iter().map(|(line, e)| format!("config {}:{line}: {e}; that entry ignored", path.display())).collect();
     if let Some((line, first)) = errors.first() {
@@ -317,8 +349,15 @@ mod tests {
         let p = unknown.problem.clone().unwrap_or_default();
         assert!(p.starts_with("config /c/config.toml:3: unknown action \"fly\""), "{p}");
         assert_eq!(unknown.keys.len(), 1, "the good entry is kept");
-        let field = cfg("\n\nfont = \"x\"\n");
-        assert!(field.problem.as_deref().is_some_and(|p| p.contains(":3: unknown field")), "{field:?}");
+        let field = cfg("\n\nfont = \"x\"\n[theme]\nbold = \"red\"\nok = \"green\"\n[keys]\nquit = \"ctrl-q\"\n");
+        assert_eq!(
+            field.problems,
+            [
+                "config /c/config.toml:3: unknown entry \"font\" (editor, pager, theme, keys); that entry ignored",
+                "config /c/config.toml:5: unknown entry \"bold\" in [theme] (colors, accent, heading, dim, ok, warn, error, code, link, matched); that entry ignored",
+            ],
+        );
+        assert_eq!((field.keys.len(), field.colors.len()), (1, 1), "the known entries are kept");
         let editor = cfg("pager = \"less\"\neditor = \"myedit --line {lines} {file}\"\n");
         assert!(
             editor.problem.as_deref().is_some_and(|p| p.contains(":2: editor has an unknown placeholder {lines}")),
