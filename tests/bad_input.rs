@@ -273,7 +273,7 @@ fn folders_that_cannot_be_listed_are_named_in_the_tree_and_in_check() {
     assert!(unreadable.iter().all(|(_, m)| m.contains("Permission denied")), "{unreadable:?}");
     let frame = String::from_utf8_lossy(&frame.stdout);
     assert!(frame.contains("✗ locked") && frame.contains("✗ deploy"), "{frame}");
-    assert!(frame.contains("1/1 offered, 2 folders unreadable"), "{frame}");
+    assert!(frame.contains("1/1 listed, 2 folders unreadable"), "{frame}");
 }
 
 #[test]

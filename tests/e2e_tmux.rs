@@ -555,7 +555,7 @@ fn the_config_files_editor_placeholders_pass_the_line() {
     // The browser is back, and has nothing to say about the line (a
     // notice would take the whole status line, counts included).
     std::thread::sleep(Duration::from_millis(500));
-    let s = run.tmux.wait_for("the browser after the editor", |s| s.contains("1/1 offered"));
+    let s = run.tmux.wait_for("the browser after the editor", |s| s.contains("1/1 listed"));
     assert!(!s.contains("not line"), "{s}");
     run.tmux.keys(&["q"]);
     run.tmux.exits_ok();
@@ -591,7 +591,7 @@ fn the_installed_hermes_version_is_in_the_status_line() {
     assert!(s.contains(&format!("at {}; skillscope models 0.19.0, so answers may differ", entry.display())), "{s}");
     tmux.keys(&["j"]);
     tmux.wait_for("the version in the status line", |s| {
-        s.contains("│ Hermes 0.20.1 ≠ 0.19.0") && s.contains("1/1 offered")
+        s.contains("│ Hermes 0.20.1 ≠ 0.19.0") && s.contains("1/1 listed")
     });
     tmux.keys(&["q"]);
     tmux.exits_ok();
@@ -654,7 +654,7 @@ fn keys_are_answered_while_a_snippet_sleeps_and_while_a_rescan_runs() {
     }
     tmux.keys(&["3"]);
     answered("the Readiness view during the rescan", &|s: &str| s.contains("readiness     available"));
-    tmux.wait_for("the rescan's end", |s| !s.contains("rescanning…") && s.contains("6001/6001 offered"));
+    tmux.wait_for("the rescan's end", |s| !s.contains("rescanning…") && s.contains("6001/6001 listed"));
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }

@@ -481,7 +481,7 @@ fn layered_demo_shows_sources_and_shadowing() {
     key(&mut app, KeyCode::Char('1'));
     select_in_root(&mut app, "shared local", "release-notes");
     let shown = screen(&mut app, 110, 34);
-    assert!(shown.contains("not offered to the agent"), "the shadowed skill is reachable: {shown}");
+    assert!(shown.contains("not in skills_list"), "the shadowed skill is reachable: {shown}");
 }
 
 #[test]

@@ -57,6 +57,10 @@ fn traces_agreeing(fixture: &str) -> Vec<Trace> {
         });
         assert_eq!(trace.offered, in_prompt, "{where_}: offered");
         assert_eq!(step(&trace, "index").outcome == Outcome::Pass, trace.offered, "{where_}");
+        // Offered though unreadable: by name alone, which the step says.
+        if trace.offered && skill.read_error.is_some() {
+            assert!(step(&trace, "index").detail.contains("skill_view cannot read the file"), "{where_}");
+        }
         // A command that builds a message iff `commands` registers one for
         // this SKILL.md and the real Hermes built its message (the golden
         // file's `slash_messages`).

@@ -151,7 +151,11 @@ pub fn no_folder(theme: &Theme) -> Vec<Line<'static>> {
 /// An unreadable SKILL.md, in every per-skill view: the reason wrapped
 /// (it names the file, often a long path).
 pub fn read_error(err: &str, width: u16, theme: &Theme) -> Vec<Line<'static>> {
-    let mut out = vec![line("This SKILL.md cannot be read, so Hermes skips it:", theme.error)];
+    let mut out = wrap_text(
+        "This SKILL.md cannot be read: the index names the skill by its folder alone, skill_view fails, and skills_list and slash commands skip it:",
+        width,
+        theme.error,
+    );
     out.extend(wrap_text(err, width, theme.text));
     out
 }

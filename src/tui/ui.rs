@@ -484,9 +484,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     };
     let counts = match (app.scan.is_some(), app.catalog.unreadable.len()) {
         (true, _) => "reading…".to_owned(),
-        (false, 0) => format!("{listed}/{total} offered"),
+        (false, 0) => format!("{listed}/{total} listed"),
         (false, n) => {
-            format!("{listed}/{total} offered, {} unreadable", crate::engine::words::count_s(n as u64, "folder"))
+            format!("{listed}/{total} listed, {} unreadable", crate::engine::words::count_s(n as u64, "folder"))
         }
     };
     // The old catalog stays on screen while the new one is read.

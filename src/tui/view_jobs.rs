@@ -232,7 +232,8 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
         row("shadows", snap.shadows.join(", "));
     }
     let (mark, _) = marker(skill, theme);
-    let state = if skill.status.listed { "offered to the agent" } else { "not offered to the agent" };
+    // skills_list's answer; whether the index offers it is the next row's.
+    let state = if skill.status.listed { "listed by skills_list" } else { "not in skills_list" };
     row(
         "status",
         format!("{mark} {state}{}", skill.status.command.as_ref().map(|c| format!(", {c}")).unwrap_or_default()),

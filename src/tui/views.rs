@@ -121,7 +121,7 @@ pub fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     }
     skills.sort_by(|a, b| app.skill(*a).name.cmp(&app.skill(*b).name));
     let hidden = skills.iter().filter(|s| !app.skill(**s).status.listed).count();
-    out.push(line(format!("{}, {hidden} not offered to the agent", count_s(skills.len() as u64, "skill")), theme.dim));
+    out.push(line(format!("{}, {hidden} not in skills_list", count_s(skills.len() as u64, "skill")), theme.dim));
     out.push(Line::default());
     let w = usize::from(width);
     for s in skills {

@@ -224,7 +224,9 @@ impl Engine {
             Err(e) => sink.add(
                 "hermes-unreadable",
                 None,
-                format!("Hermes cannot read this SKILL.md and skips the skill: {e}"),
+                format!(
+                    "Hermes cannot read this SKILL.md: the index names the skill by its folder alone, skill_view fails, and skills_list and slash commands skip it: {e}"
+                ),
             ),
         }
         content::check_files(skill, files, roots, &mut findings);

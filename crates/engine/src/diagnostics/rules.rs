@@ -64,7 +64,7 @@ rules! {
         "The agent picks a skill by its line in the index: say what sets this skill apart in the first 60 characters of its description (the index cuts there), or merge the two.",
         "description: Review code for bugs  # beside: Review code changes for bugs";
     "H001", "hermes-unreadable", Error, "the SKILL.md cannot be read",
-        "Save it as UTF-8 text; Hermes skips files it cannot decode or open.",
+        "Save it as UTF-8 text (and make it readable): the agent sees the skill's name in the index but cannot load it.",
         "<binary or invalid UTF-8 bytes>";
     "H002", "hermes-unreadable-folder", Error, "a folder under the skill dirs cannot be listed",
         "Make it readable (`chmod a+rx`) or move it out: Hermes' walk passes over a folder it cannot list without a word, and every skill inside with it.",

@@ -342,6 +342,12 @@ fn index_step(s: &Subject) -> (Step, bool) {
         } else {
             format!("under `{}`: {}", category.name, entry.text.trim())
         };
+        // The index reads what it can and keeps the folder's name; the
+        // agent's skill_view then fails.
+        let detail = match s.skill.read_error {
+            Some(_) => format!("{detail} (its name alone: the agent sees it, but skill_view cannot read the file)"),
+            None => detail,
+        };
         return (step("index", F, Outcome::Pass, detail), true);
     }
     let detail = match index.left_out_of(s.md()) {
