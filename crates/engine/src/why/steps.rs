@@ -272,7 +272,12 @@ fn name(s: &Subject) -> Step {
             "name",
             F,
             Outcome::Fail,
-            format!("skill_view refuses `{}` as ambiguous: {} also answer to it", s.skill.name, others.join(", ")),
+            format!(
+                "skill_view refuses `{}` as ambiguous: {} also {} to it (a slash command loads its skill by folder, so the name does not stop it)",
+                s.skill.name,
+                others.join(", "),
+                if others.len() == 1 { "answers" } else { "answer" }
+            ),
         )
         .at(s.md(), line);
     }
