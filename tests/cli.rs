@@ -347,7 +347,7 @@ fn check_exit_statuses_json_and_filters() {
 /// The summary counts every finding, also those below `--min-severity`
 /// (which a whole-home check drops as it goes), for the home or the names;
 /// but `index-similar-descriptions`, which needs a walk of its own and runs
-/// only when its findings are shown.
+/// only when its findings are shown: the summary says it was not run.
 #[test]
 fn check_summary_counts_what_it_leaves_out() {
     let s = Scenario::fixture("basic");
@@ -364,12 +364,16 @@ fn check_summary_counts_what_it_leaves_out() {
         let text = String::from_utf8_lossy(&out.stdout);
         let plural = |n: usize, noun: &str| format!("{n} {noun}{}", if n == 1 { "" } else { "s" });
         let expected = format!(
-            "{}, {}; not shown, below warning: {} info",
+            "{}, {}; not shown, below warning: {} info; not run below warning: index-similar-descriptions (--min-severity info runs it)",
             plural(count("error"), "error"),
             plural(count("warning"), "warning"),
             count("info"),
         );
         assert!(text.trim_end().ends_with(&expected), "{names:?}: {text}");
+        // Not selected: not said.
+        let out =
+            run(&s, &[&["--home", &h, "check", "--min-severity", "warning", "--ignore", "I001"][..], names].concat());
+        assert!(!String::from_utf8_lossy(&out.stdout).contains("not run"), "{names:?}");
     }
 }
 

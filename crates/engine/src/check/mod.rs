@@ -129,6 +129,17 @@ impl Policy {
     /// Whether a finding of the rule named `id` would be shown: selected,
     /// not off, and at or above the minimum severity. (Rules costly to run
     /// are run only then.)
+    /// Whether a rule is selected and on, but below the minimum severity.
+    pub fn below_min(&self, id: &str) -> bool {
+        let Some(rule) = rules::lookup(id) else { return false };
+        let severity = match self.level_of(rule) {
+            Some(Level::Off) => return false,
+            Some(Level::At(s)) => s,
+            None => rule.severity,
+        };
+        self.reports(rule) && severity < self.min
+    }
+
     pub fn would_report(&self, id: &str) -> bool {
         let Some(rule) = rules::lookup(id) else { return false };
         let severity = match self.level_of(rule) {
@@ -368,6 +379,9 @@ pub struct Report {
     pub suppressed_by_path: usize,
     /// Findings below the minimum, by severity.
     pub below_min: [usize; 3],
+    /// Rules too costly to run for findings not shown: selected, but below
+    /// the minimum, so not run (their findings are in no count).
+    pub not_run_below_min: Vec<&'static str>,
 }
 
 impl Report {
@@ -413,6 +427,14 @@ impl Report {
             .collect();
         if !below.is_empty() {
             out.push_str(&format!("; not shown, below {}: {}", self.min.name(), below.join(", ")));
+        }
+        if !self.not_run_below_min.is_empty() {
+            out.push_str(&format!(
+                "; not run below {}: {} (--min-severity info runs {})",
+                self.min.name(),
+                self.not_run_below_min.join(", "),
+                if self.not_run_below_min.len() == 1 { "it" } else { "them" }
+            ));
         }
         out
     }
