@@ -389,6 +389,7 @@ fn check_bundles_by_slug_and_human_output() {
     assert!(text.contains("bundle-member-disabled"), "{text}");
     assert!(text.contains("hint: "), "{text}");
     assert!(!text.contains("research"), "only the named bundle: {text}");
+    assert!(!text.contains("no skill was found"), "the home has skills: {text}");
 }
 
 #[cfg(unix)]

@@ -372,6 +372,8 @@ pub struct Report {
     pub folded: Vec<Folded>,
     /// Skills checked.
     pub skills: usize,
+    /// Skills found in the home, before the names given kept some.
+    pub found: usize,
     pub min: Severity,
     /// The settings file read, if any.
     pub settings: Option<PathBuf>,
@@ -452,7 +454,7 @@ impl Report {
                 )
             })
             .collect();
-        if self.skills == 0 {
+        if self.found == 0 {
             notes.push("no skill was found to check (no SKILL.md where Hermes looks)".to_owned());
         }
         notes

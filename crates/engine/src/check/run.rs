@@ -155,7 +155,8 @@ pub fn report(
         apply_install_decision(engine, &catalog, trust, &mut all);
         all.retain_mut(|f| walk_policy.judge(f).is_ok());
     }
-    let mut skills = catalog.skills.len();
+    let found = catalog.skills.len();
+    let mut skills = found;
     if !names.is_empty() {
         let mut keep_skills = Vec::new();
         let mut keep_bundles = Vec::new();
@@ -210,6 +211,7 @@ pub fn report(
         findings: all,
         folded,
         skills,
+        found,
         min: policy.min,
         settings: resolved.settings.clone(),
         suppressed_inline: tally.get(Dropped::Inline),
