@@ -868,7 +868,7 @@ fn readiness_and_files_say_what_platforms_and_symlinks_do() {
     let s = screen(&mut app, 140, 30);
     assert!(!s.contains("No files besides SKILL.md"), "{s}");
     assert!(s.contains("references/gone.md  → /nonexistent/zz: symlink to nothing"), "{s}");
-    assert!(s.contains("references/a.md  symlink loop: is a symlink loop (`a.md` → `b.md` → `a.md`)"), "{s}");
+    assert!(s.contains("references/a.md  is a symlink loop (`a.md` → `b.md` → `a.md`)"), "{s}");
     let shared =
         format!("references/shared.md  → {}: symlink, read on the host", home.path().join("shared.md").display());
     assert!(s.contains(&shared), "{s}");

@@ -11,6 +11,7 @@ use crate::engine::diagnostics::Severity;
 use crate::engine::diff::git::{GitError, Repo, Written};
 use crate::engine::diff::{self, DiffReport, SkillChange};
 use crate::engine::env::Env;
+use crate::engine::words::thousands;
 use crate::sanitize::{clean_line, html_text as html, markdown_text};
 use serde_json::json;
 use std::io::{self, Write};
@@ -674,11 +675,13 @@ fn per_file(notes: &mut Vec<String>, files: &[String], (one, many): (&str, &str)
     }
 }
 
+/// `+1,234`, `-5`, `0`.
 fn sign(n: i128) -> String {
-    if n > 0 {
-        format!("+{n}")
-    } else {
-        n.to_string()
+    let size = thousands(usize::try_from(n.unsigned_abs()).unwrap_or(usize::MAX));
+    match n {
+        1.. => format!("+{size}"),
+        0 => size,
+        _ => format!("-{size}"),
     }
 }
 
@@ -686,11 +689,11 @@ fn index_line(report: &DiffReport) -> String {
     let (b, a) = (report.index_before, report.index_after);
     format!(
         "index: {} → {} chars ({}), {} → {} tokens ({})",
-        b.chars,
-        a.chars,
+        thousands(b.chars),
+        thousands(a.chars),
         sign(a.chars as i128 - b.chars as i128),
-        b.tokens,
-        a.tokens,
+        thousands(b.tokens),
+        thousands(a.tokens),
         sign(a.tokens as i128 - b.tokens as i128)
     )
 }
@@ -837,7 +840,8 @@ fn write_text(
         }
         let (b, a) = skill.index;
         if b != a {
-            writeln!(out, "    index cost: {} → {} chars, {} → {} tokens", b.chars, a.chars, b.tokens, a.tokens)?;
+            let [bc, ac, bt, at] = [b.chars, a.chars, b.tokens, a.tokens].map(thousands);
+            writeln!(out, "    index cost: {bc} → {ac} chars, {bt} → {at} tokens")?;
         }
         if skill.message.is_some() {
             writeln!(out, "    message:")?;

@@ -276,7 +276,7 @@ pub static BINDINGS: &[Binding] = &[
         Normal,
         Action::ToggleSince,
         "since",
-        "mark changes since a git revision (asks which) / turn the marks off",
+        "mark changes (a diff) since a git revision (asks which) / marks off",
         |k| k.code == KeyCode::Char('D')
     ),
     bind!("S", Normal, Action::SystemPrompt, "system-prompt", "the whole system-prompt skills index (view 6)", |k| k

@@ -313,7 +313,11 @@ fn preview(engine: &Engine, snap: &SkillSnapshot, raw: bool, theme: &Theme, widt
     let mut out = card(engine, snap, content.map(|c| Size::of(c, Tokenizer::default())), theme, width);
     if view.get("success").and_then(serde_json::Value::as_bool) != Some(true) {
         let err = view.get("error").and_then(serde_json::Value::as_str).unwrap_or("skill_view failed");
-        out.push(line(format!("skill_view answers: {err}"), theme.error));
+        out.extend(wrap_text(&format!("skill_view answers: {err}"), width, theme.error));
+        // The file as written, set apart from the refusal.
+        out.push(Line::default());
+        out.push(line("The SKILL.md as written:", theme.dim));
+        out.push(Line::default());
         let text = source::read_text(&skill.skill_md).unwrap_or_default();
         out.extend(render_body(frontmatter::parse(&text).1, width, theme));
         return out;
@@ -379,7 +383,7 @@ fn leads_to_its_own_folder(path: &std::path::Path) -> bool {
 fn link_note(link: &Link, encloses: bool, backend: crate::engine::sandbox::Backend) -> String {
     let target = clean_line(&link.target.display().to_string());
     match link.end {
-        LinkEnd::Loop => format!("  symlink loop: {}", clean_line(&link.describe())),
+        LinkEnd::Loop => format!("  {}", clean_line(&link.describe())),
         LinkEnd::Nothing => format!("  → {target}: symlink to nothing"),
         _ if backend.is_remote() => format!("  → {target}: symlink, not in the {backend} sandbox"),
         LinkEnd::Folder if encloses => {

@@ -127,7 +127,10 @@ pub fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     for s in skills {
         let k = app.skill(s);
         let (mark, style) = marker(k, theme);
-        let text = format!("{mark} {} — {}", k.name, k.description);
+        let text = match k.description.is_empty() {
+            true => format!("{mark} {}", k.name),
+            false => format!("{mark} {} — {}", k.name, k.description),
+        };
         out.push(Line::from(vec![Span::styled(fit(&clean_line(&text), w), style)]));
     }
     out
