@@ -141,6 +141,16 @@ fn editor_targets() {
     let skill = &app.catalog.skills[app.selected_skill().expect("skill")];
     assert_eq!(effects, [Effect::OpenEditor { path: skill.skill_md.clone(), line: skill.body_line }]);
     assert!(skill.body_line > 1, "opens below the frontmatter");
+    // The raw SKILL.md opens at the line on top of the view.
+    let path = skill.skill_md.clone();
+    key(&mut app, KeyCode::Char('R'));
+    key(&mut app, KeyCode::Tab);
+    screen(&mut app, 120, 10);
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Char('j'));
+    assert_eq!(key(&mut app, KeyCode::Char('e')), [Effect::OpenEditor { path, line: 3 }]);
+    key(&mut app, KeyCode::Char('R'));
+    key(&mut app, KeyCode::Esc);
     select_skill(&mut app, "s3-sync");
     key(&mut app, KeyCode::Char('2'));
     key(&mut app, KeyCode::Tab);

@@ -727,7 +727,14 @@ impl App {
                 return Some(Ok(Effect::OpenEditor { path: skill.skill_dir.join(&entry.rel), line: 1 }));
             }
         }
-        Some(Ok(Effect::OpenEditor { path: skill.skill_md.clone(), line: skill.body_line }))
+        // The raw SKILL.md is numbered as the file: the editor opens at the
+        // line on top (a finding's, after Enter on it); the rendered body
+        // at its first line.
+        let line = match (self.view.tab, self.view.raw) {
+            (ViewTab::Preview, true) => self.view.scroll + 1,
+            _ => skill.body_line,
+        };
+        Some(Ok(Effect::OpenEditor { path: skill.skill_md.clone(), line }))
     }
 
     /// The layers with the database rows shown, for a job.
