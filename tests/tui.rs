@@ -1185,3 +1185,21 @@ fn a_view_s_own_keys_show_that_view_and_e_on_a_folder_says_why_nothing_opens() {
     let text = screen(&mut app, 120, 40);
     assert!(text.contains("e opens a skill or a file: select one"), "{text}");
 }
+
+/// `G` pressed while the view is still being built lands at the bottom of
+/// the view once it is there, not at the top of its placeholder.
+#[test]
+fn g_pressed_while_a_view_is_built_lands_at_its_bottom() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Tab);
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 16)).expect("terminal");
+    let asked = skillscope::tui::ui::render(&mut terminal, &mut app).expect("draw");
+    assert!(asked.iter().any(|e| matches!(e, Effect::Job(_))), "the Preview is being built");
+    key(&mut app, KeyCode::Char('G'));
+    app.run_jobs_inline(&asked);
+    let s = screen(&mut app, 120, 16);
+    assert!(s.contains(" 100%"), "{s}");
+    assert!(!s.contains("line 1/"), "{s}");
+}

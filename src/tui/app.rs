@@ -433,8 +433,13 @@ impl App {
         self.view.h_scroll = (self.view.h_scroll as isize + delta).clamp(0, room as isize) as usize;
     }
 
-    /// Keeps the view's scroll inside the lines shown (after a resize, a rescan).
+    /// Keeps the view's scroll inside the lines shown (after a resize, a
+    /// rescan, once built): not a placeholder's, so `G` pressed while a view
+    /// is built lands at its bottom.
     pub fn clamp_view_scroll(&mut self) {
+        if self.render.shown.as_ref().is_some_and(|s| !s.complete) {
+            return;
+        }
         if let Some(view) = self.shown() {
             let max = view.lines.len().saturating_sub(usize::from(self.layout.view_height.max(1)));
             self.view.scroll = self.view.scroll.min(max);

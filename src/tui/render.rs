@@ -128,6 +128,7 @@ impl App {
         }
         if let Some(rendered) = self.render.cache.get(&key) {
             self.render.shown = Some(Shown { key, rendered, complete: true, epoch });
+            self.clamp_view_scroll();
             return Vec::new();
         }
         let mut effects = Vec::new();
@@ -144,6 +145,7 @@ impl App {
             self.render.cache.insert(key.clone(), rendered.clone());
         }
         self.render.shown = Some(Shown { key, rendered, complete, epoch });
+        self.clamp_view_scroll();
         effects
     }
 

@@ -533,10 +533,13 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     let position = (app.focus == Focus::View && app.mode() == Mode::Normal && app.layout.view_lines > 0).then(|| {
         let total = app.layout.view_lines;
         let height = usize::from(app.layout.view_height.max(1));
-        let last = (app.view.scroll + height).min(total);
+        // As drawn: a scroll past the end (`G` while the view was built)
+        // shows the last page.
+        let scroll = app.view.scroll.min(total.saturating_sub(height));
+        let last = (scroll + height).min(total);
         let percent = if total <= height { 100 } else { last * 100 / total };
         let across = if app.view.h_scroll > 0 { format!(" col {}", app.view.h_scroll + 1) } else { String::new() };
-        format!("line {}/{total} {percent}%{across}", app.view.scroll + 1)
+        format!("line {}/{total} {percent}%{across}", scroll + 1)
     });
     // The hints' shortest form, kept on the narrowest line.
     let noted = note.is_some();
