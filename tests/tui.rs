@@ -1203,3 +1203,19 @@ fn g_pressed_while_a_view_is_built_lands_at_its_bottom() {
     assert!(s.contains(" 100%"), "{s}");
     assert!(!s.contains("line 1/"), "{s}");
 }
+
+/// With the view focused, the status line gives the position and whole
+/// hints: none cut in the middle, at any width.
+#[test]
+fn the_view_s_position_comes_with_whole_hints() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Tab);
+    for width in [60, 80, 120, 200] {
+        let s = screen(&mut app, width, 20);
+        let status = s.lines().last().unwrap_or_default();
+        assert!(status.contains("line 1/"), "{width}: {status}");
+        assert!(!status.ends_with('…'), "{width}: a hint cut: {status}");
+    }
+}

@@ -544,8 +544,21 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     // The hints' shortest form, kept on the narrowest line.
     let noted = note.is_some();
     let (right, shortest) = match (note, position) {
-        (Some(note), _) => (note, None),
-        (None, Some(position)) => (format!("{position}  / search  n/N  ←→ scroll code  Esc back"), None),
+        // The position stays beside a lasting note (a config.yaml problem).
+        (Some(note), Some(position)) => (format!("{position}  {note}"), None),
+        (Some(note), None) => (note, None),
+        (None, Some(position)) => {
+            // Whole hints after the position, as many as fit.
+            let room = usize::from(area.width) / 2;
+            let mut text = position;
+            for hint in ["/ search", "n/N", "←→ scroll code", "Esc back"] {
+                if text.width() + 2 + hint.width() > room {
+                    break;
+                }
+                text = format!("{text}  {hint}");
+            }
+            (text, None)
+        }
         (None, None) if app.since_prompt.is_some() => {
             ("Enter mark changes  Esc cancel  Ctrl-w/u delete".to_owned(), None)
         }
