@@ -202,7 +202,7 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
     let mut out = Vec::new();
     let top = format!("┌─ {} ", fit(&clean_line(&skill.name), w.saturating_sub(4)));
     out.push(Line::from(Span::styled(
-        format!("{top}{}", "─".repeat(usize::from(width).saturating_sub(top.width()))),
+        format!("{top}{}┐", "─".repeat(usize::from(width).saturating_sub(top.width() + 1))),
         theme.border,
     )));
     // The rows are gathered first: the keys' column is as wide as the
@@ -264,7 +264,7 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
     let key_width = widest.clamp(CARD_KEY_WIDTH, (usize::from(width) / 3).max(CARD_KEY_WIDTH));
     // A value wraps beside its key (a narrow pane cuts none of a short
     // one); a long one stops after a few rows, its cut marked.
-    let room = usize::from(width).saturating_sub(key_width + 3).max(10);
+    let room = usize::from(width).saturating_sub(key_width + 5).max(10);
     for (key, value) in rows {
         let value = Line::from(Span::styled(value, theme.text));
         let mut lines = super::view_text::wrap_line(&value, room, 0);
@@ -276,15 +276,15 @@ fn card(engine: &Engine, snap: &SkillSnapshot, loaded: Option<Size>, theme: &The
         let key = format!("{:<w$}", fit(&key, key_width), w = key_width + 1);
         for (i, value) in lines.into_iter().enumerate() {
             let key = if i == 0 { Span::styled(key.clone(), theme.dim) } else { Span::raw(" ".repeat(key_width + 1)) };
+            // Padded to the right edge.
+            let pad = room.saturating_sub(value.width());
             let mut spans = vec![Span::styled("│ ", theme.border), key];
             spans.extend(value.spans);
+            spans.push(Span::styled(format!("{} │", " ".repeat(pad)), theme.border));
             out.push(Line::from(spans));
         }
     }
-    out.push(Line::from(Span::styled(
-        "└".to_owned() + &"─".repeat(usize::from(width).saturating_sub(1)),
-        theme.border,
-    )));
+    out.push(Line::from(Span::styled(format!("└{}┘", "─".repeat(usize::from(width).saturating_sub(2))), theme.border)));
     out.push(Line::default());
     out
 }
