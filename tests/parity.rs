@@ -276,6 +276,7 @@ fixtures!(
     inline_shell_timeout_2147484,
     inline_shell_timeout_9223372037,
     no_skills_dir,
+    oserror_repr,
     prerequisites,
     readiness,
     readiness_docker,

@@ -32,13 +32,16 @@ impl std::fmt::Display for ReadError {
 
 /// `[Errno N] strerror: 'path'`, as Python formats an `OSError`.
 pub fn os_error_message(err: &io::Error, path: &Path) -> String {
+    // `OSError.__str__` shows the file name as `repr()` does: in double
+    // quotes when it holds a `'`, escapes for tabs, backslashes and the like.
+    let py_repr_path = |path: &Path| crate::py::py_str_repr(&crate::paths::path_string(path));
     match err.raw_os_error() {
         Some(code) => {
             let text = io::Error::from_raw_os_error(code).to_string();
             let text = text.split(" (os error").next().unwrap_or(&text).to_owned();
-            format!("[Errno {code}] {text}: '{}'", path.display())
+            format!("[Errno {code}] {text}: {}", py_repr_path(path))
         }
-        None => format!("{err}: '{}'", path.display()),
+        None => format!("{err}: {}", py_repr_path(path)),
     }
 }
 
