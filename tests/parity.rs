@@ -270,6 +270,7 @@ fixtures!(
     glob_names,
     inline_shell,
     int_digits,
+    mcp_tokens_link,
     inline_shell_output,
     inline_shell_timeout_100000000000,
     inline_shell_timeout_1_0,

@@ -256,7 +256,10 @@ pub fn credential_file_mountable(rel: &str, home_root: &Path) -> Result<bool, Py
 
 /// `agent.file_safety.get_read_block_error` for paths under the home.
 fn is_denied_credential_store(resolved: &Path, home: &Path) -> bool {
-    if resolved.starts_with(home.join("skills/.hub")) || resolved.starts_with(home.join("mcp-tokens")) {
+    // `mcp-tokens` is resolved first (a symlink is where it leads); the
+    // `.hub` folder is not.
+    if resolved.starts_with(home.join("skills/.hub")) || resolved.starts_with(paths::resolve(&home.join("mcp-tokens")))
+    {
         return true;
     }
     let stores = [
