@@ -45,7 +45,8 @@ pub fn resolve_home_path(explicit: Option<&Path>, env: &Env) -> PathBuf {
         return paths::normalize(&absolute);
     }
     if let Some(v) = env.var("HERMES_HOME") {
-        let v = v.trim();
+        // Python's `str.strip()`: its whitespace is not Rust's (`\x1c`-`\x1f` too).
+        let v = crate::py::py_strip(&v);
         if !v.is_empty() {
             return paths::normalize(Path::new(v));
         }
@@ -326,6 +327,12 @@ mod tests {
 
     /// A home given another config.yaml's bytes is the home loaded with
     /// that file in place: settings, external dirs and problems alike.
+    #[test]
+    fn hermes_home_is_stripped_as_python_strips() {
+        let env = Env::with_vars([("HERMES_HOME", "\u{1f} /srv/hermes\u{1c}\u{85}\n")], Os::Linux);
+        assert_eq!(resolve_home_path(None, &env), PathBuf::from("/srv/hermes"));
+    }
+
     #[test]
     fn a_home_with_another_config_is_the_home_loaded_with_it() {
         let t = tempfile::tempdir().unwrap();
