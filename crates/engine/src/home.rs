@@ -46,7 +46,7 @@ pub fn resolve_home_path(explicit: Option<&Path>, env: &Env) -> PathBuf {
     }
     if let Some(v) = env.var("HERMES_HOME") {
         // Python's `str.strip()`: its whitespace is not Rust's (`\x1c`-`\x1f` too).
-        let v = crate::py::py_strip(&v);
+        let v = crate::py::py_strip(v);
         if !v.is_empty() {
             return paths::normalize(Path::new(v));
         }
