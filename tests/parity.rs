@@ -283,6 +283,7 @@ fixtures!(
     readiness_docker,
     repr_unicode,
     root_skill,
+    skills_dangling_link,
     sandbox,
     symlinks,
     templates_off,

@@ -124,6 +124,13 @@ impl Engine {
     /// `skills_list(category)` as Hermes' JSON.
     pub fn skills_list(&self, category: Option<&str>) -> Json {
         if !super::paths::exists(&self.home.skills_dir) {
+            // A dangling symlink is there for `mkdir(exist_ok=True)`, not a
+            // folder: Hermes' mkdir raises.
+            if std::fs::symlink_metadata(&self.home.skills_dir).is_ok() {
+                let exists = std::io::Error::from_raw_os_error(EEXIST);
+                let error = super::source::os_error_message(&exists, &self.home.skills_dir);
+                return json!({"error": error, "success": false});
+            }
             // Hermes creates the folder here; skillscope only reports it.
             return json!({
                 "success": true,
@@ -275,3 +282,9 @@ mod tests {
         assert_eq!(apart.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["x", "z", "b'y'"]);
     }
 }
+
+/// The error `mkdir` gives where something is already there.
+#[cfg(unix)]
+const EEXIST: i32 = libc::EEXIST;
+#[cfg(not(unix))]
+const EEXIST: i32 = 183;
