@@ -247,6 +247,12 @@ fn first_failed_comparison(keys: &[(String, bool)]) -> Result<(), PyError> {
     Ok(())
 }
 
+/// The error `mkdir` gives where something is already there.
+#[cfg(unix)]
+const EEXIST: i32 = libc::EEXIST;
+#[cfg(not(unix))]
+const EEXIST: i32 = 183;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -282,9 +288,3 @@ mod tests {
         assert_eq!(apart.iter().map(|r| r.name.as_str()).collect::<Vec<_>>(), ["x", "z", "b'y'"]);
     }
 }
-
-/// The error `mkdir` gives where something is already there.
-#[cfg(unix)]
-const EEXIST: i32 = libc::EEXIST;
-#[cfg(not(unix))]
-const EEXIST: i32 = 183;
