@@ -260,6 +260,7 @@ fixtures!(
     config_vars,
     disabled_string,
     empty,
+    file_path_nul,
     env_folder,
     env_unreadable,
     excluded_ancestor,

@@ -423,6 +423,11 @@ fn view_file(name: &str, skill_dir: &Path, file_path: &str) -> Json {
     if has_traversal_component(file_path) {
         return json!({"success": false, "error": "Path traversal ('..') is not allowed.", "hint": FILE_HINT});
     }
+    // `resolve()` raises ValueError on a NUL, which `validate_within_dir`
+    // catches and says.
+    if file_path.contains('\0') {
+        return json!({"success": false, "error": "Path escapes allowed directory: embedded null byte", "hint": FILE_HINT});
+    }
     let target = paths::join(skill_dir, file_path);
     // `validate_within_dir` catches ValueError and OSError, not the
     // RuntimeError of a symlink loop: skill_view itself fails.
