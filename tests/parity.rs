@@ -251,6 +251,7 @@ macro_rules! fixtures {
 fixtures!(
     bad_files,
     basic,
+    bundle_bom,
     bundle_not_utf8,
     bundles,
     collisions,

@@ -65,6 +65,22 @@ pub fn compose(text: &str, pure: bool) -> Result<Graph, LoadError> {
     if !pure {
         return compose_text(text, false);
     }
+    let (text, stand_in) = pure::bom_as_content(text);
+    let mut graph = compose_pure(&text)?;
+    if let Some(stand_in) = stand_in {
+        for node in &mut graph.nodes {
+            if let NodeKind::Scalar { value } = &mut node.kind {
+                if value.contains(stand_in) {
+                    *value = value.replace(stand_in, "\u{feff}");
+                }
+            }
+        }
+    }
+    Ok(graph)
+}
+
+/// [`compose`] by the pure-Python parser's rules.
+fn compose_pure(text: &str) -> Result<Graph, LoadError> {
     let mut text = pure::absorb_flow_indicators_into_tags(text, DRAINED_DEPTH_AT_MOST);
     // Each pass gives one more block scalar the indentation the
     // pure-Python scanner reads where libyaml refuses a tab.

@@ -15,6 +15,22 @@
 use super::events::{Mark, Parser, SyntaxError, SyntaxErrorKind};
 use super::LoadError;
 
+/// The text as the pure-Python scanner reads a byte order mark: skipped at
+/// the stream's start only, an ordinary character anywhere else (libyaml
+/// skips one at any line's start). Each later U+FEFF is written as a
+/// private-use character the text does not hold (as wide in UTF-8), to be
+/// written back into the scalars it ends up in.
+pub fn bom_as_content(text: &str) -> (std::borrow::Cow<'_, str>, Option<char>) {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    if !text.contains('\u{feff}') {
+        return (text.into(), None);
+    }
+    let Some(stand_in) = ('\u{e000}'..='\u{f8ff}').find(|c| !text.contains(*c)) else {
+        return (text.into(), None);
+    };
+    (text.replace('\u{feff}', stand_in.encode_utf8(&mut [0; 4])).into(), Some(stand_in))
+}
+
 /// Where a scalar's token lies (byte offsets, properties included).
 #[derive(Debug, Clone, Copy)]
 pub struct ScalarSpan {
