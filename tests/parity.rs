@@ -273,6 +273,7 @@ fixtures!(
     inline_shell,
     int_digits,
     mcp_tokens_link,
+    name_too_long,
     inline_shell_output,
     inline_shell_timeout_100000000000,
     inline_shell_timeout_1_0,

@@ -133,6 +133,37 @@ impl<'a> Context<'a> {
         LookupIndex { dirs }
     }
 
+    /// The error `skill_view`'s direct probes for `name` raise, as its
+    /// answer: Python's `is_dir()` and `exists()` raise on any error but a
+    /// missing path (a name longer than the file system takes), and
+    /// `skill_view` answers with it.
+    pub fn probe_error(&self, name: &str, category_name: Option<&str>) -> Option<String> {
+        let index = self.lookup();
+        let failed = |e: std::io::Error, shown: &Path| Some(crate::source::os_error_message(&e, shown));
+        for dir in &index.dirs {
+            for rel in std::iter::once(name).chain(category_name) {
+                let direct = paths::join(&dir.root, rel);
+                let flat = paths::with_md_suffix(&direct);
+                let (at, flat_at) = (dir.actual(&direct), dir.actual(&flat));
+                if !discover::is_support_path(&direct) {
+                    match paths::py_is_dir(&at) {
+                        Err(e) => return failed(e, &direct),
+                        Ok(true) => match paths::py_exists(&at.join("SKILL.md")) {
+                            Err(e) => return failed(e, &direct.join("SKILL.md")),
+                            Ok(true) => continue,
+                            Ok(false) => {}
+                        },
+                        Ok(false) => {}
+                    }
+                }
+                if let Err(e) = paths::py_exists(&flat_at) {
+                    return failed(e, &flat);
+                }
+            }
+        }
+        None
+    }
+
     /// Every SKILL.md (or legacy `.md`) that `name` could mean, across all
     /// roots, in Hermes' order.
     pub fn candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Found> {

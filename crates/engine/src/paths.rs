@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::fs;
+use std::io;
 use std::path::{Component, Path, PathBuf};
 
 /// `PurePosixPath(s)`: drops empty and `.` components and a trailing slash.
@@ -298,6 +299,38 @@ pub fn parts(path: &Path) -> Vec<String> {
 /// `Path.exists()` (follows symlinks).
 pub fn exists(path: &Path) -> bool {
     fs::metadata(path).is_ok()
+}
+
+/// Python 3.11's `Path.exists()` as it fails: false where the path is not
+/// there (`ENOENT`, `ENOTDIR`, `EBADF`, `ELOOP`), the error where another
+/// stops `stat` (a name longer than the file system takes, a folder that
+/// cannot be searched).
+pub fn py_exists(path: &Path) -> io::Result<bool> {
+    py_stat(path).map(|m| m.is_some())
+}
+
+/// Python 3.11's `Path.is_dir()` as it fails ([`py_exists`]).
+pub fn py_is_dir(path: &Path) -> io::Result<bool> {
+    py_stat(path).map(|m| m.is_some_and(|m| m.is_dir()))
+}
+
+fn py_stat(path: &Path) -> io::Result<Option<fs::Metadata>> {
+    match fs::metadata(path) {
+        Ok(meta) => Ok(Some(meta)),
+        Err(e) if is_ignored_by_pathlib(&e) => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// `pathlib._IGNORED_ERRNOS`.
+#[cfg(unix)]
+fn is_ignored_by_pathlib(e: &io::Error) -> bool {
+    e.raw_os_error().is_none_or(|n| matches!(n, libc::ENOENT | libc::ENOTDIR | libc::EBADF | libc::ELOOP))
+}
+
+#[cfg(not(unix))]
+fn is_ignored_by_pathlib(_: &io::Error) -> bool {
+    true
 }
 
 pub fn is_dir(path: &Path) -> bool {

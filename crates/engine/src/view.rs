@@ -199,6 +199,9 @@ impl Context<'_> {
         if let Some(e) = rglob_pattern_error(&format!("{name}.md")) {
             return json!({"error": e, "success": false});
         }
+        if let Some(e) = self.probe_error(name, category_name.as_deref()) {
+            return json!({"error": e, "success": false});
+        }
         let candidates = self.candidates(name, category_name.as_deref());
         if candidates.len() > 1 {
             let matches: Vec<String> = candidates.iter().map(|c| paths::path_string(&c.skill_md)).collect();
@@ -446,7 +449,12 @@ fn view_file(name: &str, skill_dir: &Path, file_path: &str) -> Json {
             "hint": FILE_HINT,
         });
     }
-    if !paths::exists(&target) {
+    // `exists()` raises on a name too long, which skill_view answers with.
+    let exists = match paths::py_exists(&target) {
+        Ok(exists) => exists,
+        Err(e) => return json!({"error": source::os_error_message(&e, &target), "success": false}),
+    };
+    if !exists {
         return json!({
             "success": false,
             "error": format!("File '{file_path}' not found in skill '{name}'."),
