@@ -325,7 +325,7 @@ fn py_stat(path: &Path) -> io::Result<Option<fs::Metadata>> {
 /// `pathlib._IGNORED_ERRNOS`.
 #[cfg(unix)]
 fn is_ignored_by_pathlib(e: &io::Error) -> bool {
-    e.raw_os_error().is_none_or(|n| matches!(n, libc::ENOENT | libc::ENOTDIR | libc::EBADF | libc::ELOOP))
+    !e.raw_os_error().is_some_and(|n| !matches!(n, libc::ENOENT | libc::ENOTDIR | libc::EBADF | libc::ELOOP))
 }
 
 #[cfg(not(unix))]
