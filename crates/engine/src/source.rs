@@ -34,7 +34,7 @@ impl std::fmt::Display for ReadError {
 pub fn os_error_message(err: &io::Error, path: &Path) -> String {
     // `OSError.__str__` shows the file name as `repr()` does: in double
     // quotes when it holds a `'`, escapes for tabs, backslashes and the like.
-    let py_repr_path = |path: &Path| crate::py::py_str_repr(&crate::paths::path_string(path));
+    let py_repr_path = |path: &Path| crate::py::py_str_repr(&path.to_string_lossy());
     match err.raw_os_error() {
         Some(code) => {
             let text = io::Error::from_raw_os_error(code).to_string();
