@@ -133,41 +133,26 @@ impl<'a> Context<'a> {
         LookupIndex { dirs }
     }
 
-    /// The error `skill_view`'s direct probes for `name` raise, as its
-    /// answer: Python's `is_dir()` and `exists()` raise on any error but a
-    /// missing path (a name longer than the file system takes), and
-    /// `skill_view` answers with it.
-    pub fn probe_error(&self, name: &str, category_name: Option<&str>) -> Option<String> {
-        let index = self.lookup();
-        let failed = |e: std::io::Error, shown: &Path| Some(crate::source::os_error_message(&e, shown));
-        for dir in &index.dirs {
-            for rel in std::iter::once(name).chain(category_name) {
-                let direct = paths::join(&dir.root, rel);
-                let flat = paths::with_md_suffix(&direct);
-                let (at, flat_at) = (dir.actual(&direct), dir.actual(&flat));
-                if !discover::is_support_path(&direct) {
-                    match paths::py_is_dir(&at) {
-                        Err(e) => return failed(e, &direct),
-                        Ok(true) => match paths::py_exists(&at.join("SKILL.md")) {
-                            Err(e) => return failed(e, &direct.join("SKILL.md")),
-                            Ok(true) => continue,
-                            Ok(false) => {}
-                        },
-                        Ok(false) => {}
-                    }
-                }
-                if let Err(e) = paths::py_exists(&flat_at) {
-                    return failed(e, &flat);
-                }
-            }
-        }
-        None
-    }
-
     /// Every SKILL.md (or legacy `.md`) that `name` could mean, across all
     /// roots, in Hermes' order.
     pub fn candidates(&self, name: &str, category_name: Option<&str>) -> Vec<Found> {
+        self.candidates_raising(name, category_name).0
+    }
+
+    /// [`Context::candidates`], and the error the first of its direct
+    /// probes that fails otherwise than on a missing path raises, as
+    /// `skill_view` answers it: Python's `is_dir()` and `exists()` raise then
+    /// (a name longer than the file system takes).
+    pub fn candidates_raising(&self, name: &str, category_name: Option<&str>) -> (Vec<Found>, Option<String>) {
         let index = self.lookup();
+        let mut raised: Option<String> = None;
+        // A failed probe reads as a missing path; the first one's error is kept.
+        let mut probe = |answer: std::io::Result<bool>, shown: &Path| {
+            answer.unwrap_or_else(|e| {
+                raised.get_or_insert_with(|| crate::source::os_error_message(&e, shown));
+                false
+            })
+        };
         // Hermes keeps the first of each resolved path. The same path
         // written the same way is one; resolving (a syscall per component)
         // is left for when different paths remain.
@@ -183,9 +168,12 @@ impl<'a> Context<'a> {
                 let direct = paths::join(search_dir, rel);
                 let flat = paths::with_md_suffix(&direct);
                 let (at, flat_at) = (dir.actual(&direct), dir.actual(&flat));
-                if !discover::is_support_path(&direct) && paths::is_dir(&at) && paths::exists(&at.join("SKILL.md")) {
+                if !discover::is_support_path(&direct)
+                    && probe(paths::py_is_dir(&at), &direct)
+                    && probe(paths::py_exists(&at.join("SKILL.md")), &direct.join("SKILL.md"))
+                {
                     record(Some(at.clone()), at.join("SKILL.md"));
-                } else if paths::exists(&flat_at) && !discover::is_support_path(&flat) {
+                } else if probe(paths::py_exists(&flat_at), &flat) && !discover::is_support_path(&flat) {
                     record(None, flat_at);
                 } else if let Some(&i) = dir.unshowable.get(rel.trim_end_matches('/')) {
                     let path = &dir.skills[i].0;
@@ -212,7 +200,7 @@ impl<'a> Context<'a> {
             let mut seen: HashSet<PathBuf> = HashSet::new();
             candidates.retain(|c| seen.insert(paths::resolve(&c.skill_md)));
         }
-        candidates
+        (candidates, raised)
     }
 }
 

@@ -325,14 +325,14 @@ mod tests {
     use super::*;
     use crate::env::Os;
 
-    /// A home given another config.yaml's bytes is the home loaded with
-    /// that file in place: settings, external dirs and problems alike.
     #[test]
     fn hermes_home_is_stripped_as_python_strips() {
         let env = Env::with_vars([("HERMES_HOME", "\u{1f} /srv/hermes\u{1c}\u{85}\n")], Os::Linux);
         assert_eq!(resolve_home_path(None, &env), PathBuf::from("/srv/hermes"));
     }
 
+    /// A home given another config.yaml's bytes is the home loaded with
+    /// that file in place: settings, external dirs and problems alike.
     #[test]
     fn a_home_with_another_config_is_the_home_loaded_with_it() {
         let t = tempfile::tempdir().unwrap();

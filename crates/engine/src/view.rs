@@ -199,10 +199,10 @@ impl Context<'_> {
         if let Some(e) = rglob_pattern_error(&format!("{name}.md")) {
             return json!({"error": e, "success": false});
         }
-        if let Some(e) = self.probe_error(name, category_name.as_deref()) {
+        let (candidates, raised) = self.candidates_raising(name, category_name.as_deref());
+        if let Some(e) = raised {
             return json!({"error": e, "success": false});
         }
-        let candidates = self.candidates(name, category_name.as_deref());
         if candidates.len() > 1 {
             let matches: Vec<String> = candidates.iter().map(|c| paths::path_string(&c.skill_md)).collect();
             return json!({

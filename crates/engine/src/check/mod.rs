@@ -129,25 +129,25 @@ impl Policy {
     /// Whether a finding of the rule named `id` would be shown: selected,
     /// not off, and at or above the minimum severity. (Rules costly to run
     /// are run only then.)
-    /// Whether a rule is selected and on, but below the minimum severity.
-    pub fn below_min(&self, id: &str) -> bool {
-        let Some(rule) = rules::lookup(id) else { return false };
-        let severity = match self.level_of(rule) {
-            Some(Level::Off) => return false,
-            Some(Level::At(s)) => s,
-            None => rule.severity,
-        };
-        self.reports(rule) && severity < self.min
+    pub fn would_report(&self, id: &str) -> bool {
+        self.selected_severity(id).is_some_and(|severity| severity >= self.min)
     }
 
-    pub fn would_report(&self, id: &str) -> bool {
-        let Some(rule) = rules::lookup(id) else { return false };
+    /// Whether the rule named `id` is selected and on, but below the
+    /// minimum severity.
+    pub fn below_min(&self, id: &str) -> bool {
+        self.selected_severity(id).is_some_and(|severity| severity < self.min)
+    }
+
+    /// The severity of the rule named `id` when it is selected and not off.
+    fn selected_severity(&self, id: &str) -> Option<Severity> {
+        let rule = rules::lookup(id)?;
         let severity = match self.level_of(rule) {
-            Some(Level::Off) => return false,
+            Some(Level::Off) => return None,
             Some(Level::At(s)) => s,
             None => rule.severity,
         };
-        self.reports(rule) && severity >= self.min
+        self.reports(rule).then_some(severity)
     }
 
     /// Whether a rule is reported at all, as selection says.
