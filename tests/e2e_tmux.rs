@@ -491,12 +491,17 @@ struct EditorRun {
 
 impl EditorRun {
     fn start(test: &str, config: Option<&str>) -> EditorRun {
+        EditorRun::start_on(test, config, &skill_md("ship it"))
+    }
+
+    /// [`EditorRun::start`] with the SKILL.md's text.
+    fn start_on(test: &str, config: Option<&str>, text: &str) -> EditorRun {
         let tmux = Tmux::new(test);
         let tmp = tempfile::tempdir().expect("tmp");
         let root: PathBuf = tmp.path().canonicalize().expect("canon");
         let home = root.join("my home");
         let skill = home.join("skills/devops/deploy/SKILL.md");
-        write(&skill, &skill_md("ship it"));
+        write(&skill, text);
         let args_file = root.join("editor-args");
         let editor = root.join("bin/fake-editor");
         write(&editor, &format!("#!/bin/sh\nprintf '%s\\n' \"$@\" > {}\n", args_file.display()));
@@ -557,6 +562,40 @@ fn the_config_files_editor_placeholders_pass_the_line() {
     std::thread::sleep(Duration::from_millis(500));
     let s = run.tmux.wait_for("the browser after the editor", |s| s.contains("1/1 listed"));
     assert!(!s.contains("not line"), "{s}");
+    run.tmux.keys(&["q"]);
+    run.tmux.exits_ok();
+}
+
+/// A search that matches nothing says its own query as it is typed, and
+/// Esc gives back the skill selected before; the Preview's card is a
+/// closed box; in the raw SKILL.md the status line gives the position and
+/// whole hints, and `e` opens the editor at the line on top of the view.
+#[test]
+fn no_match_esc_the_card_the_raw_position_and_e_at_the_line_on_top() {
+    let mut text = skill_md("ship it");
+    for i in 1..=60 {
+        text.push_str(&format!("Step {i}.\n"));
+    }
+    let run = EditorRun::start_on("raw-edit", Some("editor = \"'EDITOR' --line {line} {file}\"\n"), &text);
+    let card = |s: &str| s.lines().any(|l| l.contains("┌─ deploy") && l.contains('┐'));
+    run.tmux.wait_for("the card, closed", card);
+    run.tmux.keys(&["/"]);
+    for c in ["z", "z", "q"] {
+        run.tmux.keys(&[c]);
+    }
+    let s = run.tmux.wait_for("the query's own no-match text", |s| s.contains("No skill matches \"zzq\""));
+    assert!(!s.contains("No skill matches \"z\""), "{s}");
+    run.tmux.keys(&["Escape"]);
+    run.tmux.wait_for("the skill selected again", card);
+    run.tmux.keys(&["R"]);
+    run.tmux.wait_for("the raw SKILL.md", |s| s.contains(" 8 │ Step 1."));
+    run.tmux.keys(&["Tab"]);
+    run.tmux.keys(&["j"]);
+    run.tmux.keys(&["j"]);
+    let s = run.tmux.wait_for("the position", |s| s.contains("line 3/67"));
+    let status = s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or_default();
+    assert!(status.contains("/ search") && !status.trim_end().ends_with('…'), "whole hints: {status}");
+    assert_eq!(run.edit(), ["--line".to_owned(), "3".to_owned(), run.skill.display().to_string()]);
     run.tmux.keys(&["q"]);
     run.tmux.exits_ok();
 }
