@@ -593,7 +593,7 @@ fn no_match_esc_the_card_the_raw_position_and_e_at_the_line_on_top() {
     run.tmux.keys(&["j"]);
     run.tmux.keys(&["j"]);
     let s = run.tmux.wait_for("the position", |s| s.contains("line 3/67"));
-    let status = s.lines().filter(|l| !l.trim().is_empty()).last().unwrap_or_default();
+    let status = s.lines().rfind(|l| !l.trim().is_empty()).unwrap_or_default();
     assert!(status.contains("/ search") && !status.trim_end().ends_with('…'), "whole hints: {status}");
     assert_eq!(run.edit(), ["--line".to_owned(), "3".to_owned(), run.skill.display().to_string()]);
     run.tmux.keys(&["q"]);
