@@ -1219,3 +1219,21 @@ fn the_view_s_position_comes_with_whole_hints() {
         assert!(!status.ends_with('…'), "{width}: a hint cut: {status}");
     }
 }
+
+/// So does `G` pressed while the Agent view's message is computed: its
+/// "computing…" line is not the view it scrolls.
+#[test]
+fn g_pressed_while_the_agent_message_is_computed_lands_at_its_bottom() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "deploy-service");
+    key(&mut app, KeyCode::Tab);
+    let effects = app.handle_event(&Event::Key(KeyCode::Char('4').into()));
+    let pending = draw_only(&mut app, 120, 16);
+    assert!(pending.contains("computing"), "{pending}");
+    key(&mut app, KeyCode::Char('G'));
+    app.run_jobs_inline(&effects);
+    let s = screen(&mut app, 120, 16);
+    assert!(s.contains(" 100%"), "{s}");
+    assert!(!s.contains("line 1/"), "{s}");
+}

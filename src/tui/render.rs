@@ -23,6 +23,9 @@ enum Plan {
     Lines(Vec<Line<'static>>),
     /// Built by a job.
     Job(ViewRequest),
+    /// Formatted from an answer a job still computes: a placeholder until
+    /// it arrives, not kept.
+    Waiting,
     /// The Files view of this skill (catalog index): its list now, the
     /// file preview from a job.
     Files(usize),
@@ -139,6 +142,7 @@ impl App {
                 (lines::placeholder(&self.theme), false)
             }
             Plan::Files(i) => self.files_view(&key, i, width, &mut effects),
+            Plan::Waiting => (views::computing(&self.theme), false),
         };
         let rendered = Arc::new(Rendered::new(lines));
         if complete {
@@ -154,7 +158,7 @@ impl App {
         let theme = &self.theme;
         match self.view.tab {
             ViewTab::Prompt => return Plan::Lines(super::prompt_view::prompt(self, width)),
-            ViewTab::Bundles => return Plan::Lines(views::bundles(self, width)),
+            ViewTab::Bundles => return views::bundles(self, width).map_or(Plan::Waiting, Plan::Lines),
             ViewTab::Diagnostics => return Plan::Lines(views::diagnostics(self, width)),
             _ => {}
         }
@@ -192,8 +196,9 @@ impl App {
             ViewTab::Files if skill.db_row.is_some() => Plan::Lines(lines::no_folder(theme)),
             ViewTab::Files => Plan::Files(i),
             ViewTab::Readiness => Plan::Job(ViewRequest::Readiness { skill: snapshot() }),
-            ViewTab::Agent => Plan::Lines(views::agent(self, skill, width)),
-            ViewTab::Lifecycle => Plan::Lines(lines::wrap_prose(views::lifecycle(self, skill, width), width)),
+            ViewTab::Agent => views::agent(self, skill, width).map_or(Plan::Waiting, Plan::Lines),
+            ViewTab::Lifecycle => views::lifecycle(self, skill, width)
+                .map_or(Plan::Waiting, |lines| Plan::Lines(lines::wrap_prose(lines, width))),
             ViewTab::Bundles | ViewTab::Prompt | ViewTab::Diagnostics => Plan::Lines(Vec::new()),
         }
     }

@@ -137,17 +137,19 @@ pub fn folder_summary(app: &App, width: u16) -> Vec<Line<'static>> {
 }
 
 /// View 8: where the skill came from, its usage, what the curator's next
-/// pass does to it, and whether a hub install at each trust level takes it.
-pub fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+/// pass does to it, and whether a hub install at each trust level takes it;
+/// none while its job computes.
+pub fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Option<Vec<Line<'static>>> {
     let theme = &app.theme;
     if skill.db_row.is_some() {
-        return vec![line("A database skill: Hermes keeps no usage record, provenance or archive for it.", theme.dim)];
+        let text = "A database skill: Hermes keeps no usage record, provenance or archive for it.";
+        return Some(vec![line(text, theme.dim)]);
     }
     let answer = match &app.jobs.lifecycle {
         Some((JobKind::Lifecycle { skill_md, .. }, JobOutput::Lifecycle(answer))) if *skill_md == skill.skill_md => {
             answer
         }
-        _ => return pending(theme),
+        _ => return None,
     };
     let LifecycleAnswer { life, curator, problems, scan: scanned, guard_agent_created } = &**answer;
     let now = (app.clock)();
@@ -226,7 +228,7 @@ pub fn lifecycle(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'stati
     for p in problems {
         out.extend(wrap_text(&clean_line(&format!("• {p}")), width, theme.warn));
     }
-    out
+    Some(out)
 }
 
 /// The archive root: every archived skill, when it was archived, and how it
@@ -251,11 +253,14 @@ pub fn archive_summary(app: &App, width: u16) -> Vec<Line<'static>> {
     out
 }
 
-fn pending(theme: &Theme) -> Vec<Line<'static>> {
+/// What a view shows while the job that answers it computes: not kept, so
+/// the answer takes its place (and a `G` pressed meanwhile lands at its end).
+pub fn computing(theme: &Theme) -> Vec<Line<'static>> {
     vec![line("computing…", theme.dim)]
 }
 
-pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> {
+/// What the agent receives for the skill; none while its job computes.
+pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Option<Vec<Line<'static>>> {
     let theme = &app.theme;
     // An answer for the skill selected before is not this one's.
     let (message, prompt_lines) = match &app.jobs.agent {
@@ -264,7 +269,7 @@ pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
         {
             (message, prompt_lines)
         }
-        _ => return pending(theme),
+        _ => return None,
     };
     let backend = app.engine.options.backend;
     let mut out = Vec::new();
@@ -291,16 +296,17 @@ pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Vec<Line<'static>> 
     for l in prompt_lines {
         out.extend(wrap_text(l, width, theme.text));
     }
-    out
+    Some(out)
 }
 
-pub fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
+/// Every bundle and what it loads; none while its job computes.
+pub fn bundles(app: &App, width: u16) -> Option<Vec<Line<'static>>> {
     let theme = &app.theme;
     let Some(JobOutput::Bundles(reports)) = &app.jobs.bundles else {
-        return pending(theme);
+        return None;
     };
     if reports.is_empty() {
-        return vec![line("No bundles in skill-bundles/.", theme.dim)];
+        return Some(vec![line("No bundles in skill-bundles/.", theme.dim)]);
     }
     let selected = app.selected_skill().map(|i| app.skill(i).name.clone());
     let mut out = Vec::new();
@@ -357,7 +363,7 @@ pub fn bundles(app: &App, width: u16) -> Vec<Line<'static>> {
             None => out.push(line("Hermes builds none: no member loads.", theme.error)),
         }
     }
-    out
+    Some(out)
 }
 
 /// The severities `f` shows, from the lowest: `warning and above`.
