@@ -216,6 +216,27 @@ fn bundles_mark_a_missing_member() {
     assert!(text.contains("code-review, release-notes, changelog-bot (missing)"), "{text}");
 }
 
+/// The demo shows the focus posture: a non-coding category names-only
+/// under `--posture focus`, whole as configured.
+#[test]
+fn the_demo_has_a_category_the_focus_posture_demotes() {
+    let names_only = |posture: &str| -> Vec<String> {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .args(["--demo", "cost", "--json", "--posture", posture])
+            .output()
+            .expect("runs");
+        let json: Json = serde_json::from_slice(&out.stdout).expect("JSON");
+        let categories = json["categories"].as_array().expect("categories");
+        categories
+            .iter()
+            .filter(|c| c["names_only"] == Json::Bool(true))
+            .map(|c| c["category"].as_str().unwrap_or_default().to_owned())
+            .collect()
+    };
+    assert_eq!(names_only("focus"), ["travel"]);
+    assert!(names_only("default").is_empty());
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let s = Scenario::fixture("basic");
