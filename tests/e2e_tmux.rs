@@ -203,7 +203,7 @@ fn demo_layers_edit_a_database_skill() {
     // The demo is a throwaway copy: a shared skill is editable too.
     tmux.keys(&["/"]);
     tmux.keys(&["BSpace"; 7]);
-    tmux.wait_for("the search cleared", |s| s.contains("Skills 12"));
+    tmux.wait_for("the search cleared", |s| s.contains("Skills 13"));
     tmux.keys(&["-l", "paper"]);
     tmux.keys(&["Enter"]);
     tmux.wait_for("the shared skill", |s| s.contains("paper-summary") && s.contains("shared"));
@@ -708,7 +708,7 @@ fn the_demo_shows_the_index_cost_the_cost_order_and_why() {
     let command =
         format!("env TERM=xterm-256color HOME={} {} --demo", tmp.path().display(), env!("CARGO_BIN_EXE_skillscope"),);
     tmux.launch((140, 50), &command);
-    tmux.wait_for("the index's tokens", |s| s.contains("│ index 443 tokens"));
+    tmux.wait_for("the index's tokens", |s| s.contains("│ index 465 tokens"));
     // Name, last activity, use count, then index cost.
     for _ in 0..3 {
         tmux.keys(&["s"]);

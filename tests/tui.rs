@@ -82,7 +82,7 @@ fn search_filters_live_and_esc_clears() {
     assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
     let s = screen(&mut app, 100, 30);
     assert!(s.contains("/release-n") && s.contains("1 matching"), "{s}");
-    assert!(s.contains("Skills 1/8 by relevance"), "{s}");
+    assert!(s.contains("Skills 1/9 by relevance"), "{s}");
     key(&mut app, KeyCode::Backspace);
     assert_eq!(app.search.query(), "release-");
     key(&mut app, KeyCode::Enter);
@@ -308,7 +308,7 @@ fn s_sorts_skills_by_last_activity_then_use_count() {
     assert_eq!(skills_under(&app, "writing"), ["release-notes", "legacy-notes"]);
     assert_eq!(app.selected_skill().map(|s| app.catalog.skills[s].name.as_str()), Some("release-notes"));
     let text = screen(&mut app, 120, 40);
-    assert!(text.contains("Skills 8 by last activity"), "{text}");
+    assert!(text.contains("Skills 9 by last activity"), "{text}");
     assert!(text.contains("release-notes  20 days ago"), "{text}");
     assert!(text.contains("s3-sync  never"), "{text}");
     // On a narrow tree each row keeps what the order is by, short.
@@ -1236,4 +1236,17 @@ fn g_pressed_while_the_agent_message_is_computed_lands_at_its_bottom() {
     let s = screen(&mut app, 120, 16);
     assert!(s.contains(" 100%"), "{s}");
     assert!(!s.contains("line 1/"), "{s}");
+}
+
+/// Search results name their root where the home has several (the same
+/// name and category may be in two).
+#[test]
+fn search_results_name_their_root_where_there_are_several() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "deploy-service");
+    let s = screen(&mut app, 120, 30);
+    assert!(s.contains("  devops · local"), "{s}");
+    assert!(s.contains("  ops · external 0"), "{s}");
 }

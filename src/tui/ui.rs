@@ -153,6 +153,7 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
     let width = usize::from(inner.width);
     let query = app.search.query().to_owned();
     let ranked = app.search.matches.is_some();
+    let several_roots = app.catalog.skills.iter().any(|s| s.root != app.catalog.skills[0].root);
     let mut lines = Vec::new();
     for (i, row) in app.nav.rows.iter().enumerate().skip(app.nav.offset).take(height) {
         let node = &app.nav.tree.nodes[row.node];
@@ -242,8 +243,14 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
                 spans.push(Span::styled(hint, theme.dim));
             }
             if ranked {
-                // A flat list of results: say where each one lives.
-                let place = skill.category_path();
+                // A flat list of results: say where each one lives, with its
+                // root where there are several (the same name and category
+                // may be in two).
+                let mut place = skill.category_path();
+                if several_roots {
+                    let root = app.catalog.roots.get(skill.root).map_or("", |r| r.label.as_str());
+                    place = if place.is_empty() { root.to_owned() } else { format!("{place} · {root}") };
+                }
                 if !place.is_empty() {
                     spans.push(Span::styled(format!("  {}", clean_line(&place)), theme.dim));
                 }
