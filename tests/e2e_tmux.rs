@@ -751,15 +751,15 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     std::fs::remove_dir_all(repo.join("ops/old")).unwrap();
     tmux.launch((120, 30), &since_head_in(&repo, tmp.path()));
     let s = tmux.wait_for("the marks", |s| s.contains("removed since HEAD"));
-    assert!(s.contains("~ · deploy"), "{s}");
-    assert!(s.contains("- old  ops/old"), "{s}");
-    assert!(s.contains("    · lint"), "an unchanged skill has no mark: {s}");
+    assert!(common::tree_row_marked(&s, '~', "· deploy"), "{s}");
+    assert!(common::tree_row_marked(&s, '-', "old  ops/old"), "{s}");
+    assert!(common::tree_row_marked(&s, ' ', "· lint"), "an unchanged skill has no mark: {s}");
     tmux.keys(&["d"]);
     let s = tmux.wait_for("the SKILL.md diff", |s| s.contains("+++ now"));
     assert!(s.contains("-description: Deploy the app.") && s.contains("+description: Deploy the app safely."), "{s}");
     // A new skill saved while the browser runs is marked as added.
     write(&repo.join("ops/fresh/SKILL.md"), "---\nname: fresh\ndescription: Fresh.\n---\nNew.\n");
-    tmux.wait_for("the new skill's mark", |s| s.contains("+ · fresh"));
+    tmux.wait_for("the new skill's mark", |s| common::tree_row_marked(s, '+', "· fresh"));
     tmux.keys(&["D"]);
     let s = tmux.wait_for("the marks off", |s| s.contains("change marks off"));
     assert!(!s.contains("removed since HEAD"), "{s}");
@@ -767,7 +767,9 @@ fn since_marks_changes_shows_a_diff_and_follows_edits() {
     tmux.keys(&["D"]);
     tmux.wait_for("the revision prompt", |s| s.contains("since HEAD") && s.contains("Enter marks changes"));
     tmux.keys(&["Enter"]);
-    tmux.wait_for("the marks again", |s| s.contains("removed since HEAD") && s.contains("+ · fresh"));
+    tmux.wait_for("the marks again", |s| {
+        s.contains("removed since HEAD") && common::tree_row_marked(s, '+', "· fresh")
+    });
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }
@@ -793,10 +795,10 @@ fn demo_in(test: &str, args: &str) -> (Tmux, tempfile::TempDir) {
 #[test]
 fn the_demo_marks_its_last_change() {
     let (tmux, _tmp) = demo_in("demo-since", "--since HEAD");
-    let s = tmux.wait_for("the marks", |s| s.contains("+ · s3-sync"));
-    assert!(s.contains("~ · paper-summary"), "{s}");
-    assert!(s.contains("~ ⨯ legacy-notes"), "{s}");
-    assert!(s.contains("    ≈ deploy-service"), "settings but no change: {s}");
+    let s = tmux.wait_for("the marks", |s| common::tree_row_marked(s, '+', "· s3-sync"));
+    assert!(common::tree_row_marked(&s, '~', "· paper-summary"), "{s}");
+    assert!(common::tree_row_marked(&s, '~', "⨯ legacy-notes"), "{s}");
+    assert!(common::tree_row_marked(&s, ' ', "≈ deploy-service"), "settings but no change: {s}");
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }
@@ -807,12 +809,12 @@ fn the_demo_marks_its_last_change() {
 fn the_demo_marks_its_last_change_when_asked() {
     let (tmux, _tmp) = demo_in("demo-d", "");
     let s = tmux.wait_for("the tree", |s| s.contains("s3-sync"));
-    assert!(!s.contains("+ · s3-sync"), "no marks before they are asked for: {s}");
+    assert!(!common::tree_row_marked(&s, '+', "· s3-sync"), "no marks before they are asked for: {s}");
     tmux.keys(&["D"]);
     tmux.wait_for("the revision asked for", |s| s.contains("since HEAD"));
     tmux.keys(&["Enter"]);
-    let s = tmux.wait_for("the marks", |s| s.contains("+ · s3-sync"));
-    assert!(s.contains("~ · paper-summary"), "{s}");
+    let s = tmux.wait_for("the marks", |s| common::tree_row_marked(s, '+', "· s3-sync"));
+    assert!(common::tree_row_marked(&s, '~', "· paper-summary"), "{s}");
     tmux.keys(&["q"]);
     tmux.exits_ok();
 }
@@ -829,7 +831,7 @@ fn the_agent_diff_says_why_a_message_was_missing() {
     common::commit_all(&home);
     std::fs::remove_dir_all(home.join("skills/deploy/go")).unwrap();
     tmux.launch((100, 30), &since_head_in(&home, tmp.path()));
-    tmux.wait_for("the mark", |s| s.contains("~ · deploy"));
+    tmux.wait_for("the mark", |s| common::tree_row_marked(s, '~', "· deploy"));
     tmux.keys(&["4", "d"]);
     let s = tmux.wait_for("the message diff", |s| s.contains("no message before:"));
     assert!(s.contains("Ambiguous skill name 'deploy'"), "{s}");

@@ -1106,7 +1106,7 @@ fn the_since_diff_stays_when_the_preview_it_replaced_arrives() {
     key(&mut app, KeyCode::Char('D'));
     key(&mut app, KeyCode::Enter);
     let marked = screen(&mut app, 120, 40);
-    assert!(marked.contains("~ · paper-summary"), "{marked}");
+    assert!(common::tree_row_marked(&marked, '~', "· paper-summary"), "{marked}");
     select_skill(&mut app, "paper-summary");
     // The frame asks for the Preview; its job has not answered yet.
     let area = ratatui::layout::Rect::new(0, 0, 120, 40);

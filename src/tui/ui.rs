@@ -10,6 +10,7 @@ use super::lines::{self, ARCHIVED_MARK};
 use super::theme::Theme;
 use super::tree::{NodeKey, TreeSort};
 use super::view_text;
+use crate::engine::diff::ChangeKind;
 use crate::engine::lifecycle::UsageMark;
 use crate::engine::words::thousands;
 use crate::sanitize::clean_line;
@@ -154,12 +155,29 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
     let query = app.search.query().to_owned();
     let ranked = app.search.matches.is_some();
     let several_roots = app.catalog.skills.iter().any(|s| s.root != app.catalog.skills[0].root);
+    let marking = app.since_answer().is_some();
     let mut lines = Vec::new();
     for (i, row) in app.nav.rows.iter().enumerate().skip(app.nav.offset).take(height) {
         let node = &app.nav.tree.nodes[row.node];
         let indent = "  ".repeat(row.depth);
         let selected = i == app.nav.cursor;
-        let mut spans = vec![Span::raw(indent)];
+        let mut spans = Vec::new();
+        if marking {
+            // The change marks take a column of their own, left of the
+            // tree, so that indentation still shows what holds what.
+            let mark = match (node.skill, &node.key) {
+                (Some(s), _) => {
+                    app.since_change(&app.catalog.skills[s].skill_md).map(|c| super::since::mark(c.change, &theme))
+                }
+                (None, NodeKey::RemovedSkill(_)) => Some(super::since::mark(ChangeKind::Removed, &theme)),
+                _ => None,
+            };
+            spans.push(match mark {
+                Some((mark, style)) => Span::styled(format!("{mark} "), style),
+                None => Span::raw("  "),
+            });
+        }
+        spans.push(Span::raw(indent));
         if row.has_children {
             let arrow = if row.expanded { "▾ " } else { "▸ " };
             spans.push(Span::styled(arrow, theme.accent));
@@ -178,12 +196,6 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(" (0)", theme.dim));
         } else if let Some(s) = node.skill {
             let skill = &app.catalog.skills[s];
-            if let Some(change) = app.since_change(&skill.skill_md) {
-                let (mark, style) = super::since::mark(change.change, &theme);
-                spans.push(Span::styled(format!("{mark} "), style));
-            } else if app.since_answer().is_some() {
-                spans.push(Span::raw("  "));
-            }
             let (mark, mstyle) = lines::marker(skill, &theme);
             spans.push(Span::styled(format!("{mark} "), mstyle));
             let name = clean_line(&skill.name);
@@ -263,7 +275,6 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(format!("{ARCHIVED_MARK} "), theme.dim));
             spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
         } else if let NodeKey::RemovedSkill(folder) = &node.key {
-            spans.push(Span::styled("- ", theme.error));
             spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
             spans.push(Span::styled(format!("  {}", clean_line(folder)), theme.dim));
         }

@@ -450,3 +450,14 @@ pub fn names_in(dir: &Path) -> Vec<String> {
     let entries = std::fs::read_dir(dir).expect("read_dir");
     entries.map(|e| e.expect("entry").file_name().to_string_lossy().into_owned()).collect()
 }
+
+/// Whether a screen's tree shows `row` (its marker and name, e.g.
+/// `· s3-sync`) with the change mark `mark` (`+`, `~`, `-`; ` ` for none)
+/// in the column left of the tree.
+pub fn tree_row_marked(screen: &str, mark: char, row: &str) -> bool {
+    screen.lines().any(|line| {
+        let Some(inside) = line.strip_prefix('│') else { return false };
+        let mut chars = inside.chars();
+        chars.next() == Some(mark) && chars.as_str().trim_start().starts_with(row)
+    })
+}
