@@ -1250,3 +1250,22 @@ fn search_results_name_their_root_where_there_are_several() {
     assert!(s.contains("  devops · local"), "{s}");
     assert!(s.contains("  ops · external 0"), "{s}");
 }
+
+/// `d` says why there is no diff when the revision cannot be compared
+/// with (it toggled nothing, silently).
+#[test]
+fn d_says_why_there_is_no_diff_when_the_revision_cannot_be_compared() {
+    let demo = DemoHome::create_in_git().expect("demo in git");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('D'));
+    common::tui::press(&mut app, KeyCode::Char('u'), crossterm::event::KeyModifiers::CONTROL);
+    keys(&mut app, "nosuchrev");
+    key(&mut app, KeyCode::Enter);
+    let s = screen(&mut app, 120, 40);
+    assert!(s.contains("no such revision"), "{s}");
+    select_skill(&mut app, "paper-summary");
+    key(&mut app, KeyCode::Char('d'));
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(notice.contains("cannot compare with nosuchrev"), "{notice}");
+    assert!(!screen(&mut app, 120, 40).lines().next().unwrap_or_default().contains("[diff]"));
+}

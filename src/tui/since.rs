@@ -120,10 +120,21 @@ impl App {
             self.notice = Some("no revision to compare with: press D (HEAD) or start with --since REV".into());
             return;
         }
+        if let Some(Some(Err(e))) = self.since.as_ref().map(|s| &s.answer) {
+            let rev = self.since.as_ref().map_or("", |s| s.rev.as_str());
+            self.notice = Some(format!("no diff: cannot compare with {}: {}", clean_line(rev), clean_line(e)));
+            return;
+        }
         // On a folder (or a removed skill, whose diff is always shown) it
         // would turn on or off with nothing on screen to say so.
         if self.selected_skill().is_none() {
-            self.notice = Some("d shows a skill's diff against the revision: select a skill".into());
+            let removed = self
+                .selected_row()
+                .is_some_and(|r| matches!(self.nav.tree.nodes[r.node].key, super::tree::NodeKey::RemovedSkill(_)));
+            self.notice = Some(match removed {
+                true => "a removed skill's diff is always shown".into(),
+                false => "d shows a skill's diff against the revision: select a skill".into(),
+            });
             return;
         }
         // Elsewhere it shows the Preview's diff, as R and c show their view.
