@@ -88,13 +88,34 @@ trait FenceLines<'a>: Iterator<Item = &'a str> + Sized {
 
 impl<'a, I: Iterator<Item = &'a str>> FenceLines<'a> for I {}
 
-fn is_spec_name(name: &str) -> bool {
-    !name.is_empty()
-        && name.chars().count() <= MAX_NAME_LENGTH
-        && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-        && !name.starts_with('-')
-        && !name.ends_with('-')
-        && !name.contains("--")
+/// What keeps `name` from the spec's form (1-64 lowercase letters, digits
+/// and single hyphens, no hyphen at either end), said for a person.
+fn spec_name_problem(name: &str) -> Option<String> {
+    let allowed = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-';
+    let count = name.chars().count();
+    Some(if name.is_empty() {
+        "the name is empty".to_owned()
+    } else if let Some(c) = name.chars().find(|&c| !allowed(c)) {
+        format!("`{name}` holds {}: the spec allows lowercase letters, digits and single hyphens", shown_char(c))
+    } else if name.starts_with('-') || name.ends_with('-') {
+        format!("`{name}` starts or ends with a hyphen")
+    } else if name.contains("--") {
+        format!("`{name}` holds two hyphens in a row")
+    } else if count > MAX_NAME_LENGTH {
+        format!("`{name}` is {count} characters: the spec allows {MAX_NAME_LENGTH} at most")
+    } else {
+        return None;
+    })
+}
+
+/// A character as a finding names it: itself in quotes, or its code point
+/// where it would not show (a space, a control character).
+fn shown_char(c: char) -> String {
+    if c.is_whitespace() || c.is_control() {
+        format!("U+{:04X}", c as u32)
+    } else {
+        format!("`{c}`")
+    }
 }
 
 fn hermes_meta(fm: &Map) -> Option<&Map> {
@@ -152,9 +173,22 @@ pub(super) fn check(engine: &Engine, skill: &CatalogSkill, text: &str, sink: &mu
 /// the agent may write.
 const MAX_SKILL_CONTENT_CHARS: usize = 100_000;
 
-/// A control or escape character (C0, DEL, C1), line breaks and tabs aside.
-pub(super) fn control_character(text: &str) -> Option<char> {
-    text.chars().find(|&c| (c.is_control() && !matches!(c, '\n' | '\t' | '\r')) || c == '\u{7f}')
+/// The control and escape characters (C0, DEL, C1; line breaks and tabs
+/// aside) `text` holds, each once, in order, as a finding names them:
+/// `the control character U+001B` or `the control characters U+001B, U+0007`.
+pub(super) fn control_characters(text: &str) -> Option<String> {
+    let mut found: Vec<char> = Vec::new();
+    for c in text.chars().filter(|&c| c.is_control() && !matches!(c, '\n' | '\t' | '\r')) {
+        if !found.contains(&c) {
+            found.push(c);
+        }
+    }
+    let codes: Vec<String> = found.iter().map(|&c| format!("U+{:04X}", c as u32)).collect();
+    match codes.len() {
+        0 => None,
+        1 => Some(format!("the control character {}", codes[0])),
+        _ => Some(format!("the control characters {}", codes.join(", "))),
+    }
 }
 
 /// Control characters in the name and description: they reach the agent's
@@ -162,9 +196,8 @@ pub(super) fn control_character(text: &str) -> Option<char> {
 fn check_control_characters(text: &str, fm: &Map, sink: &mut Sink) {
     for key in ["name", "description"] {
         let Some(Value::Str(value)) = fm.get(key) else { continue };
-        if let Some(c) = control_character(value) {
-            let message = format!("`{key}` holds the control character U+{:04X}", c as u32);
-            sink.add("hermes-control-character", key_line(text, key), message);
+        if let Some(held) = control_characters(value) {
+            sink.add("hermes-control-character", key_line(text, key), format!("`{key}` holds {held}"));
         }
     }
 }
@@ -191,12 +224,8 @@ fn check_name(skill: &CatalogSkill, text: &str, sink: &mut Sink) {
                     ),
                 );
             }
-            if !is_spec_name(name) {
-                sink.add(
-                    "spec-name-format",
-                    line,
-                    format!("`{name}` is not lowercase letters, digits and single hyphens"),
-                );
+            if let Some(problem) = spec_name_problem(name) {
+                sink.add("spec-name-format", line, problem);
             }
             if *name != folder {
                 sink.add("spec-name-folder", line, format!("name `{name}`, folder `{folder}`"));
@@ -689,12 +718,27 @@ mod tests {
         }
     }
 
+    /// Each way a name misses the spec's form is said as such.
     #[test]
     fn spec_names() {
-        assert!(is_spec_name("deploy-tool2"));
-        assert!(!is_spec_name("Deploy"));
-        assert!(!is_spec_name("a--b"));
-        assert!(!is_spec_name("-a"));
-        assert!(!is_spec_name(""));
+        assert_eq!(spec_name_problem("deploy-tool2"), None);
+        assert_eq!(spec_name_problem(&"a".repeat(64)), None);
+        let problem = |name: &str| spec_name_problem(name).unwrap_or_default();
+        assert!(problem("Deploy").contains("holds `D`"), "{}", problem("Deploy"));
+        assert!(problem("my skill").contains("holds U+0020"), "{}", problem("my skill"));
+        assert!(problem("a--b").contains("two hyphens"));
+        assert!(problem("-a").contains("hyphen"));
+        assert_eq!(problem(""), "the name is empty");
+        let long = "a".repeat(74);
+        assert_eq!(problem(&long), format!("`{long}` is 74 characters: the spec allows 64 at most"));
+    }
+
+    /// Every control character is named, each once.
+    #[test]
+    fn control_characters_are_all_named() {
+        assert_eq!(control_characters("plain\ttext\n"), None);
+        assert_eq!(control_characters("a\u{1b}b").as_deref(), Some("the control character U+001B"));
+        let held = control_characters("\u{1b}[31m red \u{1b}[0m \u{7}");
+        assert_eq!(held.as_deref(), Some("the control characters U+001B, U+0007"));
     }
 }

@@ -163,7 +163,7 @@ pub(crate) fn check_category_descriptions(files: &[PathBuf], roots: &[PathBuf], 
         let Ok(text) = crate::source::read_text(file) else { continue };
         let fields = crate::frontmatter::parse(&text).0.fields;
         let Some(Value::Str(description)) = fields.get("description") else { continue };
-        let Some(c) = super::frontmatter_rules::control_character(description) else { continue };
+        let Some(held) = super::frontmatter_rules::control_characters(description) else { continue };
         let mut sink = Sink {
             findings,
             skill_md: None,
@@ -173,7 +173,7 @@ pub(crate) fn check_category_descriptions(files: &[PathBuf], roots: &[PathBuf], 
             per_rule: Default::default(),
         };
         let line = config_line(&text, "description:");
-        let message = format!("the category description holds the control character U+{:04X}", c as u32);
+        let message = format!("the category description holds {held}");
         sink.add("hermes-control-character", line, message);
         let first = sink.findings.len() - 1;
         super::fill_columns(&mut findings[first..], &text);
