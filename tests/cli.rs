@@ -205,6 +205,21 @@ fn list_of_an_empty_category_says_so() {
     assert!(text.contains("0 skills in category `devops/cloud/aws`") && text.contains("(try `devops`)"), "{text}");
 }
 
+/// A category no skill has: the categories there are, so a typo shows.
+#[test]
+fn list_of_an_unknown_category_names_the_categories() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(["--demo", "list", "--category", "devpos"])
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(0), "skills_list answers an empty list");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("0 skills in category `devpos` (categories: devops, research, review, travel, writing)"),
+        "{text}"
+    );
+}
+
 /// `bundles` marks a member the bundle's message skips.
 #[test]
 fn bundles_mark_a_missing_member() {

@@ -44,7 +44,13 @@ pub fn run(engine: &Engine, layered: Layered, category: Option<&str>, json: bool
                     clean_line(c)
                 )?
             }
-            (true, Some(c)) => writeln!(out, "0 skills in category `{}`", clean_line(c))?,
+            (true, Some(c)) => {
+                let all = match layered {
+                    Some((layers, db)) => engine.layered_list(layers, db, None),
+                    None => engine.skills_list(None),
+                };
+                writeln!(out, "0 skills in category `{}`{}", clean_line(c), categories_named(&all))?
+            }
             (true, None) => writeln!(out, "0 skills")?,
         }
         return Ok(status_of(&answer));
@@ -69,4 +75,22 @@ pub fn run(engine: &Engine, layered: Layered, category: Option<&str>, json: bool
     print_table(out, header, &rows)?;
     writeln!(out, "\n{}", crate::engine::words::count_s(skills.len() as u64, "skill"))?;
     Ok(status_of(&answer))
+}
+
+/// The categories an unfiltered answer lists, for a filter that matched
+/// none: ` (categories: a, b, c)`, the first twenty; empty where there are none.
+fn categories_named(all: &Json) -> String {
+    let skills = all.get("skills").and_then(Json::as_array).map(Vec::as_slice).unwrap_or_default();
+    let mut categories: Vec<String> =
+        skills.iter().filter_map(|s| s.get("category").filter(|c| !c.is_null()).map(text)).collect();
+    categories.sort();
+    categories.dedup();
+    if categories.is_empty() {
+        return String::new();
+    }
+    const NAMED: usize = 20;
+    let more = categories.len().saturating_sub(NAMED);
+    let named: Vec<String> = categories.iter().take(NAMED).map(|c| clean_line(c)).collect();
+    let more = if more > 0 { format!(" and {more} more") } else { String::new() };
+    format!(" (categories: {}{more})", named.join(", "))
 }
