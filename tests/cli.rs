@@ -124,6 +124,23 @@ fn invoke_bundle_stacked_and_unknown() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "null");
 }
 
+/// A command no skill registers: the nearest commands, else where the
+/// list is; a skill that has the name but no command: `why` traces it.
+#[test]
+fn invoke_of_an_unknown_command_says_where_to_look() {
+    let stderr = |key: &str| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+            .args(["--demo", "invoke", key])
+            .output()
+            .expect("runs");
+        assert_eq!(out.status.code(), Some(1), "{key}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert!(stderr("/deploy-servce").contains("(did you mean /deploy-service?)"));
+    assert!(stderr("/nosuch").contains("(`skillscope commands` lists them)"));
+    assert!(stderr("/screenshot").contains("(`skillscope why screenshot` traces it)"));
+}
+
 #[test]
 fn preload_splits_comma_lists() {
     let s = Scenario::fixture("basic");

@@ -121,16 +121,38 @@ pub fn invoke(engine: &Engine, key: &str, instruction: &[String], json: bool, ou
             None => {
                 let why = context.invocation_failure(&key, session).map(|w| format!(": {w}")).unwrap_or_default();
                 let name = key.trim_start_matches('/');
+                // `why` traces a skill of that name; for a command no skill
+                // registers, the commands near it say more.
+                let named = context.command(&key).is_some() || !context.candidates(name, None).is_empty();
+                let hint = match named {
+                    true => format!(" (`skillscope why {}` traces it)", crate::sanitize::clean_line(name)),
+                    false => match closest_commands(&context, &key) {
+                        near if near.is_empty() => " (`skillscope commands` lists them)".to_owned(),
+                        near => format!(" (did you mean {}?)", near.join(", ")),
+                    },
+                };
                 eprintln!(
-                    "skillscope: Hermes builds no skill message for {}{} (`skillscope why {}` traces it)",
+                    "skillscope: Hermes builds no skill message for {}{}{hint}",
                     crate::sanitize::clean_line(&key),
                     crate::sanitize::clean_line(&why),
-                    crate::sanitize::clean_line(name)
                 );
             }
         }
     }
     Ok(code)
+}
+
+/// The slash commands nearest `key` (edit distance), at most three.
+fn closest_commands(context: &Context, key: &str) -> Vec<String> {
+    let wanted = key.to_lowercase();
+    let mut near: Vec<(usize, &String)> = context
+        .commands()
+        .keys()
+        .map(|k| (crate::engine::words::edit_distance(&wanted, &k.to_lowercase()), k))
+        .filter(|(distance, k)| *distance <= (k.chars().count() / 3).max(2))
+        .collect();
+    near.sort();
+    near.into_iter().take(3).map(|(_, k)| crate::sanitize::clean_line(k)).collect()
 }
 
 /// Splits `hermes -s a,b` style arguments: trimmed, no empties, no repeats.
