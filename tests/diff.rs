@@ -607,7 +607,17 @@ fn outside_a_repository_diff_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let out = diff_in(tmp.path(), &[]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is not in a git repository"));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not in a git repository") && !err.contains("Hermes home is"), "{err}");
+    // Where the Hermes home (`~/.hermes`) is a repository, said with how to compare it.
+    let home = tmp.path().join(".hermes");
+    std::fs::create_dir_all(home.join("skills/ops/deploy")).unwrap();
+    std::fs::write(home.join("skills/ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy.\n---\n").unwrap();
+    git(&home, &["init", "-q"]);
+    commit(&home, "one");
+    let err = String::from_utf8_lossy(&diff_in(tmp.path(), &[]).stderr).into_owned();
+    let hint = format!("; the Hermes home is: skillscope diff --home {}", home.display());
+    assert!(err.contains("is not in a git repository") && err.contains(&hint), "{err}");
 }
 
 /// A repository with no commit yet has no HEAD to compare with: said so,

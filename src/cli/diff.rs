@@ -136,7 +136,7 @@ fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
     let Some(given) = &global.home else {
         let here = std::env::current_dir().map_err(|e| format!("the current folder: {e}"))?;
         let here = here.canonicalize().map_err(|e| format!("{}: {e}", here.display()))?;
-        let repo = Repo::discover(&here).map_err(|e| e.to_string())?;
+        let repo = Repo::discover(&here).map_err(|e| format!("{e}{}", hermes_home_in_git()))?;
         let folder = repository_folder(&repo)?;
         return Ok((repo, folder));
     };
@@ -166,6 +166,16 @@ fn folder_of(global: &GlobalArgs) -> Result<(Repo, PathBuf), String> {
     let repo = Repo::discover(existing).map_err(|_| missing())?;
     let folder = as_given_in(&repo, given).unwrap_or(within);
     Ok((repo, folder))
+}
+
+/// Where the current folder is in no repository but the Hermes home
+/// (`$HERMES_HOME`, `~/.hermes`) is: how to compare it.
+fn hermes_home_in_git() -> String {
+    let home = crate::engine::home::resolve_home_path(None, &Env::from_process());
+    match home.is_dir() && Repo::discover(&home).is_ok() {
+        true => format!("; the Hermes home is: skillscope diff --home {}", home.display()),
+        false => String::new(),
+    }
 }
 
 /// `given` below the repository's real top, its part inside the
