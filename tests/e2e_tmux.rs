@@ -222,6 +222,37 @@ fn demo_layers_edit_a_database_skill() {
     tmux.exits_ok();
 }
 
+/// `--org-id` other than the owner's in the demo: a shared skill is not
+/// editable, and `e` says who may write it (no editor runs).
+#[test]
+fn the_demo_with_another_org_id_refuses_to_edit_a_shared_skill() {
+    let tmux = Tmux::new("orgid");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let root: PathBuf = tmp.path().canonicalize().expect("canon");
+    let editor = root.join("bin/log-it");
+    write(&editor, &format!("#!/bin/sh\necho \"$@\" >> {}\n", root.join("edited").display()));
+    make_executable(&editor);
+    let command = format!(
+        "env -u VISUAL EDITOR={} TERM=xterm-256color HOME={} {} --demo --org-id 5",
+        editor.display(),
+        root.display(),
+        env!("CARGO_BIN_EXE_skillscope"),
+    );
+    tmux.launch((120, 40), &command);
+    tmux.wait_for("the layered demo", |s| s.contains("user demo") && s.contains("db · skills.db"));
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "paper"]);
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("the shared skill", |s| s.contains("paper-summary") && s.contains("shared"));
+    tmux.keys(&["e"]);
+    tmux.wait_for("the refusal", |s| {
+        s.contains("Not editable: shared skills are written only by the owner organisation")
+    });
+    assert!(!root.join("edited").exists(), "no editor ran");
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
+}
+
 /// A database server that accepts and never answers: the browser shows the
 /// file layers at once, its db root says "connecting…" while keys work,
 /// then the timeout, naming the server.

@@ -503,10 +503,12 @@ fn browse(global: &GlobalArgs) -> i32 {
         }
     };
     // The demo shows the layers unless the user picked their own; it is a
-    // throwaway copy, so every skill in it may be edited (org 0).
+    // throwaway copy, so every skill in it may be edited (org 0), unless
+    // `--org-id` asks to see what another organisation may do.
     if let (Some(d), None) = (&session.demo, &layers) {
         let user = crate::demo::USER.to_owned();
-        layers = Some(Layers { user, db: Some(DbLocation::Sqlite(d.db())), org_id: Some("0".into()) });
+        let org_id = Some(global.org_id.clone().unwrap_or_else(|| crate::engine::layers::OWNER_ORG.to_owned()));
+        layers = Some(Layers { user, db: Some(DbLocation::Sqlite(d.db())), org_id });
     }
     let banner = match (&session.demo, &session.note) {
         (Some(_), _) => Some(crate::demo::BANNER.to_owned()),
