@@ -267,6 +267,27 @@ fn the_demo_has_a_category_the_focus_posture_demotes() {
     };
     assert_eq!(names_only("focus"), ["travel"]);
     assert!(names_only("default").is_empty());
+    // Outside a code workspace the focus posture demotes nothing, and says why.
+    let elsewhere = tempfile::tempdir().expect("tmp");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(["--demo", "cost", "--posture", "focus"])
+        .current_dir(elsewhere.path())
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--posture focus demotes nothing here") && err.contains("is no code workspace"), "{err}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("names only"));
+    let project = elsewhere.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("Cargo.toml"), "[package]\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .args(["--demo", "cost", "--posture", "focus", "--cwd"])
+        .arg(&project)
+        .current_dir(elsewhere.path())
+        .output()
+        .expect("runs");
+    assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("names only: travel"));
 }
 
 #[test]

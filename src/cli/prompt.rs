@@ -75,7 +75,17 @@ impl IndexArgs {
                         crate::sanitize::clean_line(&cwd.display().to_string())
                     );
                 }
-                posture::compact_categories(engine, mode, &cwd)
+                let compact = posture::compact_categories(engine, mode, &cwd);
+                if mode == Some(CodingMode::Focus) && compact.is_empty() {
+                    if let Some(why) = posture::why_focus_demotes_nothing(engine, &cwd) {
+                        eprintln!(
+                            "skillscope: --posture focus demotes nothing here: {}; --cwd names a project folder, \
+                             --compact the categories outright",
+                            crate::sanitize::clean_line(&why)
+                        );
+                    }
+                }
+                compact
             }
         };
         IndexRequest { avail, compact, cache }

@@ -176,6 +176,25 @@ pub fn compact_categories(engine: &crate::Engine, mode: Option<CodingMode>, cwd:
     Posture::resolve(mode, platform, cwd, &Surroundings::of_process(&engine.env)).compact_categories()
 }
 
+/// Why the focus posture demotes nothing for a session in `cwd`, said for
+/// a person: the platform takes no coding posture, or `cwd` is no code
+/// workspace. None where it does demote.
+pub fn why_focus_demotes_nothing(engine: &crate::Engine, cwd: &Path) -> Option<String> {
+    let platform = engine.env.platform_scope().unwrap_or("cli");
+    let around = Surroundings::of_process(&engine.env);
+    if Posture::resolve(CodingMode::Focus, platform, cwd, &around).coding {
+        return None;
+    }
+    let platform = crate::py::py_strip(platform).to_lowercase();
+    Some(match !platform.is_empty() && !INTERACTIVE_PLATFORMS.contains(&platform.as_str()) {
+        true => format!("the platform `{platform}` takes no coding posture"),
+        false => format!(
+            "{} is no code workspace (no project marker within six folders up, no git repository holding code)",
+            cwd.display()
+        ),
+    })
+}
+
 /// `_detect_profile_name`'s workspace test: a project root within six
 /// folders up, else a git repository (not the home's dotfiles) holding code.
 pub fn is_code_workspace(cwd: &Path, around: &Surroundings) -> bool {
