@@ -492,6 +492,10 @@ fn layered_demo_shows_sources_and_shadowing() {
     select_in_root(&mut app, "shared local", "release-notes");
     let shown = screen(&mut app, 110, 34);
     assert!(shown.contains("not in skills_list"), "the shadowed skill is reachable: {shown}");
+    // The System prompt view says whose index it shows.
+    key(&mut app, KeyCode::Char('6'));
+    let shown = screen(&mut app, 110, 34);
+    assert!(shown.contains("The index of the home's own skill dirs; demo's skills are"), "{shown}");
 }
 
 #[test]

@@ -75,6 +75,20 @@ fn summary(answer: &IndexAnswer, focus: bool, app: &App) -> Vec<Line<'static>> {
         ),
         theme.dim,
     ));
+    // With layers, Hermes builds an index per skills folder: this one is the
+    // home's own; the user's skills are in their folder's.
+    if let Some(layers) = &app.layers {
+        let user = match &answer.user {
+            Some(index) => format!(
+                "{}'s skills are in their own folder's index ({}, {} tokens; each one's Preview shows its line)",
+                clean_line(&layers.user),
+                count_s(index.cost.skills.iter().filter(|s| s.offered).count() as u64, "skill"),
+                thousands(index.cost.index.tokens)
+            ),
+            None => format!("{}'s skills are in their own folder's index", clean_line(&layers.user)),
+        };
+        out.push(line(format!("  The index of the home's own skill dirs; {user}."), theme.dim));
+    }
     out
 }
 
