@@ -491,7 +491,7 @@ fn d_asks_which_revision_to_mark_changes_since() {
     keys(&mut app, "HEAD");
     key(&mut app, KeyCode::Enter);
     let s = screen(&mut app, 120, 30);
-    assert!(s.contains("+ · s3-sync") || s.contains("+ s3-sync"), "the demo's last change is marked: {s}");
+    assert!(common::tree_row_marked(&s, '+', "· s3-sync"), "the demo's last change is marked: {s}");
     key(&mut app, KeyCode::Char('D'));
     key(&mut app, KeyCode::Char('D'));
     key(&mut app, KeyCode::Esc);
