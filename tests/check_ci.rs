@@ -689,3 +689,31 @@ fn cost_budgets_in_the_repository() {
     let calm = found(&repo.check(&["--json", "--min-severity", "info"]));
     assert!(calm.iter().all(|f| f.1 == "spec-body-size"), "{calm:?}");
 }
+
+/// The text output's paths open from where the check ran: relative to
+/// the current folder below it (as the CI formats name them from the
+/// repository's top), absolute from elsewhere; skill files and bundles alike.
+#[test]
+fn text_paths_are_relative_to_the_current_folder() {
+    let repo = Repo::new();
+    repo.write("home/skills/ops/deploy/SKILL.md", "---\nname: Deploy_Tool\ndescription: Deploys.\n---\nBody.\n");
+    repo.write("home/skill-bundles/ship.yaml", "name: ship\nskills: [nosuch]\n");
+    let args = ["--min-severity", "warning"];
+    let here = stdout(&repo.check_at("home", &args));
+    assert!(here.contains("\n  home/skills/ops/deploy/SKILL.md:2:"), "{here}");
+    assert!(here.contains("\n  home/skill-bundles/ship.yaml:"), "{here}");
+    let github = stdout(&repo.check_at("home", &[&["--format", "github"][..], &args].concat()));
+    assert!(github.contains("file=home/skills/ops/deploy/SKILL.md,"), "{github}");
+    let elsewhere = tempfile::tempdir().expect("tmp");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(elsewhere.path())
+        .env("HOME", repo.root.join(".no-home"))
+        .arg("--home")
+        .arg(repo.root.join("home"))
+        .args(["check", "--min-severity", "warning"])
+        .output()
+        .expect("runs");
+    let text = stdout(&out);
+    let absolute = repo.root.join("home/skills/ops/deploy/SKILL.md");
+    assert!(text.contains(&format!("\n  {}:2:", absolute.display())), "{text}");
+}

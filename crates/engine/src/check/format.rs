@@ -35,19 +35,41 @@ impl Format {
     }
 }
 
-/// Where paths are relative to in CI formats: the repository's root when
-/// the checked folder is in a git repository (as GitHub wants them).
+/// Where paths are relative to: in CI formats, the repository's root when
+/// the checked folder is in a git repository (as GitHub wants them); in
+/// the text a person reads, the current folder, so each `path:line:col`
+/// opens from where the check ran.
 #[derive(Debug, Clone, Default)]
 pub struct Paths {
     pub repo_root: Option<PathBuf>,
+    /// The current folder, resolved; none names files as their roots do.
+    pub cwd: Option<PathBuf>,
 }
 
 impl Paths {
     /// The git repository `start` is in: the nearest folder above holding
-    /// `.git` (a folder, or a file in a worktree).
+    /// `.git` (a folder, or a file in a worktree); and the current folder.
     pub fn for_checked(start: &Path) -> Paths {
         let start = crate::paths::resolve(start);
-        Paths { repo_root: start.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf) }
+        Paths {
+            repo_root: start.ancestors().find(|d| d.join(".git").exists()).map(Path::to_path_buf),
+            cwd: std::env::current_dir().ok().map(|cwd| crate::paths::resolve(&cwd)),
+        }
+    }
+
+    /// A finding's file for a person: relative to the current folder when
+    /// it lies below it, else by its absolute path; a file with no path on
+    /// disk (a database row) as its root names it.
+    pub fn for_person(&self, f: &Finding) -> String {
+        let Some(cwd) = self.cwd.as_deref().filter(|_| f.path.is_absolute()) else {
+            return f.rel_path.to_string();
+        };
+        let below =
+            |path: &Path| path.strip_prefix(cwd).ok().filter(|rel| !rel.as_os_str().is_empty()).map(Path::to_path_buf);
+        match below(&f.path).or_else(|| below(&crate::paths::resolve(&f.path))) {
+            Some(rel) => crate::paths::path_string(&rel),
+            None => crate::paths::path_string(&f.path),
+        }
     }
 
     /// A finding's file for CI: relative to the repository root with `/`;
@@ -96,7 +118,7 @@ pub fn write(
     out: &mut dyn Write,
 ) -> io::Result<()> {
     match format {
-        Format::Text => text(report, out),
+        Format::Text => text(report, paths, out),
         Format::Json => json_list(report, out),
         Format::Github => github(report, paths, out),
         Format::Sarif => {
@@ -107,17 +129,18 @@ pub fn write(
     }
 }
 
-fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let mut last_path = "";
+fn text(report: &Report, paths: &Paths, out: &mut dyn Write) -> io::Result<()> {
+    let mut last_path = String::new();
     let mut any = false;
     for f in report.shown() {
         any = true;
-        if *f.rel_path != *last_path {
+        let path = paths.for_person(f);
+        if path != last_path {
             if !last_path.is_empty() {
                 writeln!(out)?;
             }
-            writeln!(out, "{}", clean_line(&f.rel_path))?;
-            last_path = &f.rel_path;
+            writeln!(out, "{}", clean_line(&path))?;
+            last_path = path;
         }
         // `path:line:column:` as compilers write it; a finding about the
         // whole file names the file alone.
@@ -129,7 +152,7 @@ fn text(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         writeln!(
             out,
             "  {}{at}: {} [{} {}] {}",
-            clean_line(&f.rel_path),
+            clean_line(&last_path),
             f.severity.name(),
             f.code(),
             f.rule,
