@@ -1273,3 +1273,22 @@ fn d_says_why_there_is_no_diff_when_the_revision_cannot_be_compared() {
     assert!(notice.contains("cannot compare with nosuchrev"), "{notice}");
     assert!(!screen(&mut app, 120, 40).lines().next().unwrap_or_default().contains("[diff]"));
 }
+
+/// At 80 columns the status line keeps the marks' revision and the
+/// counts: the folder is cut and the facts that matter least give way.
+#[test]
+fn a_narrow_status_line_keeps_the_marks_revision() {
+    let demo = DemoHome::create_in_git().expect("demo in git");
+    let mut app = app_for(&demo.home());
+    key(&mut app, KeyCode::Char('D'));
+    key(&mut app, KeyCode::Enter);
+    screen(&mut app, 80, 24);
+    app.notice = None;
+    let s = screen(&mut app, 80, 24);
+    let status = s.lines().last().unwrap_or_default();
+    assert!(status.contains("listed │ since HEAD (") && status.contains("changes)"), "{status}");
+    assert!(status.contains("? help"), "{status}");
+    let wide = screen(&mut app, 160, 24);
+    let status = wide.lines().last().unwrap_or_default();
+    assert!(status.contains("│ local │ linux │") && status.contains("│ index "), "{status}");
+}

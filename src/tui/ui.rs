@@ -515,27 +515,35 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         None => counts,
     };
     // What the index costs every conversation, once it is measured.
-    let counts = match app.index_answer() {
-        Some(shown) => format!("{counts} │ index {} tokens", thousands(shown.cost.index.tokens)),
-        None => counts,
-    };
+    let index = app.index_answer().map(|shown| format!("index {} tokens", thousands(shown.cost.index.tokens)));
     // Which revision the tree's marks are since, and how it stands.
-    let counts = match app.since.as_ref().filter(|s| s.on) {
-        Some(since) => {
-            let state = match &since.answer {
-                Some(Ok(answer)) => {
-                    let n = answer.report.skills.len() + answer.report.bundles.len();
-                    crate::engine::words::count_s(n as u64, "change")
-                }
-                Some(Err(_)) => "cannot compare".to_owned(),
-                None => "comparing…".to_owned(),
-            };
-            format!("{counts} │ since {} ({state})", clean_line(&since.rev))
-        }
-        None => counts,
-    };
-    let hermes = app.hermes.as_ref().and_then(|h| h.short_label()).map_or(String::new(), |label| format!("│ {label} "));
-    let tail = clean_line(&format!(" │ {} │ {} │ {counts} {hermes}", e.options.backend, e.env.os.name()));
+    let since = app.since.as_ref().filter(|s| s.on).map(|since| {
+        let state = match &since.answer {
+            Some(Ok(answer)) => {
+                let n = answer.report.skills.len() + answer.report.bundles.len();
+                crate::engine::words::count_s(n as u64, "change")
+            }
+            Some(Err(_)) => "cannot compare".to_owned(),
+            None => "comparing…".to_owned(),
+        };
+        format!("since {} ({state})", clean_line(&since.rev))
+    });
+    let hermes = app.hermes.as_ref().and_then(|h| h.short_label());
+    // The facts after the folder, in order, each with how long it stays
+    // on a narrow line: the higher, the longer (the counts and the marks'
+    // revision last).
+    let facts: Vec<(String, u8)> = [
+        Some((e.options.backend.to_string(), 3)),
+        Some((e.env.os.name().to_owned(), 2)),
+        Some((counts, 6)),
+        index.map(|i| (i, 4)),
+        since.map(|s| (s, 5)),
+        hermes.map(|h| (h, 1)),
+    ]
+    .into_iter()
+    .flatten()
+    .map(|(text, keep)| (clean_line(&text), keep))
+    .collect();
     let place = clean_line(&place);
     // A notice answers what the user just did: it gets the whole line.
     if let Some(notice) = &app.notice {
@@ -593,9 +601,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
         None => right.width().min(w / 2),
     };
     let left_room = w.saturating_sub(right_needs + 1);
-    let place_room = left_room.saturating_sub(tail.width() + 1);
-    let place = if place.width() > place_room && place_room >= 8 { fit_start(&place, place_room) } else { place };
-    let left = fit(&format!(" {place}{tail}"), left_room.max(w.min(12)));
+    let left = fit(&status_left(&place, facts, left_room), left_room.max(w.min(12)));
     let rest = w.saturating_sub(left.width() + 1);
     let right = match shortest {
         Some(short) if right.width() > rest => hints_within(&right, short, rest),
@@ -609,6 +615,37 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
 /// The hints (`a b  c d  ...`, two spaces between) that fit in `width`
 /// columns: the `essential` ones, after as many of the others, in their
 /// order, as leave them room.
+/// The status line's left part within `room`: ` folder │ fact │ fact `.
+/// Where it does not fit, the folder is cut from its start (its end names
+/// it) down to a few characters, then the facts that stay least are left
+/// out, one by one.
+fn status_left(place: &str, mut facts: Vec<(String, u8)>, room: usize) -> String {
+    const PLACE_AT_LEAST: usize = 12;
+    let joined = |place: &str, facts: &[(String, u8)]| {
+        let mut text = format!(" {place}");
+        for (fact, _) in facts {
+            text.push_str(" │ ");
+            text.push_str(fact);
+        }
+        text.push(' ');
+        text
+    };
+    loop {
+        let tail_width = joined("", &facts).width();
+        let place_room = room.saturating_sub(tail_width);
+        if place.width() <= place_room {
+            return joined(place, &facts);
+        }
+        if place_room >= PLACE_AT_LEAST.min(place.width()) || facts.is_empty() {
+            return joined(&fit_start(place, place_room.max(PLACE_AT_LEAST.min(place.width()))), &facts);
+        }
+        // The fact that stays least goes first.
+        if let Some(least) = facts.iter().enumerate().min_by_key(|(_, (_, keep))| *keep).map(|(i, _)| i) {
+            facts.remove(least);
+        }
+    }
+}
+
 fn hints_within(all: &str, essential: &str, width: usize) -> String {
     let kept: Vec<&str> = essential.split("  ").collect();
     let mut shown: Vec<&str> = Vec::new();
