@@ -575,11 +575,32 @@ fn the_watch_limit_is_said_in_the_status_line() {
     let mut app = common::tui::app_for(&common::repo().join("tests/fixtures/basic/home"));
     app.watch_note =
         Some("the system's file-watch limit is reached (8192 folders watched); 40 more are checked every 2 s".into());
+    // Too long to share the status line with the hints: a row of its own above it.
     let shown = screen(&mut app, 160, 12);
-    let status = shown.lines().last().unwrap_or_default();
-    assert!(status.contains("file-watch limit is reached"), "{shown}");
+    let mut bottom = shown.lines().rev();
+    let (status, above) = (bottom.next().unwrap_or_default(), bottom.next().unwrap_or_default());
+    assert!(above.contains("file-watch limit is reached") && status.contains("? help"), "{shown}");
     keys(&mut app, "j");
-    assert!(screen(&mut app, 160, 12).lines().last().unwrap_or_default().contains("file-watch limit"), "it stays");
+    assert!(
+        screen(&mut app, 160, 12).lines().rev().nth(1).unwrap_or_default().contains("file-watch limit"),
+        "it stays"
+    );
+    // On a screen too short for that row, it shares the line.
+    let short = screen(&mut app, 160, 10);
+    assert!(short.lines().last().unwrap_or_default().contains("file-watch limit"), "{short}");
+}
+
+/// A notice longer than the line wraps onto up to three rows, so its end
+/// (often what to do) is read.
+#[test]
+fn a_long_notice_wraps_above_the_status_line() {
+    let mut app = common::tui::app_for(&common::repo().join("tests/fixtures/basic/home"));
+    let notice = "editor: cannot run `ed.sh`: No such file or directory; set editor = \"ed.sh +{line} {file}\" in ~/.config/skillscope/config.toml";
+    app.notice = Some(notice.into());
+    let shown = screen(&mut app, 80, 24);
+    let rows: Vec<&str> = shown.lines().rev().take(3).collect();
+    let text: String = rows.iter().rev().map(|r| r.trim()).collect::<Vec<_>>().join(" ");
+    assert!(text.contains("in ~/.config/skillscope/config.toml"), "{shown}");
 }
 
 /// Draws one frame without running the jobs it asks for.

@@ -56,7 +56,7 @@ pub fn areas(app: &App, area: Rect) -> Areas {
         Constraint::Length(banner_h),
         Constraint::Min(1),
         Constraint::Length(search_h),
-        Constraint::Length(1),
+        Constraint::Length(status_height(app, area)),
     ])
     .areas(area);
     let (tree, view) = if main.width >= TWO_PANE_MIN_WIDTH {
@@ -69,6 +69,31 @@ pub fn areas(app: &App, area: Rect) -> Areas {
         (Rect::default(), main)
     };
     Areas { banner, tree, view, search, status }
+}
+
+/// Rows the status line takes: one, and on a screen with room, up to two
+/// more for a notice longer than the line or a lasting note too long to
+/// share it (its end is often what to do).
+fn status_height(app: &App, area: Rect) -> u16 {
+    if area.height < 12 {
+        return 1;
+    }
+    let rows = |text: &str| lines::wrap_text(&clean_line(text), area.width, Style::default()).len() as u16;
+    match (&app.notice, lasting_note(app)) {
+        (Some(notice), _) => rows(&format!(" {notice}")).clamp(1, 3),
+        (None, Some(note)) if note.width() > usize::from(area.width) / 2 => 1 + rows(&note).min(2),
+        _ => 1,
+    }
+}
+
+/// What the status line keeps saying until it is mended: a settings file's
+/// problem, the watcher's, else the home's first problem.
+fn lasting_note(app: &App) -> Option<String> {
+    let problem = app.catalog.problems.first().map(|first| match app.catalog.problems.len() {
+        1 => first.clone(),
+        n => format!("{n} problems, all listed when a folder is selected; first: {first}"),
+    });
+    app.prefs.config_note.clone().or_else(|| app.watch_note.clone()).or(problem)
 }
 
 /// The banner wrapped in at most [`BANNER_ROWS`] rows (its folder and what
@@ -545,17 +570,31 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     .map(|(text, keep)| (clean_line(&text), keep))
     .collect();
     let place = clean_line(&place);
-    // A notice answers what the user just did: it gets the whole line.
+    // A notice answers what the user just did: it gets the whole line, or
+    // the rows `status_height` gave it.
     if let Some(notice) = &app.notice {
-        let text = fit(&clean_line(&format!(" {notice}")), usize::from(area.width));
-        frame.render_widget(Paragraph::new(Line::from(Span::styled(text, app.theme.warn))), area);
+        let mut rows = lines::wrap_text(&clean_line(&format!(" {notice}")), area.width, app.theme.warn);
+        let whole = rows.len() <= usize::from(area.height);
+        rows.truncate(usize::from(area.height));
+        if !whole {
+            let last = rows.pop().map(|l| view_text::line_text(&l)).unwrap_or_default();
+            rows.push(Line::from(Span::styled(fit(&format!("{last} …"), usize::from(area.width)), app.theme.warn)));
+        }
+        frame.render_widget(Paragraph::new(rows), area);
         return;
     }
-    let problem = app.catalog.problems.first().map(|first| match app.catalog.problems.len() {
-        1 => first.clone(),
-        n => format!("{n} problems, all listed when a folder is selected; first: {first}"),
-    });
-    let note = app.prefs.config_note.clone().or_else(|| app.watch_note.clone()).or(problem);
+    let mut note = lasting_note(app);
+    // A note too long to share the line has rows of its own above it.
+    let area = if area.height > 1 {
+        let [above, line] = Layout::vertical([Constraint::Min(1), Constraint::Length(1)]).areas(area);
+        let text = format!(" {}", note.take().unwrap_or_default());
+        let mut rows = lines::wrap_text(&clean_line(&text), area.width, app.theme.warn);
+        rows.truncate(usize::from(above.height));
+        frame.render_widget(Paragraph::new(rows), above);
+        line
+    } else {
+        area
+    };
     let position = (app.focus == Focus::View && app.mode() == Mode::Normal && app.layout.view_lines > 0).then(|| {
         let total = app.layout.view_lines;
         let height = usize::from(app.layout.view_height.max(1));
