@@ -1313,3 +1313,21 @@ fn a_narrow_status_line_keeps_the_marks_revision() {
     let status = wide.lines().last().unwrap_or_default();
     assert!(status.contains("│ local │ linux │") && status.contains("│ index "), "{status}");
 }
+
+/// The Agent view of a skill without a slash command says which gate
+/// keeps it, wrapped at the view's width.
+#[test]
+fn the_agent_view_says_why_a_skill_has_no_command() {
+    let demo = DemoHome::create().expect("demo");
+    let mut app = app_for(&demo.home());
+    select_skill(&mut app, "screenshot");
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('4'));
+    let s = screen(&mut app, 80, 24);
+    assert!(s.contains("This skill registers no slash command: its"), "{s}");
+    assert!(s.contains("platforms leave out linux"), "{s}");
+    key(&mut app, KeyCode::Esc);
+    select_skill(&mut app, "legacy-notes");
+    let s = screen(&mut app, 120, 24);
+    assert!(s.contains("no slash command: config.yaml disables it"), "{s}");
+}

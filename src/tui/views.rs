@@ -285,8 +285,19 @@ pub fn agent(app: &App, skill: &CatalogSkill, width: u16) -> Option<Vec<Line<'st
                 }
             }
         }
-        None => out
-            .push(line("This skill registers no slash command (hidden, disabled, or its slug is taken).", theme.warn)),
+        None => {
+            let why = if !skill.status.platform_ok {
+                format!("its platforms leave out {}", app.engine.env.os.name())
+            } else if !skill.status.environment_ok {
+                "its environment gate hides it".to_owned()
+            } else if skill.status.disabled {
+                "config.yaml disables it".to_owned()
+            } else {
+                "its command's slug is empty, a core command or another skill's".to_owned()
+            };
+            let text = format!("This skill registers no slash command: {why} (the Readiness view traces it).");
+            out.extend(wrap_text(&text, width, theme.warn));
+        }
     }
     out.push(Line::default());
     out.push(line("Its line in the system-prompt skills index:", theme.heading));
