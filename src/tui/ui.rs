@@ -179,7 +179,7 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
     let width = usize::from(inner.width);
     let query = app.search.query().to_owned();
     let ranked = app.search.matches.is_some();
-    let several_roots = app.catalog.skills.iter().any(|s| s.root != app.catalog.skills[0].root);
+    let several_roots = ranked && app.catalog.skills.iter().any(|s| s.root != app.catalog.skills[0].root);
     let marking = app.since_answer().is_some();
     let mut lines = Vec::new();
     for (i, row) in app.nav.rows.iter().enumerate().skip(app.nav.offset).take(height) {
