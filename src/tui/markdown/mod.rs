@@ -479,24 +479,35 @@ impl<'t> Writer<'t> {
         }
         let border = self.theme.dim;
         for (r, row) in table.rows.iter().enumerate() {
-            self.start_line();
-            for (i, width) in widths.iter().enumerate() {
-                if i > 0 {
-                    self.append(" │ ", border);
+            // A cell wider than its column wraps inside it: the row grows.
+            let cells: Vec<Vec<String>> = widths
+                .iter()
+                .enumerate()
+                .map(|(i, width)| wrap_cell(row.get(i).map(String::as_str).unwrap_or(""), *width))
+                .collect();
+            let height = cells.iter().map(Vec::len).max().unwrap_or(1);
+            for part in 0..height {
+                self.start_line();
+                for (i, width) in widths.iter().enumerate() {
+                    if i > 0 {
+                        self.append(" │ ", border);
+                    }
+                    let text = cells[i].get(part).map(String::as_str).unwrap_or("");
+                    let pad = width.saturating_sub(text.width());
+                    let (left, right) = match table.alignments.get(i) {
+                        Some(Alignment::Right) => (pad, 0),
+                        Some(Alignment::Center) => (pad / 2, pad - pad / 2),
+                        _ => (0, pad),
+                    };
+                    let style = if r < table.header_rows {
+                        self.theme.text.add_modifier(Modifier::BOLD)
+                    } else {
+                        self.theme.text
+                    };
+                    self.append(&format!("{}{}{}", " ".repeat(left), text, " ".repeat(right)), style);
                 }
-                let cell = row.get(i).map(String::as_str).unwrap_or("");
-                let text = fit(cell, *width);
-                let pad = width.saturating_sub(text.width());
-                let (left, right) = match table.alignments.get(i) {
-                    Some(Alignment::Right) => (pad, 0),
-                    Some(Alignment::Center) => (pad / 2, pad - pad / 2),
-                    _ => (0, pad),
-                };
-                let style =
-                    if r < table.header_rows { self.theme.text.add_modifier(Modifier::BOLD) } else { self.theme.text };
-                self.append(&format!("{}{}{}", " ".repeat(left), text, " ".repeat(right)), style);
+                self.flush();
             }
-            self.flush();
             if r + 1 == table.header_rows {
                 self.start_line();
                 let rule: Vec<String> = widths.iter().map(|w| "─".repeat(*w)).collect();
@@ -510,6 +521,37 @@ impl<'t> Writer<'t> {
         self.flush();
         self.lines
     }
+}
+
+/// A table cell's text in lines of at most `width` columns: broken at
+/// spaces, a word longer than the column broken where it reaches the edge.
+fn wrap_cell(text: &str, width: usize) -> Vec<String> {
+    let width = width.max(1);
+    let mut lines: Vec<String> = Vec::new();
+    let mut current = String::new();
+    for word in text.split(' ').filter(|w| !w.is_empty()) {
+        let gap = usize::from(!current.is_empty());
+        if current.width() + gap + word.width() <= width {
+            if gap == 1 {
+                current.push(' ');
+            }
+            current.push_str(word);
+            continue;
+        }
+        if !current.is_empty() {
+            lines.push(std::mem::take(&mut current));
+        }
+        for c in word.chars() {
+            if current.width() + c.width().unwrap_or(0) > width && !current.is_empty() {
+                lines.push(std::mem::take(&mut current));
+            }
+            current.push(c);
+        }
+    }
+    if !current.is_empty() || lines.is_empty() {
+        lines.push(current);
+    }
+    lines
 }
 
 /// Cuts `text` to `width` columns, marking a cut with `…`.
@@ -615,6 +657,19 @@ mod tests {
     fn tables_align_and_fit() {
         let out = md("| name | n |\n|:--|--:|\n| alpha | 1 |\n| b | 22 |\n", 40);
         assert_eq!(out, "name  │  n\n──────┼───\nalpha │  1\nb     │ 22");
+    }
+
+    /// A cell wider than its column wraps inside it, a long word too:
+    /// nothing of it is cut.
+    #[test]
+    fn a_long_cell_wraps_in_its_column() {
+        let out = md("| k | v |\n|---|---|\n| x | one two three four five six |\n", 20);
+        let trimmed: Vec<&str> = out.lines().map(str::trim_end).collect();
+        assert_eq!(trimmed, ["k │ v", "──┼─────────────────", "x │ one two three", "  │ four five six"]);
+        let out = md(&format!("| k | v |\n|---|---|\n| x | {} |\n", "y".repeat(30)), 16);
+        let rows: Vec<&str> = out.lines().skip(2).collect();
+        assert_eq!(rows.iter().map(|r| r.matches('y').count()).sum::<usize>(), 30, "{out}");
+        assert!(rows.iter().all(|r| r.width() <= 16), "{out}");
     }
 
     #[test]
