@@ -1331,3 +1331,31 @@ fn the_agent_view_says_why_a_skill_has_no_command() {
     let s = screen(&mut app, 120, 24);
     assert!(s.contains("no slash command: config.yaml disables it"), "{s}");
 }
+
+/// `y` on a skill removed since the revision copies its SKILL.md's diff
+/// (it has no path now); the menu offers the folder it was in too.
+#[test]
+fn y_on_a_removed_skill_copies_what_it_was() {
+    let tmp = tempfile::tempdir().expect("tmp");
+    let home = tmp.path().canonicalize().expect("canon").join("home");
+    for name in ["kept", "gone"] {
+        let dir = home.join("skills/ops").join(name);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join("SKILL.md"), format!("---\nname: {name}\ndescription: The {name} one.\n---\nBody.\n"))
+            .expect("write");
+    }
+    common::commit_all(&home);
+    std::fs::remove_dir_all(home.join("skills/ops/gone")).expect("remove");
+    let mut app = app_for(&home);
+    key(&mut app, KeyCode::Char('D'));
+    key(&mut app, KeyCode::Enter);
+    screen(&mut app, 120, 30);
+    key(&mut app, KeyCode::Char('G'));
+    let s = screen(&mut app, 120, 30);
+    assert!(common::tree_row_marked(&s, '-', "gone  skills/ops/gone"), "{s}");
+    let target = app.copy_target().expect("something to copy");
+    assert_eq!(target.label, "its SKILL.md's diff");
+    assert!(target.text.contains("-name: gone"), "{}", target.text);
+    let keys: Vec<char> = app.copy_items().iter().map(|i| i.key).collect();
+    assert_eq!(keys, ['d', 'm', 'n']);
+}

@@ -19,6 +19,18 @@ impl App {
             return items;
         }
         let Some(i) = self.selected_skill() else {
+            // A skill removed since the revision: what it was.
+            let node = self.selected_row().map(|r| &self.nav.tree.nodes[r.node].key);
+            if let (Some(super::tree::NodeKey::RemovedSkill(folder)), Some(answer)) = (node, self.since_answer()) {
+                if let Some((name, folder, diff)) = answer.removed.iter().find(|(_, f, _)| f == folder) {
+                    items.push(CopyItem { key: 'd', label: "folder it was in", text: folder.clone() });
+                    if !diff.is_empty() {
+                        items.push(CopyItem { key: 'm', label: "its SKILL.md's diff", text: diff.clone() });
+                    }
+                    items.push(CopyItem { key: 'n', label: "name", text: name.clone() });
+                }
+                return items;
+            }
             if let Some(path) = self.selected_folder_path() {
                 items.push(CopyItem { key: 'p', label: "folder path", text: path });
             }
@@ -39,7 +51,8 @@ impl App {
     }
 
     /// What `y` copies: the message in the Agent view, the selected file
-    /// in Files, else the SKILL.md path (or the folder's path).
+    /// in Files, else the SKILL.md path (or the folder's path; of a skill
+    /// removed since the revision, its SKILL.md's diff).
     pub fn copy_target(&self) -> Option<CopyItem> {
         let items = self.copy_items();
         let pick = |key: char| items.iter().find(|i| i.key == key).cloned();
@@ -60,7 +73,8 @@ impl App {
         if self.view.tab == ViewTab::Agent {
             return pick('m').or_else(|| pick('p'));
         }
-        pick('p')
+        // A removed skill has no path now: its diff, else where it was.
+        pick('p').or_else(|| pick('m')).or_else(|| pick('d'))
     }
 
     /// The path of the selected folder row, when it is a folder on disk.
