@@ -74,8 +74,12 @@ def run_ref(script, home, ext, env_lines, args):
     result = subprocess.run(["bash", "-c", cmd, "bash", str(home), str(ext or ""), str(script), *args],
                             capture_output=True, text=True, cwd=home.parent)
     if result.returncode != 0:
-        sys.exit(f"{script.name} failed for {home}:\n{result.stderr[-3000:]}")
+        raise RefFailed(f"{script.name} failed for {home}:\n{result.stderr[-3000:]}")
     return result.stdout
+
+
+class RefFailed(Exception):
+    """Hermes raised on a fixture: said, and the other fixtures go on."""
 
 
 def scratch_copy(tmp, name, source, conf, prepare=None):
@@ -128,13 +132,19 @@ def prepare_corpus_others(copy, home):
 def main():
     wanted = set(sys.argv[1:])
     GOLDEN.mkdir(exist_ok=True)
-    for fixture in sorted(p for p in FIXTURES.iterdir() if p.is_dir()):
-        if wanted and fixture.name not in wanted:
+    jobs = [(f.name, f, read_conf(f / "ref.conf"), None) for f in sorted(p for p in FIXTURES.iterdir() if p.is_dir())]
+    jobs += [("corpus_hermes", None, {}, prepare_corpus_hermes), ("corpus_others", None, {}, prepare_corpus_others)]
+    failed = []
+    for name, source, conf, prepare in jobs:
+        if wanted and name not in wanted:
             continue
-        generate(fixture.name, fixture, read_conf(fixture / "ref.conf"))
-    for name, prepare in (("corpus_hermes", prepare_corpus_hermes), ("corpus_others", prepare_corpus_others)):
-        if not wanted or name in wanted:
-            generate(name, None, {}, prepare)
+        try:
+            generate(name, source, conf, prepare)
+        except RefFailed as e:
+            print(f"{name}: FAILED\n{e}", file=sys.stderr)
+            failed.append(name)
+    if failed:
+        sys.exit(f"no golden written for: {' '.join(failed)}")
 
 
 if __name__ == "__main__":
