@@ -211,13 +211,17 @@ fn assert_parity(label: &str, ours: Json, golden: &Json) -> usize {
     matched
 }
 
-fn check_scenario(name: &str, scenario: &Scenario, list_before: Option<Json>) {
+/// `before`: what Hermes answered before its `skills_list` created a
+/// missing `skills/` (that list, and the extra document, which ref_more.py
+/// makes on a fresh copy without it).
+fn check_scenario(name: &str, scenario: &Scenario, before: Option<(Json, Json)>) {
     let engine = scenario.engine();
+    let (list_before, extra_before) = before.unzip();
     let doc = scenario.mask(reference_document(&engine, scenario.conf.all("names"), list_before));
     let golden_doc = golden(&format!("{name}.json")).unwrap_or_else(|| panic!("no golden for {name}"));
     assert_parity(name, doc, &golden_doc);
     if let Some(extra) = golden(&format!("{name}.extra.json")) {
-        let doc = scenario.mask(extra_document(&engine, &scenario.conf));
+        let doc = scenario.mask(extra_before.unwrap_or_else(|| extra_document(&engine, &scenario.conf)));
         assert_parity(&format!("{name} (extra)"), doc, &extra);
     }
 }
@@ -230,16 +234,20 @@ fn check_fixture(name: &str) {
     // Hermes' skills_list creates a missing `skills/`, and every later
     // surface sees it. skillscope never writes to a home, so the test replays
     // that side effect on a copy.
-    let fixture_dir = scenario.home.parent().expect("home has a parent");
+    // The fixture's folder, which holds the home (maybe nested) and its
+    // external dir.
+    let fixture_dir = common::repo().join("tests/fixtures").join(name);
     let tmp = tempfile::tempdir().expect("tempdir");
     let copy = tmp.path().canonicalize().expect("tmp").join(name);
-    copy_tree(fixture_dir, &copy);
-    let home = copy.join(scenario.home.strip_prefix(fixture_dir).expect("home inside fixture"));
-    let ext = scenario.ext.as_ref().map(|e| copy.join(e.strip_prefix(fixture_dir).expect("ext inside fixture")));
+    copy_tree(&fixture_dir, &copy);
+    let inside = |path: &std::path::Path| copy.join(path.strip_prefix(&fixture_dir).expect("inside the fixture"));
+    let home = inside(&scenario.home);
+    let ext = scenario.ext.as_deref().map(inside);
     let copied = Scenario::new(home.clone(), ext, scenario.conf.clone());
-    let list_before = copied.engine().skills_list(None);
+    let engine = copied.engine();
+    let before = (engine.skills_list(None), extra_document(&engine, &copied.conf));
     std::fs::create_dir_all(home.join("skills")).expect("mkdir");
-    check_scenario(name, &copied, Some(list_before));
+    check_scenario(name, &copied, Some(before));
 }
 
 macro_rules! fixtures {
@@ -290,6 +298,7 @@ fixtures!(
     sandbox,
     symlinks,
     templates_off,
+    views_without_skills_dir,
     yaml_bundle_raises,
     yaml_bundles,
     yaml_config,
