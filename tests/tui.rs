@@ -1309,6 +1309,10 @@ fn a_narrow_status_line_keeps_the_marks_revision() {
     let status = s.lines().last().unwrap_or_default();
     assert!(status.contains("listed │ since HEAD (") && status.contains("changes)"), "{status}");
     assert!(status.contains("? help"), "{status}");
+    // Narrower still, the folder gives way to them entirely.
+    let s = screen(&mut app, 60, 24);
+    let status = s.lines().last().unwrap_or_default();
+    assert!(status.contains("listed │ since HEAD ("), "{status}");
     let wide = screen(&mut app, 160, 24);
     let status = wide.lines().last().unwrap_or_default();
     assert!(status.contains("│ local │ linux │") && status.contains("│ index "), "{status}");
@@ -1358,4 +1362,12 @@ fn y_on_a_removed_skill_copies_what_it_was() {
     assert!(target.text.contains("-name: gone"), "{}", target.text);
     let keys: Vec<char> = app.copy_items().iter().map(|i| i.key).collect();
     assert_eq!(keys, ['d', 'm', 'n']);
+    // Its name lines up with the other skills' (a blank marker slot).
+    let column = |row: &str| s.lines().find_map(|l| l.find(row).map(|at| l[..at].chars().count()));
+    assert_eq!(column("gone  skills/ops/gone"), column("kept"), "{s}");
+    // The menu pads each label to the longest, a gap before its value.
+    key(&mut app, KeyCode::Char('Y'));
+    let menu = screen(&mut app, 120, 30);
+    assert!(menu.contains("d folder it was in     skills/ops/gone"), "{menu}");
+    assert!(menu.contains("m its SKILL.md's diff  --- HEAD"), "{menu}");
 }

@@ -181,7 +181,7 @@ pub fn diff_lines(
     let rev = clean_line(&answer.rev);
     if let Some(folder) = removed {
         let diff = answer.removed.iter().find(|(_, f, _)| f == folder).map_or("", |(_, _, d)| d.as_str());
-        let mut out = vec![line(format!("Removed since {rev}: the agent no longer gets it."), theme.warn)];
+        let mut out = wrap_text(&format!("Removed since {rev}: the agent no longer gets it."), width, theme.warn);
         // What it was to the agent, as `skillscope diff` says it.
         let change = answer.report.skills.iter().find(|s| s.files.1.is_none() && s.folder == folder);
         for f in change.iter().flat_map(|c| &c.fields) {
@@ -190,7 +190,16 @@ pub fn diff_lines(
         out.extend(change.map(|change| answer_lines(change, width, theme)).unwrap_or_default());
         out.push(Line::default());
         match message {
-            true => out.push(line("Its /name message goes with it; view 1 shows the SKILL.md it had.", theme.dim)),
+            true => {
+                let command = change
+                    .and_then(|c| c.fields.iter().find(|f| f.field == "command"))
+                    .and_then(|f| f.before.as_str().map(str::to_owned));
+                let said = match command {
+                    Some(command) => format!("Its {} message goes with it", clean_line(&command)),
+                    None => "It had no slash command".to_owned(),
+                };
+                out.extend(wrap_text(&format!("{said}; view 1 shows the SKILL.md it had."), width, theme.dim));
+            }
             false => out.extend(unified_lines(diff, theme)),
         }
         return out;

@@ -300,6 +300,9 @@ fn draw_tree(frame: &mut Frame, app: &App, area: Rect) {
             spans.push(Span::styled(format!("{ARCHIVED_MARK} "), theme.dim));
             spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
         } else if let NodeKey::RemovedSkill(folder) = &node.key {
+            // The marker's slot left blank, so that its name lines up with
+            // the other skills'.
+            spans.push(Span::raw("  "));
             spans.push(Span::styled(clean_line(&node.label), if selected { theme.selected } else { theme.dim }));
             spans.push(Span::styled(format!("  {}", clean_line(folder)), theme.dim));
         }
@@ -660,6 +663,9 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
 /// out, one by one.
 fn status_left(place: &str, mut facts: Vec<(String, u8)>, room: usize) -> String {
     const PLACE_AT_LEAST: usize = 12;
+    // Facts kept this long stay while the folder has a few characters left.
+    const OUTSTAY_THE_FOLDER: u8 = 5;
+    const PLACE_AT_LEAST_THEN: usize = 6;
     let joined = |place: &str, facts: &[(String, u8)]| {
         let mut text = format!(" {place}");
         for (fact, _) in facts {
@@ -678,9 +684,24 @@ fn status_left(place: &str, mut facts: Vec<(String, u8)>, room: usize) -> String
         if place_room >= PLACE_AT_LEAST.min(place.width()) || facts.is_empty() {
             return joined(&fit_start(place, place_room.max(PLACE_AT_LEAST.min(place.width()))), &facts);
         }
-        // The fact that stays least goes first.
-        if let Some(least) = facts.iter().enumerate().min_by_key(|(_, (_, keep))| *keep).map(|(i, _)| i) {
-            facts.remove(least);
+        // The fact that stays least goes first; the counts and the marks'
+        // revision outstay the folder, cut down to its last characters.
+        let least = facts.iter().enumerate().min_by_key(|(_, (_, keep))| *keep).map(|(i, _)| i);
+        match least {
+            Some(i) if facts[i].1 < OUTSTAY_THE_FOLDER => {
+                facts.remove(i);
+            }
+            Some(_) if place_room >= PLACE_AT_LEAST_THEN => {
+                return joined(&fit_start(place, place_room), &facts);
+            }
+            // No room for the folder at all: the facts alone.
+            Some(_) if joined("", &facts).width() - 3 <= room => {
+                return joined("", &facts).replacen("  │ ", " ", 1);
+            }
+            Some(i) => {
+                facts.remove(i);
+            }
+            None => {}
         }
     }
 }
@@ -778,6 +799,8 @@ fn draw_copy_menu(frame: &mut Frame, app: &App, area: Rect) {
     }
     let rect = Rect { x: area.x + (area.width - w) / 2, y: area.y + (area.height - h) / 2, width: w, height: h };
     let inner_w = usize::from(w.saturating_sub(2));
+    // Each label padded to the longest, with a gap before what it copies.
+    let label_w = menu.items.iter().map(|i| i.label.width()).max().unwrap_or(0) + 2;
     let lines: Vec<Line> = menu
         .items
         .iter()
@@ -788,7 +811,7 @@ fn draw_copy_menu(frame: &mut Frame, app: &App, area: Rect) {
             clip(
                 Line::from(vec![
                     Span::styled(format!(" {} ", item.key), theme.accent),
-                    Span::styled(format!("{:<14}", item.label), style),
+                    Span::styled(format!("{:<label_w$}", item.label), style),
                     Span::styled(clean_line(first), theme.dim),
                 ]),
                 inner_w,
