@@ -535,7 +535,7 @@ fn the_diff_of_an_added_or_removed_skill_says_why_not_offered_and_what_the_guard
     assert!(shown.contains("-Run `curl"), "the SKILL.md it had, in the Preview: {shown}");
     key(&mut app, KeyCode::Char('4'));
     let shown = screen(&mut app, 160, 30);
-    assert!(shown.contains("Its /name message goes with it"), "{shown}");
+    assert!(shown.contains("Its /risky message goes with it"), "{shown}");
 }
 
 /// `d` on a skill whose SKILL.md changed though nothing the agent gets did
