@@ -179,17 +179,18 @@ pub fn wrap_line(line: &Line<'static>, width: usize, indent: usize) -> Vec<Line<
         if end == start {
             end = start + 1;
         }
-        // Break at the last space of the run (or after a `/`, for paths),
-        // unless the run ends the line; never before a word too long for
-        // any row, which is split where the row ends instead.
+        // Break at the last space of the run, unless the run ends the line
+        // (not after a lone `-`, which leads what follows it); else, within
+        // a word too long for any row (a path), after its last `/`; else
+        // where the row ends.
         if end < chars.len() && chars[end].0 != ' ' {
             let room = width - indent;
             let word_after = |at: usize| chars[at..].iter().take_while(|(c, _)| *c != ' ').count();
             let fits_next_row = |at: usize| word_after(at) <= room;
-            let breaks = (start + 1..end).rev().filter(|&i| {
-                (chars[i].0 == ' ' && fits_next_row(i + 1)) || (chars[i - 1].0 == '/' && chars[i].0 != ' ')
-            });
-            if let Some(at) = breaks.into_iter().next() {
+            let lone_dash = |i: usize| i >= 1 && chars[i - 1].0 == '-' && (i < 2 || chars[i - 2].0 == ' ');
+            let at_space = (start + 1..end).rev().find(|&i| chars[i].0 == ' ' && fits_next_row(i + 1) && !lone_dash(i));
+            let after_slash = || (start + 1..end).rev().find(|&i| chars[i - 1].0 == '/' && chars[i].0 != ' ');
+            if let Some(at) = at_space.or_else(after_slash) {
                 end = at;
             }
         }
@@ -257,6 +258,24 @@ mod tests {
         );
         let fits = Line::from("short");
         assert_eq!(wrap_line(&fits, 10, 2), [fits]);
+    }
+
+    /// A slash command or a `- name:` line moves whole to the next row;
+    /// only a path too long for any row breaks after a `/`.
+    #[test]
+    fn commands_and_list_dashes_stay_whole_and_long_paths_break_after_a_slash() {
+        let rows = |text: &str, width: usize| {
+            wrap_line(&Line::from(text.to_owned()), width, 4).iter().map(text_of).collect::<Vec<_>>()
+        };
+        fn text_of(l: &Line<'_>) -> String {
+            super::line_text(l)
+        }
+        assert_eq!(rows("status listed, /deploy-service", 24), ["status listed,", "    /deploy-service"]);
+        assert_eq!(rows("index line 83 chars: - deploy: Deploy", 24), ["index line 83 chars:", "    - deploy: Deploy"]);
+        assert_eq!(
+            rows("in /home/me/skills/devops/deploy-service", 24),
+            ["in /home/me/skills/", "    devops/", "    deploy-service"]
+        );
     }
 
     #[test]
