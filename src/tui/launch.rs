@@ -15,8 +15,8 @@ pub enum LaunchError {
     Unparsable { role: &'static str, spec: String, reason: String },
     #[error("no {0} command")]
     Empty(&'static str),
-    #[error("cannot start {role} {program}: {source} (set {hint})")]
-    Start { role: &'static str, program: String, source: std::io::Error, hint: &'static str },
+    #[error("cannot start {role} {program}: {source} ({hint})")]
+    Start { role: &'static str, program: String, source: std::io::Error, hint: String },
     #[error("{role} {program} exited with {status}")]
     Failed { role: &'static str, program: String, status: ExitStatus },
     #[error("{role} {program}: {source}")]
@@ -38,11 +38,9 @@ pub fn open_pager(configured: Option<&str>, text: &str) -> Result<(), LaunchErro
         reason: e.to_string(),
     })?;
     let (program, args) = words.split_first().ok_or(LaunchError::Empty(ROLE))?;
-    let mut child = Command::new(program)
-        .args(args)
-        .stdin(Stdio::piped())
-        .spawn()
-        .map_err(|source| LaunchError::Start { role: ROLE, program: program.clone(), source, hint: "$PAGER" })?;
+    let mut child = Command::new(program).args(args).stdin(Stdio::piped()).spawn().map_err(|source| {
+        LaunchError::Start { role: ROLE, program: program.clone(), source, hint: pager_hint(configured) }
+    })?;
     let _interrupts = InterruptsIgnored::while_a_child_runs();
     if let Some(mut stdin) = child.stdin.take() {
         // A pager quit early closes the pipe: not an error.
@@ -50,6 +48,27 @@ pub fn open_pager(configured: Option<&str>, text: &str) -> Result<(), LaunchErro
     }
     child.wait().map_err(|source| LaunchError::Wait { role: ROLE, program: program.clone(), source })?;
     Ok(())
+}
+
+/// Where the editor that failed to start was named, and what to change.
+fn editor_hint(configured: Option<&str>) -> String {
+    let set = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty()).is_some();
+    match (configured.is_some(), set("VISUAL"), set("EDITOR")) {
+        (true, ..) => "`editor` in skillscope's config.toml names it: point it at an installed editor".to_owned(),
+        (false, true, _) => "$VISUAL names it: point it at an installed editor".to_owned(),
+        (false, false, true) => "$EDITOR names it: point it at an installed editor".to_owned(),
+        (false, false, false) => "the default: set $VISUAL or $EDITOR".to_owned(),
+    }
+}
+
+/// Where the pager that failed to start was named, and what to change.
+fn pager_hint(configured: Option<&str>) -> String {
+    let from_env = std::env::var("PAGER").ok().filter(|v| !v.trim().is_empty()).is_some();
+    match (configured.is_some(), from_env) {
+        (true, _) => "`pager` in skillscope's config.toml names it: point it at an installed pager".to_owned(),
+        (false, true) => "$PAGER names it: point it at an installed pager".to_owned(),
+        (false, false) => "the default: set $PAGER".to_owned(),
+    }
 }
 
 /// Runs the editor in the foreground: the command it ran (which says
@@ -64,7 +83,7 @@ pub fn open_editor(configured: Option<&str>, path: &Path, line: usize) -> Result
         role: ROLE,
         program: shown.clone(),
         source,
-        hint: "$VISUAL or $EDITOR",
+        hint: editor_hint(configured),
     })?;
     let _interrupts = InterruptsIgnored::while_a_child_runs();
     match child.wait() {
@@ -119,5 +138,24 @@ impl Drop for InterruptsIgnored {
                 libc::sigaction(*signal, old, std::ptr::null_mut());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An editor that cannot start is said with where it was named.
+    #[test]
+    fn a_missing_editor_is_said_with_where_it_was_named() {
+        let error = open_editor(Some("/nonexistent/skillscope-editor"), Path::new("/tmp/x.md"), 3).unwrap_err();
+        let text = error.to_string();
+        assert!(text.starts_with("cannot start editor /nonexistent/skillscope-editor: "), "{text}");
+        assert!(
+            text.ends_with("(`editor` in skillscope's config.toml names it: point it at an installed editor)"),
+            "{text}"
+        );
+        let error = open_pager(Some("/nonexistent/skillscope-pager"), "text").unwrap_err();
+        assert!(error.to_string().contains("`pager` in skillscope's config.toml names it"), "{error}");
     }
 }
