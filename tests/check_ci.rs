@@ -716,4 +716,14 @@ fn text_paths_are_relative_to_the_current_folder() {
     let text = stdout(&out);
     let absolute = repo.root.join("home/skills/ops/deploy/SKILL.md");
     assert!(text.contains(&format!("\n  {}:2:", absolute.display())), "{text}");
+    // A home given through `..` names its files as the folders they are in.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
+        .current_dir(repo.root.join("home/skills"))
+        .env("HOME", repo.root.join(".no-home"))
+        .args(["--home", "..", "check", "--min-severity", "warning"])
+        .output()
+        .expect("runs");
+    let text = stdout(&out);
+    assert!(text.contains("\n  ops/deploy/SKILL.md:2:"), "{text}");
+    assert!(text.contains(&format!("\n  {}:", repo.root.join("home/skill-bundles/ship.yaml").display())), "{text}");
 }

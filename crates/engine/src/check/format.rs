@@ -64,11 +64,14 @@ impl Paths {
         let Some(cwd) = self.cwd.as_deref().filter(|_| f.path.is_absolute()) else {
             return f.rel_path.to_string();
         };
+        // A home given as `../..` reaches its files through `..`: shown as
+        // the folders they are in.
+        let path = without_parent_steps(&f.path);
         let below =
             |path: &Path| path.strip_prefix(cwd).ok().filter(|rel| !rel.as_os_str().is_empty()).map(Path::to_path_buf);
-        match below(&f.path).or_else(|| below(&crate::paths::resolve(&f.path))) {
+        match below(&path).or_else(|| below(&crate::paths::resolve(&path))) {
             Some(rel) => crate::paths::path_string(&rel),
-            None => crate::paths::path_string(&f.path),
+            None => crate::paths::path_string(&path),
         }
     }
 
@@ -106,6 +109,23 @@ impl Paths {
             _ => rel.to_path_buf(),
         }
     }
+}
+
+/// `path` with each `..` taking the folder before it away, as
+/// `os.path.normpath` does (for showing a path, not for reaching it).
+fn without_parent_steps(path: &Path) -> PathBuf {
+    use std::path::Component;
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            Component::ParentDir if matches!(out.components().next_back(), Some(Component::Normal(_))) => {
+                out.pop();
+            }
+            Component::CurDir => {}
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
 }
 
 /// Writes the report; `comment_limit` holds a markdown comment under that
