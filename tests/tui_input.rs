@@ -471,6 +471,8 @@ fn d_asks_which_revision_to_mark_changes_since() {
     assert_eq!(app.since_prompt.as_ref().map(|r| r.text().to_owned()).as_deref(), Some("HEAD"));
     let shown = screen(&mut app, 120, 30);
     assert!(shown.contains("since HEAD") && shown.contains("Enter mark changes"), "the prompt is shown: {shown}");
+    let narrow = screen(&mut app, 60, 20);
+    assert!(narrow.lines().last().unwrap_or_default().ends_with("Enter mark changes  Esc cancel"), "{narrow}");
     // Typed in the prompt, `q` and `D` are text, not keys.
     ctrl(&mut app, 'u');
     keys(&mut app, "qD");

@@ -628,7 +628,7 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
             (text, None)
         }
         (None, None) if app.since_prompt.is_some() => {
-            ("Enter mark changes  Esc cancel  Ctrl-w/u delete".to_owned(), None)
+            ("Enter mark changes  Esc cancel  Ctrl-w/u delete".to_owned(), Some("Enter mark changes  Esc cancel"))
         }
         (None, None) => (keymap::hints(app.mode()).to_owned(), Some(keymap::essential_hints(app.mode()))),
     };
