@@ -1360,8 +1360,8 @@ fn y_on_a_removed_skill_copies_what_it_was() {
     let target = app.copy_target().expect("something to copy");
     assert_eq!(target.label, "its SKILL.md's diff");
     assert!(target.text.contains("-name: gone"), "{}", target.text);
-    let keys: Vec<char> = app.copy_items().iter().map(|i| i.key).collect();
-    assert_eq!(keys, ['d', 'm', 'n']);
+    let offered: Vec<char> = app.copy_items().iter().map(|i| i.key).collect();
+    assert_eq!(offered, ['d', 'm', 'n']);
     // Its name lines up with the other skills' (a blank marker slot).
     let column = |row: &str| s.lines().find_map(|l| l.find(row).map(|at| l[..at].chars().count()));
     assert_eq!(column("gone  skills/ops/gone"), column("kept"), "{s}");
@@ -1370,4 +1370,11 @@ fn y_on_a_removed_skill_copies_what_it_was() {
     let menu = screen(&mut app, 120, 30);
     assert!(menu.contains("d folder it was in     skills/ops/gone"), "{menu}");
     assert!(menu.contains("m its SKILL.md's diff  --- HEAD"), "{menu}");
+    // `/` finds it too, by name or folder, after the skills there are.
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('/'));
+    keys(&mut app, "gone");
+    let found = screen(&mut app, 120, 30);
+    assert!(common::tree_row_marked(&found, '-', "gone  skills/ops/gone"), "{found}");
+    assert!(!found.contains("No skill matches"), "{found}");
 }

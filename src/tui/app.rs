@@ -277,7 +277,20 @@ impl App {
             Some(ranked) => {
                 self.nav.rows.clear();
                 let node_rows = ranked.iter().filter_map(|&s| self.nav.tree.skill_node(s));
-                self.nav.rows.extend(node_rows.map(|node| Row {
+                // Skills removed since the revision the marks are against,
+                // by name or folder, after the skills there are.
+                let query = self.search.query().trim().to_lowercase();
+                let removed = self.nav.tree.nodes.iter().enumerate().filter_map(|(i, n)| match &n.key {
+                    NodeKey::RemovedSkill(folder)
+                        if !query.is_empty()
+                            && (n.label.to_lowercase().contains(&query) || folder.to_lowercase().contains(&query)) =>
+                    {
+                        Some(i)
+                    }
+                    _ => None,
+                });
+                let node_rows: Vec<usize> = node_rows.chain(removed).collect();
+                self.nav.rows.extend(node_rows.into_iter().map(|node| Row {
                     node,
                     depth: 0,
                     expanded: false,
