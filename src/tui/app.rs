@@ -327,6 +327,14 @@ impl App {
         self.selected_row().and_then(|r| self.nav.tree.nodes[r.node].archived)
     }
 
+    /// The folder of the selected skill removed since the revision.
+    pub fn selected_removed(&self) -> Option<&str> {
+        match &self.nav.tree.nodes[self.selected_row()?.node].key {
+            NodeKey::RemovedSkill(folder) => Some(folder),
+            _ => None,
+        }
+    }
+
     pub fn skill(&self, i: usize) -> &CatalogSkill {
         &self.catalog.skills[i]
     }

@@ -20,8 +20,7 @@ impl App {
         }
         let Some(i) = self.selected_skill() else {
             // A skill removed since the revision: what it was.
-            let node = self.selected_row().map(|r| &self.nav.tree.nodes[r.node].key);
-            if let (Some(super::tree::NodeKey::RemovedSkill(folder)), Some(answer)) = (node, self.since_answer()) {
+            if let (Some(folder), Some(answer)) = (self.selected_removed(), self.since_answer()) {
                 if let Some((name, folder, diff)) = answer.removed.iter().find(|(_, f, _)| f == folder) {
                     items.push(CopyItem { key: 'd', label: "folder it was in", text: folder.clone() });
                     if !diff.is_empty() {

@@ -167,7 +167,7 @@ impl App {
             return Plan::Job(ViewRequest::Archived { archived, now: (self.clock)() });
         }
         let node = self.selected_row().map(|r| &self.nav.tree.nodes[r.node]);
-        if let Some(NodeKey::RemovedSkill(folder)) = node.map(|n| &n.key) {
+        if let Some(folder) = self.selected_removed() {
             let message = self.view.tab == ViewTab::Agent;
             return Plan::Lines(super::since::diff_lines(self, None, Some(folder), message, width));
         }

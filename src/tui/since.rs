@@ -128,10 +128,7 @@ impl App {
         // On a folder (or a removed skill, whose diff is always shown) it
         // would turn on or off with nothing on screen to say so.
         if self.selected_skill().is_none() {
-            let removed = self
-                .selected_row()
-                .is_some_and(|r| matches!(self.nav.tree.nodes[r.node].key, super::tree::NodeKey::RemovedSkill(_)));
-            self.notice = Some(match removed {
+            self.notice = Some(match self.selected_removed().is_some() {
                 true => "a removed skill's diff is always shown".into(),
                 false => "d shows a skill's diff against the revision: select a skill".into(),
             });

@@ -654,58 +654,41 @@ fn draw_status(frame: &mut Frame, app: &App, area: Rect) {
     frame.render_widget(Paragraph::new(line), area);
 }
 
-/// The hints (`a b  c d  ...`, two spaces between) that fit in `width`
-/// columns: the `essential` ones, after as many of the others, in their
-/// order, as leave them room.
 /// The status line's left part within `room`: ` folder │ fact │ fact `.
 /// Where it does not fit, the folder is cut from its start (its end names
-/// it) down to a few characters, then the facts that stay least are left
-/// out, one by one.
+/// it), to a dozen columns while facts that matter less are left out one
+/// by one, to a few before those that outstay it (the counts, the marks'
+/// revision), and left out last.
 fn status_left(place: &str, mut facts: Vec<(String, u8)>, room: usize) -> String {
-    const PLACE_AT_LEAST: usize = 12;
-    // Facts kept this long stay while the folder has a few characters left.
+    // Facts kept this long outstay the folder.
     const OUTSTAY_THE_FOLDER: u8 = 5;
-    const PLACE_AT_LEAST_THEN: usize = 6;
-    let joined = |place: &str, facts: &[(String, u8)]| {
-        let mut text = format!(" {place}");
-        for (fact, _) in facts {
-            text.push_str(" │ ");
-            text.push_str(fact);
-        }
-        text.push(' ');
-        text
+    let joined = |place: Option<&str>, facts: &[(String, u8)]| {
+        let parts: Vec<&str> = place.into_iter().chain(facts.iter().map(|(fact, _)| fact.as_str())).collect();
+        format!(" {} ", parts.join(" │ "))
     };
     loop {
-        let tail_width = joined("", &facts).width();
-        let place_room = room.saturating_sub(tail_width);
+        let place_room = room.saturating_sub(joined(Some(""), &facts).width());
         if place.width() <= place_room {
-            return joined(place, &facts);
+            return joined(Some(place), &facts);
         }
-        if place_room >= PLACE_AT_LEAST.min(place.width()) || facts.is_empty() {
-            return joined(&fit_start(place, place_room.max(PLACE_AT_LEAST.min(place.width()))), &facts);
+        let least = facts.iter().enumerate().min_by_key(|(_, (_, keep))| *keep).map(|(i, (_, keep))| (i, *keep));
+        let Some((least, keep)) = least else {
+            return joined(Some(&fit_start(place, place_room.max(12.min(place.width())))), &facts);
+        };
+        let place_at_least = if keep < OUTSTAY_THE_FOLDER { 12 } else { 6 };
+        if place_room >= place_at_least.min(place.width()) {
+            return joined(Some(&fit_start(place, place_room)), &facts);
         }
-        // The fact that stays least goes first; the counts and the marks'
-        // revision outstay the folder, cut down to its last characters.
-        let least = facts.iter().enumerate().min_by_key(|(_, (_, keep))| *keep).map(|(i, _)| i);
-        match least {
-            Some(i) if facts[i].1 < OUTSTAY_THE_FOLDER => {
-                facts.remove(i);
-            }
-            Some(_) if place_room >= PLACE_AT_LEAST_THEN => {
-                return joined(&fit_start(place, place_room), &facts);
-            }
-            // No room for the folder at all: the facts alone.
-            Some(_) if joined("", &facts).width() - 3 <= room => {
-                return joined("", &facts).replacen("  │ ", " ", 1);
-            }
-            Some(i) => {
-                facts.remove(i);
-            }
-            None => {}
+        if keep >= OUTSTAY_THE_FOLDER && joined(None, &facts).width() <= room {
+            return joined(None, &facts);
         }
+        facts.remove(least);
     }
 }
 
+/// The hints (`a b  c d  ...`, two spaces between) that fit in `width`
+/// columns: the `essential` ones, after as many of the others, in their
+/// order, as leave them room.
 fn hints_within(all: &str, essential: &str, width: usize) -> String {
     let kept: Vec<&str> = essential.split("  ").collect();
     let mut shown: Vec<&str> = Vec::new();
