@@ -766,6 +766,55 @@ fn since_head_in(folder: &Path, home: &Path) -> String {
     )
 }
 
+/// In a 60-column terminal: the status line keeps the counts and the
+/// marks' revision, a removed skill lines up with the others and `/` finds
+/// it, the copy menu pads its labels, and a long notice wraps whole.
+#[test]
+fn a_narrow_terminal_keeps_the_marks_state_and_finds_a_removed_skill() {
+    let tmux = Tmux::new("narrow-since");
+    let tmp = tempfile::tempdir().expect("tmp");
+    let repo = tmp.path().canonicalize().expect("canon").join("repo");
+    write(&repo.join("ops/deploy/SKILL.md"), "---\nname: deploy\ndescription: Deploy the app.\n---\nRun it.\n");
+    write(&repo.join("ops/gone/SKILL.md"), "---\nname: gone\ndescription: Old notes.\n---\nOld.\n");
+    common::commit_all(&repo);
+    std::fs::remove_dir_all(repo.join("ops/gone")).unwrap();
+    tmux.launch((60, 20), &since_head_in(&repo, tmp.path()));
+    let s = tmux.wait_for("the marks", |s| s.contains("removed since HEAD"));
+    tmux.keys(&["j"]);
+    let s = tmux
+        .wait_for("the status line", |s| s.lines().last().is_some_and(|l| l.contains("listed │ since HEAD (1 change)")))
+        .to_owned()
+        + &s;
+    // Each name sits as far in from its folder's arrow as the others do.
+    let column = |row: &str| s.lines().find_map(|l| l.find(row).map(|at| l[..at].chars().count())).unwrap_or(0);
+    let inset = |name: &str, folder: &str| column(name) as isize - column(folder) as isize;
+    assert_eq!(inset("gone  ops/gone", "▾ removed since HEAD"), inset("· deploy", "▾ ops") + 2, "{s}");
+    tmux.keys(&["/"]);
+    tmux.keys(&["-l", "gone"]);
+    let s = tmux.wait_for("the removed skill found", |s| s.contains("gone  ops/gone") && !s.contains("· deploy"));
+    assert!(!s.contains("No skill matches") && s.contains("1 matching"), "{s}");
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["Y"]);
+    tmux.wait_for("the copy menu", |s| s.contains("d folder it was in     ops/gone"));
+    // Esc alone (sent with a key after it, it would read as Alt+key).
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("the menu closed", |s| !s.contains("folder it was in"));
+    // A revision that does not exist (D turns the marks off, D again asks
+    // for one): its notice wraps whole where it is longer than the line.
+    tmux.keys(&["D"]);
+    tmux.wait_for("the marks off", |s| s.contains("change marks off"));
+    tmux.keys(&["D"]);
+    tmux.keys(&["C-u"]);
+    tmux.keys(&["-l", "no-such-revision-at-all"]);
+    tmux.keys(&["Enter"]);
+    let s = tmux.wait_for("the notice, whole", |s| s.contains("no such revision") && s.contains("in"));
+    let notice: String =
+        s.lines().rev().take(3).collect::<Vec<_>>().into_iter().rev().map(str::trim).collect::<Vec<_>>().join(" ");
+    assert!(notice.contains("no-such-revision-at-all: no such revision") && !notice.ends_with('…'), "{s}");
+    tmux.keys(&["q"]);
+    tmux.exits_ok();
+}
+
 #[test]
 fn since_marks_changes_shows_a_diff_and_follows_edits() {
     let tmux = Tmux::new("since");

@@ -488,7 +488,9 @@ fn draw_search(frame: &mut Frame, app: &App, area: Rect) {
         };
         (&vs.input, vs.typing, summary)
     } else {
-        let count = app.search.matches.as_ref().map_or(app.catalog.skills.len(), Vec::len);
+        // The rows listed: the skills found, and skills removed since the
+        // marks' revision that match.
+        let count = app.search.matches.as_ref().map_or(app.catalog.skills.len(), |_| app.nav.rows.len());
         let summary = if count == 0 && !app.search.query().trim().is_empty() {
             "  no skill matches".to_owned()
         } else {
