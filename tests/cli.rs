@@ -31,6 +31,16 @@ fn run(scenario: &Scenario, args: &[&str]) -> Output {
     cmd.output().expect("binary runs")
 }
 
+/// `skillscope --demo ARGS`, run in `dir` (the current folder when none).
+fn demo_in(dir: Option<&std::path::Path>, args: &[&str]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_skillscope"));
+    cmd.arg("--demo").args(args);
+    if let Some(dir) = dir {
+        cmd.current_dir(dir);
+    }
+    cmd.output().expect("runs")
+}
+
 fn home_arg(s: &Scenario) -> String {
     s.home.display().to_string()
 }
@@ -129,10 +139,7 @@ fn invoke_bundle_stacked_and_unknown() {
 #[test]
 fn invoke_of_an_unknown_command_says_where_to_look() {
     let stderr = |key: &str| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
-            .args(["--demo", "invoke", key])
-            .output()
-            .expect("runs");
+        let out = demo_in(None, &["invoke", key]);
         assert_eq!(out.status.code(), Some(1), "{key}");
         String::from_utf8_lossy(&out.stderr).into_owned()
     };
@@ -213,10 +220,7 @@ fn mistakes_get_the_way_out() {
 /// the top-level category (as skills_list's).
 #[test]
 fn list_of_an_empty_category_says_so() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .args(["--demo", "list", "--category", "devops/cloud/aws"])
-        .output()
-        .expect("runs");
+    let out = demo_in(None, &["list", "--category", "devops/cloud/aws"]);
     assert_eq!(out.status.code(), Some(0));
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("0 skills in category `devops/cloud/aws`") && text.contains("(try `devops`)"), "{text}");
@@ -225,10 +229,7 @@ fn list_of_an_empty_category_says_so() {
 /// A category no skill has: the categories there are, so a typo shows.
 #[test]
 fn list_of_an_unknown_category_names_the_categories() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .args(["--demo", "list", "--category", "devpos"])
-        .output()
-        .expect("runs");
+    let out = demo_in(None, &["list", "--category", "devpos"]);
     assert_eq!(out.status.code(), Some(0), "skills_list answers an empty list");
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -240,10 +241,7 @@ fn list_of_an_unknown_category_names_the_categories() {
 /// `bundles` marks a member the bundle's message skips.
 #[test]
 fn bundles_mark_a_missing_member() {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .args(["--demo", "bundles"])
-        .output()
-        .expect("runs");
+    let out = demo_in(None, &["bundles"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("code-review, release-notes, changelog-bot (missing)"), "{text}");
 }
@@ -253,10 +251,7 @@ fn bundles_mark_a_missing_member() {
 #[test]
 fn the_demo_has_a_category_the_focus_posture_demotes() {
     let names_only = |posture: &str| -> Vec<String> {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
-            .args(["--demo", "cost", "--json", "--posture", posture])
-            .output()
-            .expect("runs");
+        let out = demo_in(None, &["cost", "--json", "--posture", posture]);
         let json: Json = serde_json::from_slice(&out.stdout).expect("JSON");
         let categories = json["categories"].as_array().expect("categories");
         categories
@@ -269,23 +264,14 @@ fn the_demo_has_a_category_the_focus_posture_demotes() {
     assert!(names_only("default").is_empty());
     // Outside a code workspace the focus posture demotes nothing, and says why.
     let elsewhere = tempfile::tempdir().expect("tmp");
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .args(["--demo", "cost", "--posture", "focus"])
-        .current_dir(elsewhere.path())
-        .output()
-        .expect("runs");
+    let out = demo_in(Some(elsewhere.path()), &["cost", "--posture", "focus"]);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--posture focus demotes nothing here") && err.contains("is no code workspace"), "{err}");
     assert!(!String::from_utf8_lossy(&out.stdout).contains("names only"));
     let project = elsewhere.path().join("project");
     std::fs::create_dir_all(&project).unwrap();
     std::fs::write(project.join("Cargo.toml"), "[package]\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_skillscope"))
-        .args(["--demo", "cost", "--posture", "focus", "--cwd"])
-        .arg(&project)
-        .current_dir(elsewhere.path())
-        .output()
-        .expect("runs");
+    let out = demo_in(Some(elsewhere.path()), &["cost", "--posture", "focus", "--cwd", &project.to_string_lossy()]);
     assert!(String::from_utf8_lossy(&out.stderr).is_empty(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("names only: travel"));
 }
