@@ -6,6 +6,9 @@
 //! `lifecycle --json` and `check --trust community --json` are timed
 //! against `list` too (no budget: reported).
 //!
+//! `check --json` on the real skills of `tests/corpus` is timed too: there
+//! the guard reading every file is most of it (budget 0.5 s).
+//!
 //! Run with `cargo bench --bench list`. The homes come from
 //! `benches/gen_skills.py` and are kept in `target/bench-homes/`.
 //! With a Hermes 0.19.0 venv (`$HERMES_VENV`, else `target/hermes-venv`, as
@@ -14,12 +17,26 @@
 
 mod common;
 
-use common::{bench_home, ms, repo, run_measured, tiers};
+use common::{bench_home, corpus, ms, repo, run_measured, tiers};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 const LIST_BUDGET: Duration = Duration::from_millis(100);
+
+/// `check --json` on the corpus's 223 real skills.
+const CORPUS_CHECK_BUDGET: Duration = Duration::from_millis(500);
+
+/// A home whose `skills/` holds a copy of the corpus, made once.
+fn corpus_home() -> PathBuf {
+    let home = repo().join("target/bench-homes/corpus");
+    if !home.join("skills").is_dir() {
+        std::fs::create_dir_all(&home).expect("bench home");
+        let copied = Command::new("cp").arg("-r").arg(corpus()).arg(home.join("skills")).status();
+        assert!(copied.is_ok_and(|s| s.success()), "copying the corpus");
+    }
+    home
+}
 
 /// Median time and the largest peak memory (KiB) of `runs` runs of a command.
 fn measure(home: &Path, command: &[&str], runs: usize) -> (Duration, u64) {
@@ -62,6 +79,13 @@ fn hermes_in_process(home: &Path) -> Option<Duration> {
 }
 
 fn main() {
+    let (check, _) = measure(&corpus_home(), &["check"], 5);
+    println!(
+        "corpus (223 real skills): check --json median {:.0} ms (budget {} ms: {})",
+        ms(check),
+        CORPUS_CHECK_BUDGET.as_millis(),
+        if check <= CORPUS_CHECK_BUDGET { "within" } else { "OVER" }
+    );
     for skills in tiers() {
         let home = bench_home(skills);
         let runs = if skills >= 100_000 { 3 } else { 11 };
